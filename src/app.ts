@@ -1,0 +1,61 @@
+import { authenticate } from "./auth/authenticate";
+import { accountsRouter } from "./features/accounts/accounts.handlers";
+import { keysRouter } from "./features/keys/keys.handlers";
+import { recordRequest } from "./features/request-logs/record-request";
+import { requestLogsRouter } from "./features/request-logs/request-logs.handlers";
+import { systemRouter } from "./features/system/system.handlers";
+import { openApiRoute } from "./features/system/system.routes";
+import { handleError } from "./lib/error-handler";
+import { notFoundOrMethodNotAllowed } from "./lib/method-not-allowed";
+import { requestId } from "./lib/request-id";
+import { createRouter } from "./lib/router";
+
+/** Routes under /v1 that answer without an API key. */
+const PUBLIC_V1_PATHS = new Set(["/v1/openapi.json"]);
+
+const API_DESCRIPTION = `Support ticketing and transactional email in one API.
+
+Authenticate every /v1 call with \`Authorization: Bearer sk_...\`. Each operation names the key permission it needs in \`x-permission\` (read, write or admin).
+Errors are JSON: \`error\` (read first), \`code\`, \`request_id\`, and \`message\` or context fields where useful; validation failures add \`details\`.
+Every response carries \`X-Request-Id\`; authenticated responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (seconds until the oldest counted request leaves the rolling 60-second window). A 429 carries \`Retry-After\`: waiting that many seconds always admits the next request.
+Timestamps are ISO 8601 UTC with milliseconds; ids are \`<prefix>_<ULID>\` and sort by creation time.`;
+
+export function createApp() {
+  const app = createRouter();
+
+  app.use("*", requestId);
+  app.use("/v1/*", recordRequest);
+  app.use("/v1/*", (c, next) => (PUBLIC_V1_PATHS.has(c.req.path) ? next() : authenticate(c, next)));
+
+  app.route("/", systemRouter);
+  app.route("/", keysRouter);
+  app.route("/", accountsRouter);
+  app.route("/", requestLogsRouter);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key: `sk_` followed by 43 letters and digits.",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "opsToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "The deployment's OPS_TOKEN secret; operator routes only.",
+  });
+
+  let document: unknown;
+  app.openapi(openApiRoute, (c) => {
+    document ??= app.getOpenAPI31Document({
+      openapi: "3.1.0",
+      info: { title: "Support and Email Service API", version: "1.0.0", description: API_DESCRIPTION },
+      servers: [{ url: new URL(c.req.url).origin, description: "This deployment" }],
+    });
+    return c.json(document as Record<string, unknown>, 200);
+  });
+
+  app.notFound(notFoundOrMethodNotAllowed(app.routes));
+  app.onError(handleError);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

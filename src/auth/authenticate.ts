@@ -1,0 +1,49 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env";
+import { AppError, invalidApiKey } from "../lib/errors";
+import type { Verdict } from "./key-guard";
+import { bearerToken, hashToken } from "./token";
+
+/**
+ * Authenticates the bearer key and applies its rate limit with one call to the key's guard. A
+ * missing or malformed token is refused here, before any Durable Object or D1 work.
+ */
+export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
+  const token = bearerToken(c.req.header("Authorization"));
+  if (!token) {
+    throw invalidApiKey(
+      c.req.header("Authorization")
+        ? "The Authorization header must be `Bearer sk_...` with a well-formed API key."
+        : "Send your API key as `Authorization: Bearer sk_...`.",
+    );
+  }
+  const tokenHash = await hashToken(token);
+  const guard = c.env.KEY_GUARD.get(c.env.KEY_GUARD.idFromName(tokenHash));
+  const verdict: Verdict = await guard.admit(tokenHash);
+
+  if (verdict.kind === "invalid") throw invalidApiKey("The API key is unknown or has been revoked.");
+  c.set("principal", verdict.principal);
+  if (verdict.kind === "suspended") {
+    throw new AppError(
+      403,
+      "account_suspended",
+      "Account suspended",
+      "This workspace is suspended; contact support.",
+    );
+  }
+
+  c.header("X-RateLimit-Limit", String(verdict.limit));
+  c.header("X-RateLimit-Remaining", String(verdict.remaining));
+  c.header("X-RateLimit-Reset", String(verdict.resetSeconds));
+  if (verdict.kind === "limited") {
+    throw new AppError(
+      429,
+      "rate_limit_exceeded",
+      "Rate limit exceeded",
+      `This key may make ${verdict.limit} requests in any 60 seconds. Retry after ${verdict.resetSeconds} seconds.`,
+      {},
+      { "Retry-After": String(verdict.resetSeconds) },
+    );
+  }
+  await next();
+});

@@ -1,0 +1,144 @@
+import { DurableObject } from "cloudflare:workers";
+import { createDb } from "../db/client";
+import type { Principal } from "../env";
+import { findKeyForAuth, recordKeyUse } from "../features/keys/keys.repo";
+import { log } from "../lib/logger";
+import { limitsFor, type PlanName, parseQuotaOverrides } from "../lib/plans";
+import { RollingWindow } from "./rolling-window";
+
+/** How the guard answers one request. */
+export type Verdict =
+  | { kind: "invalid" }
+  | { kind: "suspended"; principal: Principal }
+  | { kind: "admitted"; principal: Principal; limit: number; remaining: number; resetSeconds: number }
+  | { kind: "limited"; principal: Principal; limit: number; remaining: 0; resetSeconds: number };
+
+interface CachedKey {
+  principal: Principal;
+  isActive: boolean;
+  accountActive: boolean;
+  rateLimit: number;
+  lastUsedAt: number | null;
+}
+
+/** After this long the cached record is re-read in the background (plan or status changes). */
+const REFRESH_AFTER_MS = 60_000;
+/** `last_used_at` is written at most this often, so it stays well within a minute of the truth. */
+const LAST_USED_WRITE_INTERVAL_MS = 30_000;
+
+/**
+ * One instance per API key (named by the token's SHA-256). It authenticates the key from a cached
+ * record, so a warm request reads nothing from D1, and admits at most the plan's requests in any
+ * rolling 60 seconds. Admission runs synchronously after the record is loaded, so concurrent
+ * requests cannot interleave inside it.
+ */
+export class KeyGuard extends DurableObject<Env> {
+  private cached: CachedKey | null = null;
+  private loadedAt = 0;
+  private loading: Promise<void> | null = null;
+  private window: RollingWindow | null = null;
+  private lastUsedWrittenAt = 0;
+
+  async admit(tokenHash: string): Promise<Verdict> {
+    if (this.loadedAt === 0) await this.load(tokenHash);
+    else if (Date.now() - this.loadedAt > REFRESH_AFTER_MS) this.refreshInBackground(tokenHash);
+
+    const key = this.cached;
+    if (!key?.isActive) return { kind: "invalid" };
+    if (!key.accountActive) return { kind: "suspended", principal: key.principal };
+
+    const now = Date.now();
+    const decision = this.windowFor(key.rateLimit, now).tryAdmit(now);
+    if (!decision.admitted) {
+      return {
+        kind: "limited",
+        principal: key.principal,
+        limit: decision.limit,
+        remaining: 0,
+        resetSeconds: decision.resetSeconds,
+      };
+    }
+    await this.noteUse(key, now);
+    return { kind: "admitted", principal: key.principal, ...decision };
+  }
+
+  /** Called by the revocation service: the very next request is refused. */
+  revoke(): void {
+    if (this.cached) this.cached.isActive = false;
+  }
+
+  /** Drops the cached record so the next request re-reads it (after a plan or status change). */
+  forget(): void {
+    this.cached = null;
+    this.loadedAt = 0;
+  }
+
+  private load(tokenHash: string): Promise<void> {
+    // Requests that arrive while the record is being read share the one read.
+    this.loading ??= this.readRecord(tokenHash).finally(() => {
+      this.loading = null;
+    });
+    return this.loading;
+  }
+
+  private refreshInBackground(tokenHash: string): void {
+    if (this.loading) return;
+    this.load(tokenHash).catch((error: unknown) =>
+      log.warn("key_guard.refresh_failed", {
+        error_message: error instanceof Error ? error.message : String(error),
+      }),
+    );
+  }
+
+  private async readRecord(tokenHash: string): Promise<void> {
+    const row = await findKeyForAuth(createDb(this.env.DB), tokenHash);
+    // A revocation seen in memory stays in force even if this read raced with it.
+    const revokedHere = this.cached?.isActive === false;
+    this.cached = row && {
+      principal: {
+        keyId: row.keyId,
+        keyPrefix: row.keyPrefix,
+        accountId: row.accountId,
+        permission: row.permission,
+      },
+      isActive: row.isActive && !revokedHere,
+      accountActive: row.accountStatus === "active",
+      rateLimit:
+        limitsFor(row.plan as PlanName, parseQuotaOverrides(row.quotaOverrides)).requests_per_minute ?? 6_000,
+      lastUsedAt: row.lastUsedAt,
+    };
+    this.loadedAt = Date.now();
+  }
+
+  private windowFor(limit: number, now: number): RollingWindow {
+    if (!this.window) this.window = new RollingWindow(limit);
+    else if (this.window.limit !== limit) this.window = this.window.resizedTo(limit, now);
+    return this.window;
+  }
+
+  /**
+   * The first use is written before answering, so it shows at once; later uses are written at
+   * most every 30 s without holding up the request.
+   */
+  private async noteUse(key: CachedKey, now: number): Promise<void> {
+    const db = createDb(this.env.DB);
+    if (key.lastUsedAt === null) {
+      key.lastUsedAt = now;
+      this.lastUsedWrittenAt = now;
+      await recordKeyUse(db, key.principal.keyId, now);
+      return;
+    }
+    key.lastUsedAt = now;
+    if (now - this.lastUsedWrittenAt < LAST_USED_WRITE_INTERVAL_MS) return;
+    this.lastUsedWrittenAt = now;
+    this.ctx.waitUntil(
+      recordKeyUse(db, key.principal.keyId, now).then(
+        () => undefined,
+        (error: unknown) =>
+          log.warn("key_guard.last_used_failed", {
+            error_message: error instanceof Error ? error.message : String(error),
+          }),
+      ),
+    );
+  }
+}

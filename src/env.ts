@@ -1,0 +1,28 @@
+import type { Permission } from "./auth/permissions";
+
+/** What a request knows about its caller once the key guard has admitted it. */
+export interface Principal {
+  keyId: string;
+  keyPrefix: string;
+  accountId: string;
+  permission: Permission;
+}
+
+/** Hono's environment: Worker bindings plus per-request variables. */
+export interface AppEnv {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    principal: Principal | undefined;
+    /** The machine code of the error answered, for the request log. */
+    errorCode: string | undefined;
+  };
+}
+
+export type Environment = "development" | "test" | "production";
+
+/** `ENVIRONMENT` parsed; anything unrecognised is treated as production, the strictest. */
+export function environmentOf(env: Pick<Env, "ENVIRONMENT">): Environment {
+  const value = env.ENVIRONMENT;
+  return value === "development" || value === "test" ? value : "production";
+}

@@ -1,0 +1,16 @@
+import { principalOf } from "../../auth/principal";
+import { createDb } from "../../db/client";
+import { metaList } from "../../lib/pagination";
+import { createRouter } from "../../lib/router";
+import { createKeyRoute, listKeysRoute } from "./keys.routes";
+import { createKey, listAccountKeys } from "./keys.service";
+
+export const keysRouter = createRouter()
+  .openapi(listKeysRoute, async (c) => {
+    const keys = await listAccountKeys(createDb(c.env.DB), principalOf(c).accountId);
+    return c.json(metaList(keys), 200);
+  })
+  .openapi(createKeyRoute, async (c) => {
+    const created = await createKey(createDb(c.env.DB), principalOf(c).accountId, c.req.valid("json"));
+    return c.json(created, 201);
+  });

@@ -1,0 +1,52 @@
+import type { KeyGuard } from "../../auth/key-guard";
+import { generateToken, hashToken, keyPrefixOf } from "../../auth/token";
+import type { Db } from "../../db/client";
+import { notFound } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { iso } from "../../lib/time";
+import { toApiKey } from "./keys.dto";
+import { findKey, insertKey, listKeys, markKeyRevoked } from "./keys.repo";
+import type { CreateKeyInput } from "./keys.schemas";
+
+export const STORE_TOKEN_WARNING =
+  "Store this token now: it is shown only once and cannot be retrieved again. Only its SHA-256 is kept.";
+
+export async function createKey(db: Db, accountId: string, input: CreateKeyInput) {
+  const token = generateToken();
+  const row = {
+    id: newId("key"),
+    accountId,
+    name: input.name,
+    keyPrefix: keyPrefixOf(token),
+    tokenHash: await hashToken(token),
+    permission: input.permission,
+    createdAt: Date.now(),
+  };
+  await insertKey(db, row);
+  return {
+    id: row.id,
+    name: row.name,
+    token,
+    key_prefix: row.keyPrefix,
+    permission: row.permission,
+    created_at: iso(row.createdAt),
+    warning: STORE_TOKEN_WARNING,
+  };
+}
+
+export async function listAccountKeys(db: Db, accountId: string) {
+  return (await listKeys(db, accountId)).map(toApiKey);
+}
+
+/**
+ * Marks the key inactive in D1 and tells its guard, so the very next request with it is refused.
+ * There is deliberately no API route for this (the spec: dashboard only); the operator route and
+ * `npm run keys:revoke` call it. Revoking twice is harmless.
+ */
+export async function revokeKey(db: Db, guards: DurableObjectNamespace<KeyGuard>, keyId: string) {
+  const key = await findKey(db, keyId);
+  if (!key) throw notFound(`API key ${keyId}`);
+  await markKeyRevoked(db, keyId, Date.now());
+  await guards.get(guards.idFromName(key.tokenHash)).revoke();
+  return toApiKey({ ...key, isActive: false });
+}

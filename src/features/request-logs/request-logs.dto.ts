@@ -1,0 +1,18 @@
+import { iso } from "../../lib/time";
+import type { RequestLogRow } from "./request-logs.repo";
+
+export function toRequestLog(row: RequestLogRow) {
+  return {
+    id: row.id,
+    method: row.method,
+    path: row.path,
+    status: row.status,
+    duration_ms: row.durationMs,
+    key_id: row.keyId,
+    key_prefix: row.keyPrefix,
+    ip: row.ip,
+    user_agent: row.userAgent,
+    error_code: row.errorCode,
+    created_at: iso(row.createdAt),
+  };
+}

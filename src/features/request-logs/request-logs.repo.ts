@@ -1,0 +1,66 @@
+import { and, count, desc, eq, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { requestLogs } from "../../db/schema";
+import type { RequestLogMessage } from "./request-logs.schemas";
+
+export type RequestLogRow = typeof requestLogs.$inferSelect;
+
+export interface RequestLogFilter {
+  accountId: string;
+  status?: number | undefined;
+  keyId?: string | undefined;
+}
+
+function whereOf(filter: RequestLogFilter): SQL | undefined {
+  return and(
+    eq(requestLogs.accountId, filter.accountId),
+    filter.status === undefined ? undefined : eq(requestLogs.status, filter.status),
+    filter.keyId === undefined ? undefined : eq(requestLogs.keyId, filter.keyId),
+  );
+}
+
+/** A page, newest first, and the filtered total, in one round trip. */
+export async function listRequestLogs(db: Db, filter: RequestLogFilter, limit: number, offset: number) {
+  const where = whereOf(filter);
+  const [rows, totals] = await db.batch([
+    db
+      .select()
+      .from(requestLogs)
+      .where(where)
+      .orderBy(desc(requestLogs.createdAt), desc(requestLogs.id))
+      .limit(limit)
+      .offset(offset),
+    db.select({ total: count() }).from(requestLogs).where(where),
+  ]);
+  return { rows, total: totals[0]?.total ?? 0 };
+}
+
+/**
+ * Inserts a whole queue batch in one statement (the rows travel as one JSON parameter, which keeps
+ * clear of D1's 100-parameter limit). Redelivered rows are ignored by id; rows of an account that
+ * no longer exists are dropped.
+ */
+export function insertRequestLogs(db: Db, logs: RequestLogMessage[]) {
+  return db.run(sql`
+    INSERT OR IGNORE INTO request_logs
+      (id, account_id, key_id, key_prefix, method, path, status, duration_ms, ip, user_agent, error_code, created_at)
+    SELECT j.value ->> 'id', j.value ->> 'account_id', j.value ->> 'key_id', j.value ->> 'key_prefix',
+           j.value ->> 'method', j.value ->> 'path', j.value ->> 'status', j.value ->> 'duration_ms',
+           j.value ->> 'ip', j.value ->> 'user_agent', j.value ->> 'error_code', j.value ->> 'created_at'
+    FROM json_each(${JSON.stringify(logs)}) AS j
+    WHERE EXISTS (SELECT 1 FROM accounts a WHERE a.id = j.value ->> 'account_id')`);
+}
+
+/**
+ * Deletes up to `batchSize` logs older than their account's retention and answers how many went.
+ * The join walks accounts and, per account, the (account_id, created_at) index.
+ */
+export async function deleteExpiredRequestLogs(db: Db, now: number, batchSize: number): Promise<number> {
+  const result = await db.run(sql`
+    DELETE FROM request_logs WHERE rowid IN (
+      SELECT r.rowid FROM accounts a
+      JOIN request_logs r ON r.account_id = a.id
+        AND r.created_at < ${now} - a.request_log_retention_seconds * 1000
+      LIMIT ${batchSize})`);
+  return result.meta.changes ?? 0;
+}

@@ -1,0 +1,22 @@
+import { log } from "../lib/logger";
+import { consumeRequestLogs } from "./consume-request-logs";
+import { QUEUE } from "./queues";
+
+/** Routes each queue batch to its consumer. */
+export async function handleQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  switch (batch.queue) {
+    case QUEUE.requestLogs:
+      return consumeRequestLogs(batch, env);
+    case QUEUE.deadLetters:
+      // Messages that exhausted their retries: keep a trace for operators (ids only, no bodies).
+      for (const message of batch.messages) {
+        log.error("queue.dead_letter", { message_id: message.id, attempts: message.attempts });
+        message.ack();
+      }
+      return;
+    default:
+      // A queue whose consumer is not deployed yet: retry, so its messages wait rather than vanish.
+      log.error("queue.no_consumer", { queue: batch.queue, count: batch.messages.length });
+      batch.retryAll({ delaySeconds: 60 });
+  }
+}

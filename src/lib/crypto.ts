@@ -1,0 +1,103 @@
+/** Hashing, random tokens, constant-time comparison and AES-GCM, on Web Crypto only. */
+
+const encoder = new TextEncoder();
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+export function toHex(bytes: ArrayBuffer | Uint8Array): string {
+  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  let hex = "";
+  for (const byte of view) hex += byte.toString(16).padStart(2, "0");
+  return hex;
+}
+
+export async function sha256Hex(text: string): Promise<string> {
+  return toHex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+}
+
+export async function hmacSha256Hex(key: string, message: string): Promise<string> {
+  const cryptoKey = await crypto.subtle.importKey(
+    "raw",
+    encoder.encode(key),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  return toHex(await crypto.subtle.sign("HMAC", cryptoKey, encoder.encode(message)));
+}
+
+/**
+ * `length` characters drawn uniformly from [0-9A-Za-z]. Bytes of 248 and above are rejected so
+ * that `byte % 62` has no bias; 43 characters carry more than 256 bits.
+ */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export function randomBase64Url(byteLength: number): string {
+  return base64UrlEncode(crypto.getRandomValues(new Uint8Array(byteLength)));
+}
+
+export function base64Encode(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+export function base64Decode(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function base64UrlEncode(bytes: Uint8Array): string {
+  return base64Encode(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/** Compares two strings without leaking where they differ; a length mismatch answers at once. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const left = encoder.encode(a);
+  const right = encoder.encode(b);
+  if (left.length !== right.length) return false;
+  let difference = 0;
+  for (let i = 0; i < left.length; i++) difference |= (left[i] ?? 0) ^ (right[i] ?? 0);
+  return difference === 0;
+}
+
+const AES_IV_BYTES = 12;
+
+async function importAesKey(base64Key: string): Promise<CryptoKey> {
+  const raw = base64Decode(base64Key);
+  if (raw.length !== 32) throw new Error("ENCRYPTION_KEY must be 32 bytes, base64-encoded");
+  return crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+}
+
+/** Encrypts a secret for storage: base64 of IV followed by the AES-256-GCM ciphertext and tag. */
+export async function encryptSecret(base64Key: string, plaintext: string): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(AES_IV_BYTES));
+  const key = await importAesKey(base64Key);
+  const sealed = new Uint8Array(
+    await crypto.subtle.encrypt({ name: "AES-GCM", iv }, key, encoder.encode(plaintext)),
+  );
+  const out = new Uint8Array(iv.length + sealed.length);
+  out.set(iv);
+  out.set(sealed, iv.length);
+  return base64Encode(out);
+}
+
+export async function decryptSecret(base64Key: string, stored: string): Promise<string> {
+  const bytes = base64Decode(stored);
+  const key = await importAesKey(base64Key);
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: bytes.slice(0, AES_IV_BYTES) },
+    key,
+    bytes.slice(AES_IV_BYTES),
+  );
+  return new TextDecoder().decode(plain);
+}

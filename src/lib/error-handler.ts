@@ -1,0 +1,53 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { AppEnv } from "../env";
+import { AppError } from "./errors";
+import { describeError, log } from "./logger";
+
+function respond(c: Context<AppEnv>, error: AppError) {
+  c.set("errorCode", error.code);
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  const body = {
+    error: error.error,
+    ...(error.detail ? { message: error.detail } : {}),
+    code: error.code,
+    request_id: c.get("requestId"),
+    ...error.extras,
+  };
+  return c.json(body, error.status);
+}
+
+/** Hono's own exceptions (a body that is not JSON, for instance) keep their status. */
+function fromHttpException(exception: HTTPException): AppError {
+  const status = exception.status as ContentfulStatusCode;
+  if (status === 400) {
+    return new AppError(
+      400,
+      "malformed_request",
+      "Invalid request",
+      exception.message || "The request is malformed.",
+    );
+  }
+  return new AppError(status, "http_error", exception.message || "Request failed");
+}
+
+/** The one `onError`: AppError becomes its body; anything else is logged and answered as a bare 500. */
+export function handleError(error: unknown, c: Context<AppEnv>) {
+  if (error instanceof AppError) return respond(c, error);
+  if (error instanceof HTTPException) return respond(c, fromHttpException(error));
+  log.error("request.unhandled_error", {
+    request_id: c.get("requestId"),
+    path: c.req.path,
+    ...describeError(error),
+  });
+  return respond(
+    c,
+    new AppError(
+      500,
+      "internal_error",
+      "Internal server error",
+      "Something went wrong on our side; it has been logged.",
+    ),
+  );
+}

@@ -1,0 +1,76 @@
+import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
+import type { Requirement } from "../auth/permissions";
+import { requirePermission } from "../auth/require-permission";
+
+export const ErrorSchema = z
+  .object({
+    error: z
+      .string()
+      .openapi({ description: "Human-readable summary. Read this first.", example: "Invalid API key" }),
+    message: z.string().optional().openapi({ description: "A longer explanation." }),
+    code: z.string().openapi({ description: "Stable snake_case machine code.", example: "invalid_api_key" }),
+    request_id: z.string().openapi({ example: "req_01JD3Z6X8Y9ABCDEFGHJKMNPQR" }),
+    details: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .openapi({ description: "Validation failures (400 only)." }),
+  })
+  .catchall(z.unknown())
+  .openapi("Error", { description: "Every failure has this shape; some add context fields." });
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: ErrorSchema } },
+});
+
+const AUTH_ERRORS = {
+  401: errorResponse("Missing, malformed, unknown or revoked API key."),
+  403: errorResponse("The key lacks the permission this operation needs, or the workspace is suspended."),
+  429: {
+    ...errorResponse("Rate limit exceeded: wait `Retry-After` seconds."),
+    headers: z.object({ "Retry-After": z.string().openapi({ description: "Whole seconds to wait." }) }),
+  },
+};
+
+export const RATE_LIMIT_HEADERS = z.object({
+  "X-RateLimit-Limit": z.string().openapi({ description: "Requests this key may make in any 60 seconds." }),
+  "X-RateLimit-Remaining": z
+    .string()
+    .openapi({ description: "Requests left in the current rolling window." }),
+  "X-RateLimit-Reset": z
+    .string()
+    .openapi({ description: "Seconds until the oldest request leaves the window." }),
+});
+
+type RouteSpec = Omit<RouteConfig, "security" | "middleware">;
+
+/**
+ * `createRoute` plus what every operation shares: its permission (enforced by route middleware and
+ * published as `x-permission`), the bearer scheme, and the error responses it can give.
+ */
+export function defineRoute<R extends RouteSpec>(requirement: Requirement, spec: R) {
+  const isPublic = requirement === "public";
+  return createRoute({
+    ...spec,
+    "x-permission": requirement,
+    security: isPublic ? [] : [{ bearerAuth: [] }],
+    middleware: isPublic ? [] : [requirePermission(requirement)],
+    responses: {
+      ...spec.responses,
+      ...(spec.request ? { 400: errorResponse("Missing or malformed parameters.") } : {}),
+      ...(isPublic ? {} : AUTH_ERRORS),
+      ...(spec.path.includes("{") ? { 404: errorResponse("No such resource in this workspace.") } : {}),
+      500: errorResponse("Internal error; idempotent requests are safe to retry."),
+    },
+  });
+}
+
+/** A JSON response entry for `responses`. */
+export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
+  return { description, headers: RATE_LIMIT_HEADERS, content: { "application/json": { schema } } };
+}
+
+/** A required JSON request body, as architecture.md asks of every body route. */
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return { required: true, content: { "application/json": { schema } } };
+}

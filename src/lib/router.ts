@@ -1,0 +1,25 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../env";
+import { AppError } from "./errors";
+
+/** Turns any zod validation failure into the 400 body, with one entry per problem. */
+export function validationError(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+  target?: string,
+): AppError {
+  const details = issues.map((issue) => ({
+    path: [target, ...issue.path.map(String)].filter(Boolean).join("."),
+    message: issue.message,
+  }));
+  const summary = details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join("; ");
+  return new AppError(400, "validation_error", "Invalid request", summary, { details });
+}
+
+/** Every feature router is made here so that all share the same validation hook. */
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error.issues, result.target);
+    },
+  });
+}
