@@ -1,0 +1,39 @@
+/**
+ * npm run bootstrap -- [--name N] [--plan free|starter|pro|enterprise] [--override quota=value]
+ *                      [--json] [--remote]
+ * Creates a workspace (account) and an admin API key in the local D1 database (or the deployed one
+ * with --remote) and prints them. Safe to run while `npm start` is serving.
+ */
+import { parseArgs } from "node:util";
+import type { QuotaOverrides } from "../src/lib/plans";
+import { createWorkspace, parseOverride, parsePlan } from "./lib/workspace";
+
+const { values } = parseArgs({
+  options: {
+    name: { type: "string", default: "Development workspace" },
+    plan: { type: "string", default: "free" },
+    override: { type: "string", multiple: true, default: [] },
+    json: { type: "boolean", default: false },
+    remote: { type: "boolean", default: false },
+  },
+  strict: true,
+});
+
+try {
+  const overrides: QuotaOverrides = {};
+  for (const text of values.override) parseOverride(text, overrides);
+  const created = await createWorkspace(
+    { name: values.name, plan: parsePlan(values.plan), overrides },
+    values.remote ? "remote" : "local",
+  );
+  if (values.json) {
+    console.log(JSON.stringify(created));
+  } else {
+    console.log(`Workspace ${created.account_id} (${values.plan}) with admin key ${created.key_id}:`);
+    console.log(`  ${created.token}`);
+    console.log("Store the token now; only its hash is kept.");
+  }
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}

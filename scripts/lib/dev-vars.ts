@@ -1,0 +1,28 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "./wrangler";
+
+export const DEV_VARS = join(ROOT, ".dev.vars");
+
+/** Writes .dev.vars with fresh secrets when it is missing; answers whether it did. */
+export function ensureDevVars(): boolean {
+  if (existsSync(DEV_VARS)) return false;
+  const lines = [
+    "# Written by `npm start` with fresh random secrets. Never commit this file.",
+    `ENCRYPTION_KEY=${randomBytes(32).toString("base64")}`,
+    `OPS_TOKEN=ops_${randomBytes(24).toString("base64url")}`,
+    "",
+  ];
+  writeFileSync(DEV_VARS, lines.join("\n"), { mode: 0o600 });
+  return true;
+}
+
+export function readDevVar(name: string): string | undefined {
+  if (!existsSync(DEV_VARS)) return undefined;
+  for (const line of readFileSync(DEV_VARS, "utf8").split("\n")) {
+    const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line.trim());
+    if (match?.[1] === name) return match[2];
+  }
+  return undefined;
+}

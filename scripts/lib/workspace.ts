@@ -1,0 +1,57 @@
+import { generateToken, hashToken, keyPrefixOf } from "../../src/auth/token";
+import { newId } from "../../src/lib/ids";
+import { PLAN_NAMES, type PlanName, QUOTA_NAMES, type QuotaOverrides } from "../../src/lib/plans";
+import { executeSql, sqlText, type Target } from "./wrangler";
+
+export interface WorkspaceOptions {
+  name: string;
+  plan: PlanName;
+  overrides: QuotaOverrides;
+  keyName?: string;
+}
+
+export interface CreatedWorkspace {
+  account_id: string;
+  key_id: string;
+  token: string;
+}
+
+export function parsePlan(value: string): PlanName {
+  if (!(PLAN_NAMES as readonly string[]).includes(value)) {
+    throw new Error(`--plan must be one of ${PLAN_NAMES.join(", ")}`);
+  }
+  return value as PlanName;
+}
+
+/** Parses `--override quota=value` (a number, or `unlimited`). */
+export function parseOverride(text: string, into: QuotaOverrides): void {
+  const [name, value] = text.split("=");
+  if (!name || value === undefined || !(QUOTA_NAMES as readonly string[]).includes(name)) {
+    throw new Error(`--override takes quota=value with quota one of ${QUOTA_NAMES.join(", ")}`);
+  }
+  const limit = value === "unlimited" ? null : Number(value);
+  if (limit !== null && !(Number.isInteger(limit) && limit >= 0)) throw new Error(`bad override value: ${value}`);
+  into[name as keyof QuotaOverrides] = limit;
+}
+
+/** Creates an account and an admin key in one D1 transaction and answers the key's token. */
+export async function createWorkspace(options: WorkspaceOptions, target: Target): Promise<CreatedWorkspace> {
+  const token = generateToken();
+  const accountId = newId("acc");
+  const keyId = newId("key");
+  const now = Date.now();
+  executeSql(
+    [
+      `INSERT INTO accounts (id, name, plan, quota_overrides, created_at, updated_at) VALUES (${sqlText(accountId)}, ${sqlText(options.name)}, ${sqlText(options.plan)}, ${sqlText(JSON.stringify(options.overrides))}, ${now}, ${now});`,
+      `INSERT INTO api_keys (id, account_id, name, key_prefix, token_hash, permission, created_at) VALUES (${sqlText(keyId)}, ${sqlText(accountId)}, ${sqlText(options.keyName ?? "Bootstrap admin key")}, ${sqlText(keyPrefixOf(token))}, ${sqlText(await hashToken(token))}, 'admin', ${now});`,
+    ].join("\n"),
+    target,
+  );
+  return { account_id: accountId, key_id: keyId, token };
+}
+
+/** Whether the key still exists and is active (the saved development key may predate a reset). */
+export function keyIsActive(keyId: string, target: Target): boolean {
+  const [statement] = executeSql(`SELECT is_active FROM api_keys WHERE id = ${sqlText(keyId)};`, target);
+  return statement?.results[0]?.is_active === 1;
+}

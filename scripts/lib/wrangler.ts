@@ -1,0 +1,42 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const ROOT = new URL("../..", import.meta.url).pathname;
+export const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
+
+export type Target = "local" | "remote";
+
+/** Runs wrangler with inherited output; exits the process if it fails. */
+export function runWrangler(args: string[]): void {
+  // CI=true keeps wrangler from stopping at interactive confirmations.
+  const result = spawnSync(WRANGLER, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, CI: "true" } });
+  if (result.status !== 0) {
+    console.error(`wrangler ${args.join(" ")} failed (exit ${result.status ?? result.signal}).`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+/** Executes SQL against the D1 database and answers the rows of each statement. */
+export function executeSql(sql: string, target: Target): Array<{ results: Record<string, unknown>[] }> {
+  const dir = mkdtempSync(join(tmpdir(), "d1-"));
+  const file = join(dir, "statements.sql");
+  writeFileSync(file, sql);
+  try {
+    const result = spawnSync(WRANGLER, ["d1", "execute", "DB", `--${target}`, "--json", `--file=${file}`], {
+      cwd: ROOT,
+      encoding: "utf8",
+      env: { ...process.env, CI: "true" },
+    });
+    if (result.status !== 0) {
+      throw new Error(`wrangler d1 execute failed: ${result.stderr || result.stdout}`);
+    }
+    return JSON.parse(result.stdout.slice(result.stdout.indexOf("[")));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A SQL string literal. */
+export const sqlText = (value: string) => `'${value.replaceAll("'", "''")}'`;
