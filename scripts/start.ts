@@ -20,7 +20,10 @@ async function ensureDevWorkspace(): Promise<{ workspace: CreatedWorkspace; crea
     const saved = JSON.parse(readFileSync(WORKSPACE_FILE, "utf8")) as CreatedWorkspace;
     if (keyIsActive(saved.key_id, "local")) return { workspace: saved, created: false };
   }
-  const workspace = await createWorkspace({ name: "Development workspace", plan: "free", overrides: {} }, "local");
+  const workspace = await createWorkspace(
+    { name: "Development workspace", plan: "free", overrides: {} },
+    "local",
+  );
   writeFileSync(WORKSPACE_FILE, `${JSON.stringify(workspace, null, 2)}\n`, { mode: 0o600 });
   return { workspace, created: true };
 }
@@ -29,7 +32,9 @@ function banner({ workspace, created }: { workspace: CreatedWorkspace; created: 
   const base = `http://127.0.0.1:${PORT}`;
   return [
     "",
-    created ? "Created a development workspace." : "Development workspace (saved in .wrangler/dev-workspace.json):",
+    created
+      ? "Created a development workspace."
+      : "Development workspace (saved in .wrangler/dev-workspace.json):",
     `  account:  ${workspace.account_id}`,
     `  API key:  ${workspace.token}   (admin)`,
     "",
@@ -47,7 +52,15 @@ const workspace = await ensureDevWorkspace();
 
 const dev = spawn(
   WRANGLER,
-  ["dev", "--ip", "127.0.0.1", "--port", String(PORT), "--test-scheduled", "--show-interactive-dev-session=false"],
+  [
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(PORT),
+    "--test-scheduled",
+    "--show-interactive-dev-session=false",
+  ],
   { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
 );
 

@@ -30,7 +30,8 @@ export function parseOverride(text: string, into: QuotaOverrides): void {
     throw new Error(`--override takes quota=value with quota one of ${QUOTA_NAMES.join(", ")}`);
   }
   const limit = value === "unlimited" ? null : Number(value);
-  if (limit !== null && !(Number.isInteger(limit) && limit >= 0)) throw new Error(`bad override value: ${value}`);
+  if (limit !== null && !(Number.isInteger(limit) && limit >= 0))
+    throw new Error(`bad override value: ${value}`);
   into[name as keyof QuotaOverrides] = limit;
 }
 

@@ -11,7 +11,11 @@ export type Target = "local" | "remote";
 /** Runs wrangler with inherited output; exits the process if it fails. */
 export function runWrangler(args: string[]): void {
   // CI=true keeps wrangler from stopping at interactive confirmations.
-  const result = spawnSync(WRANGLER, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, CI: "true" } });
+  const result = spawnSync(WRANGLER, args, {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, CI: "true" },
+  });
   if (result.status !== 0) {
     console.error(`wrangler ${args.join(" ")} failed (exit ${result.status ?? result.signal}).`);
     process.exit(result.status ?? 1);

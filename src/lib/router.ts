@@ -7,8 +7,10 @@ export function validationError(
   issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
   target?: string,
 ): AppError {
+  // Hono calls the body target "json"; clients know it as the body.
+  const location = target === "json" ? "body" : target;
   const details = issues.map((issue) => ({
-    path: [target, ...issue.path.map(String)].filter(Boolean).join("."),
+    path: [location, ...issue.path.map(String)].filter(Boolean).join("."),
     message: issue.message,
   }));
   const summary = details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join("; ");

@@ -19,19 +19,25 @@ function whereOf(filter: RequestLogFilter): SQL | undefined {
   );
 }
 
-/** A page, newest first, and the filtered total, in one round trip. */
-export async function listRequestLogs(db: Db, filter: RequestLogFilter, limit: number, offset: number) {
+/** The queries behind a list page, exposed so tests can check their plans use indexes. */
+export function requestLogQueries(db: Db, filter: RequestLogFilter, limit: number, offset: number) {
   const where = whereOf(filter);
-  const [rows, totals] = await db.batch([
-    db
+  return {
+    page: db
       .select()
       .from(requestLogs)
       .where(where)
       .orderBy(desc(requestLogs.createdAt), desc(requestLogs.id))
       .limit(limit)
       .offset(offset),
-    db.select({ total: count() }).from(requestLogs).where(where),
-  ]);
+    total: db.select({ total: count() }).from(requestLogs).where(where),
+  };
+}
+
+/** A page, newest first, and the filtered total, in one round trip. */
+export async function listRequestLogs(db: Db, filter: RequestLogFilter, limit: number, offset: number) {
+  const { page, total } = requestLogQueries(db, filter, limit, offset);
+  const [rows, totals] = await db.batch([page, total]);
   return { rows, total: totals[0]?.total ?? 0 };
 }
 

@@ -1,0 +1,49 @@
+import autocannon from "autocannon";
+import type { Measurement } from "./types";
+
+export interface Load {
+  label: string;
+  url: string;
+  seconds: number;
+  headers?: Record<string, string>;
+  connections?: number;
+}
+
+/** Above this share of failed requests the figures describe errors, not throughput. */
+export const MAX_FAILURE_RATE = 0.01;
+
+export const DEFAULT_CONNECTIONS = 20;
+
+/** Drives one URL with autocannon for a fixed duration and keeps the figures the report needs. */
+export async function measure(load: Load): Promise<Measurement> {
+  const result = await autocannon({
+    url: load.url,
+    connections: load.connections ?? DEFAULT_CONNECTIONS,
+    duration: load.seconds,
+    headers: load.headers ?? {},
+  });
+  return {
+    label: load.label,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    total: result.requests.total,
+  };
+}
+
+/** Runs the load briefly and discards the figures, so isolates, JIT and SQLite caches are hot. */
+export async function warmUp(load: Omit<Load, "label" | "seconds">, seconds = 2): Promise<void> {
+  await measure({ ...load, label: "warm-up", seconds });
+}
+
+/** Answers why a measurement cannot be trusted, or undefined when it can. */
+export function invalidity(m: Measurement): string | undefined {
+  if (m.total === 0) return `${m.label}: no response at all (${m.errors} connection errors)`;
+  const failed = m.non2xx + m.errors;
+  if (failed / m.total > MAX_FAILURE_RATE) {
+    return `${m.label}: ${m.non2xx} non-2xx and ${m.errors} connection errors out of ${m.total} requests (limit ${MAX_FAILURE_RATE * 100}%)`;
+  }
+  return undefined;
+}

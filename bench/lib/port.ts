@@ -1,0 +1,19 @@
+import { createServer } from "node:net";
+
+/** Asks the OS for a free loopback port; others may already hold 8787 and friends on this machine. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      if (address === null || typeof address === "string") {
+        probe.close();
+        reject(new Error("could not read the probe socket's port"));
+        return;
+      }
+      probe.close(() => resolve(address.port));
+    });
+  });
+}

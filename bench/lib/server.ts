@@ -1,0 +1,114 @@
+/**
+ * The API under test: either the one named by BENCH_URL and BENCH_TOKEN, or a `wrangler dev` of
+ * this checkout started here, with a workspace whose rate limit is lifted so the figures measure
+ * throughput rather than the limiter.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { closeSync, mkdirSync, openSync } from "node:fs";
+import { constants } from "node:os";
+import { join } from "node:path";
+import { buildAssets } from "../../scripts/build-assets";
+import { ensureDevVars } from "../../scripts/lib/dev-vars";
+import { createWorkspace } from "../../scripts/lib/workspace";
+import { ROOT, runWrangler, WRANGLER } from "../../scripts/lib/wrangler";
+import { freePort } from "./port";
+import { hasExited, killGroupNow, sleep, stopGroup } from "./process-group";
+
+export interface Server {
+  baseUrl: string;
+  token: string;
+  stop(): Promise<void>;
+}
+
+export const RESULTS_DIR = join(ROOT, "bench", "results");
+// wrangler's start-up chatter would bury the figures; it goes to a file that a failure points at.
+const LOG_FILE = join(RESULTS_DIR, "wrangler.log");
+const READY_TIMEOUT_MS = 60_000;
+
+export async function startServer(): Promise<Server> {
+  const url = process.env.BENCH_URL;
+  const token = process.env.BENCH_TOKEN;
+  if (url && token) return { baseUrl: url.replace(/\/+$/, ""), token, stop: async () => {} };
+  if (url || token) throw new Error("set both BENCH_URL and BENCH_TOKEN to use a running server, or neither");
+
+  ensureDevVars();
+  buildAssets();
+  runWrangler(["d1", "migrations", "apply", "DB", "--local"]);
+  const workspace = await createWorkspace(
+    { name: "Benchmark", plan: "enterprise", overrides: { requests_per_minute: 100_000_000 } },
+    "local",
+  );
+
+  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawnWrangler(port, inspectorPort);
+  const stop = stopper(child);
+  try {
+    await waitForHealth(baseUrl, child);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { baseUrl, token: workspace.token, stop };
+}
+
+function spawnWrangler(port: number, inspectorPort: number): ChildProcess {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const log = openSync(LOG_FILE, "w");
+  const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), "--show-interactive-dev-session=false"];
+  // A devtools port of its own too: the default 9229 may belong to another wrangler on this machine.
+  args.push("--inspector-port", String(inspectorPort));
+  // detached makes wrangler lead its own process group, so workerd and friends die with it.
+  const child = spawn(WRANGLER, args, {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", log, log],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
+  // Without a listener a failed spawn would crash the bench on the unhandled event instead of stopping it cleanly.
+  child.on("error", (error) => console.error(`could not run ${WRANGLER}: ${error.message}`));
+  closeSync(log);
+  return child;
+}
+
+async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (hasExited(child)) throw new Error(`wrangler dev exited before it was ready; see ${LOG_FILE}`);
+    try {
+      const response = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2_000) });
+      await response.body?.cancel();
+      if (response.status === 200) return;
+    } catch {
+      // Not listening yet: keep polling until the deadline.
+    }
+    await sleep(250);
+  }
+  throw new Error(
+    `${baseUrl}/health did not answer 200 within ${READY_TIMEOUT_MS / 1000} s; see ${LOG_FILE}`,
+  );
+}
+
+/** Answers an idempotent stop that also runs on Ctrl-C and, as a last resort, on process exit. */
+function stopper(child: ChildProcess): () => Promise<void> {
+  if (child.pid === undefined) throw new Error(`could not start ${WRANGLER}`);
+  const killNow = () => killGroupNow(child);
+  const onSignal = (signal: NodeJS.Signals) => {
+    console.error(`\n${signal}: stopping the server.`);
+    void stop().finally(() => process.exit(128 + (constants.signals[signal] ?? 0)));
+  };
+  process.on("exit", killNow);
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= stopGroup(child).finally(() => {
+      process.off("exit", killNow);
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    });
+    return stopping;
+  };
+  return stop;
+}

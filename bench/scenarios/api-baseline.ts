@@ -1,0 +1,37 @@
+/**
+ * The cost of authentication: the same server answering the unauthenticated health check and the
+ * cheapest authenticated read. Each authenticated request passes the key-guard Durable Object (key
+ * lookup and rate limit) and a D1 read, so the ratio shows what that path costs per request.
+ */
+import { measure, warmUp } from "../lib/measure";
+import type { BenchContext, Scenario, ScenarioResult } from "../lib/types";
+
+const GOAL_RATIO = 0.5;
+
+export const apiBaseline: Scenario = {
+  name: "api-baseline",
+  description: "GET /health vs authenticated GET /v1/accounts",
+  async run(ctx: BenchContext): Promise<ScenarioResult> {
+    const health = { url: `${ctx.baseUrl}/health` };
+    const accounts = { url: `${ctx.baseUrl}/v1/accounts`, headers: { Authorization: `Bearer ${ctx.token}` } };
+
+    await warmUp(health);
+    const healthFigures = await measure({ ...health, label: "GET /health", seconds: ctx.seconds });
+    await warmUp(accounts);
+    const accountsFigures = await measure({ ...accounts, label: "GET /v1/accounts", seconds: ctx.seconds });
+
+    const ratio = healthFigures.rps > 0 ? accountsFigures.rps / healthFigures.rps : 0;
+    return {
+      name: apiBaseline.name,
+      measurements: [healthFigures, accountsFigures],
+      goals: [
+        {
+          label: "ratio accounts/health req/s",
+          value: ratio,
+          target: `>= ${GOAL_RATIO}`,
+          met: ratio >= GOAL_RATIO,
+        },
+      ],
+    };
+  },
+};

@@ -1,0 +1,5 @@
+import type { Scenario } from "../lib/types";
+import { apiBaseline } from "./api-baseline";
+
+/** Every benchmark, run in this order. A new scenario is one file in this folder and one line here. */
+export const SCENARIOS: readonly Scenario[] = [apiBaseline];

@@ -1,0 +1,147 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * The README's commands, for real, in a fresh copy of the repository (its node_modules linked):
+ * `npm start` prepares and serves, `npm run bootstrap` works while it serves, and
+ * `npm run keys:revoke` takes effect at the next request.
+ */
+const ROOT = new URL("../..", import.meta.url).pathname;
+let workdir: string;
+let port: number;
+let server: ChildProcess | null = null;
+let output = "";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+function copyRepository(): string {
+  const dir = mkdtempSync(join(tmpdir(), "fresh-clone-"));
+  const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: ROOT })
+    .toString()
+    .split("\n")
+    .filter((file) => file && existsSync(join(ROOT, file)));
+  for (const file of files) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    cpSync(join(ROOT, file), join(dir, file));
+  }
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  return dir;
+}
+
+async function startServer(): Promise<string> {
+  output = "";
+  server = spawn("npm", ["start"], {
+    cwd: workdir,
+    env: { ...process.env, PORT: String(port) },
+    detached: true,
+  });
+  server.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  server.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const deadline = Date.now() + 150_000;
+  while (!/API key:\s+sk_\w+/.test(output)) {
+    if (Date.now() > deadline || server.exitCode !== null)
+      throw new Error(`npm start did not come up:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return output;
+}
+
+async function stopServer(): Promise<void> {
+  if (!server?.pid || server.exitCode !== null) return;
+  const exited = new Promise((resolve) => server?.once("exit", resolve));
+  process.kill(-server.pid, "SIGTERM");
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  if (server.exitCode === null) process.kill(-server.pid, "SIGKILL");
+}
+
+function npmRun(args: string[]): string {
+  return execFileSync("npm", ["run", "--silent", ...args], {
+    cwd: workdir,
+    env: { ...process.env, PORT: String(port) },
+  }).toString();
+}
+
+const api = (path: string, token?: string, init: RequestInit = {}) =>
+  fetch(`http://127.0.0.1:${port}${path}`, {
+    ...init,
+    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(init.headers ?? {}) },
+  });
+
+beforeAll(async () => {
+  workdir = copyRepository();
+  port = await freePort();
+}, 60_000);
+
+afterAll(async () => {
+  await stopServer();
+  if (workdir) rmSync(workdir, { recursive: true, force: true });
+}, 30_000);
+
+describe("npm start on a fresh copy", () => {
+  let token = "";
+  let accountId = "";
+
+  it("applies migrations, creates a workspace, prints its key and serves the API", async () => {
+    const printed = await startServer();
+    expect(printed).toContain("Wrote .dev.vars with fresh secrets.");
+    expect(printed).toContain("Created a development workspace.");
+    expect(printed).toContain(`curl -H "Authorization: Bearer sk_`);
+    token = /API key:\s+(sk_\w+)/.exec(printed)?.[1] ?? "";
+    accountId = /account:\s+(acc_\w+)/.exec(printed)?.[1] ?? "";
+
+    expect(await (await api("/health")).json()).toEqual({ status: "ok" });
+    const accounts = (await (await api("/v1/accounts", token)).json()) as { data: Array<{ id: string }> };
+    expect(accounts.data.map((a) => a.id)).toEqual([accountId]);
+  }, 180_000);
+
+  it("bootstraps another workspace while serving", async () => {
+    const lines = npmRun(["bootstrap", "--", "--json", "--plan", "pro", "--name", "Second"])
+      .trim()
+      .split("\n");
+    const created = JSON.parse(lines.at(-1) ?? "") as { account_id: string; key_id: string; token: string };
+    expect(created).toEqual({
+      account_id: expect.stringMatching(/^acc_/),
+      key_id: expect.stringMatching(/^key_/),
+      token: expect.stringMatching(/^sk_[0-9A-Za-z]{43}$/),
+    });
+    const res = await api(`/v1/accounts/${created.account_id}`, created.token);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ name: "Second", plan: "pro" });
+  }, 60_000);
+
+  it("revokes a key with npm run keys:revoke, refused at the next request", async () => {
+    const created = (await (
+      await api("/v1/keys", token, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ name: "short-lived", permission: "read" }),
+      })
+    ).json()) as { id: string; token: string };
+    expect((await api("/v1/accounts", created.token)).status).toBe(200);
+    expect(npmRun(["keys:revoke", "--", created.id])).toContain("Revoked");
+    expect((await api("/v1/accounts", created.token)).status).toBe(401);
+  }, 60_000);
+
+  it("reuses the development workspace on the next start", async () => {
+    await stopServer();
+    const printed = await startServer();
+    expect(printed).not.toContain("Created a development workspace.");
+    expect(printed).toContain(token);
+    expect((await api("/v1/accounts", token)).status).toBe(200);
+  }, 180_000);
+});

@@ -1,0 +1,92 @@
+import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
+import type { Permission } from "../../src/auth/permissions";
+import { createDb } from "../../src/db/client";
+import { accounts } from "../../src/db/schema";
+import { createKey } from "../../src/features/keys/keys.service";
+import { newId } from "../../src/lib/ids";
+import type { PlanName, QuotaOverrides } from "../../src/lib/plans";
+
+export const db = () => createDb(env.DB);
+
+export interface Workspace {
+  accountId: string;
+  /** An admin key's token. */
+  token: string;
+  keyId: string;
+}
+
+/** A fresh account with an admin key. Storage is shared within a test file, so each test makes its own. */
+export async function seedWorkspace(
+  options: { plan?: PlanName; overrides?: QuotaOverrides; status?: "active" | "suspended" } = {},
+): Promise<Workspace> {
+  const accountId = newId("acc");
+  await db()
+    .insert(accounts)
+    .values({
+      id: accountId,
+      name: `Test ${accountId.slice(-6)}`,
+      plan: options.plan ?? "enterprise",
+      status: options.status ?? "active",
+      quotaOverrides: JSON.stringify(options.overrides ?? {}),
+    });
+  const key = await createKey(db(), accountId, { name: "admin", permission: "admin" });
+  return { accountId, token: key.token, keyId: key.id };
+}
+
+export async function addKey(accountId: string, permission: Permission) {
+  return createKey(db(), accountId, { name: `${permission} key`, permission });
+}
+
+export interface CallOptions {
+  token?: string | null;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** A request to the Worker under test, through its real fetch handler. */
+export function call(method: string, path: string, options: CallOptions = {}): Promise<Response> {
+  const headers = new Headers(options.headers);
+  if (options.token) headers.set("Authorization", `Bearer ${options.token}`);
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    headers.set("Content-Type", "application/json");
+    body = JSON.stringify(options.body);
+  }
+  return exports.default.fetch(new Request(`http://localhost${path}`, { method, headers, body }));
+}
+
+export async function callJson<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  options: CallOptions = {},
+) {
+  const res = await call(method, path, options);
+  return { res, status: res.status, body: (await res.json()) as T };
+}
+
+/** Waits until `check` answers truthy, for work that runs after a response (queues, waitUntil). */
+export async function eventually<T>(
+  check: () => Promise<T | null | undefined | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The error body every failure has. */
+export const errorBody = (error: string, code: string) => ({
+  error,
+  code,
+  request_id: expectRequestId(),
+});
+
+function expectRequestId() {
+  return expect.stringMatching(/^req_[0-9A-HJKMNP-TV-Z]{26}$/);
+}

@@ -1,0 +1,176 @@
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  getQueueResult,
+} from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { RequestLogMessage } from "../../src/features/request-logs/request-logs.schemas";
+import worker from "../../src/index";
+import { CRON } from "../../src/jobs/schedules";
+import { newId } from "../../src/lib/ids";
+import { addKey, call, callJson, eventually, seedWorkspace } from "./helpers";
+
+type LogList = {
+  data: Array<Record<string, unknown>>;
+  pagination: { limit: number; offset: number; total: number };
+};
+
+const logMessage = (accountId: string, overrides: Partial<RequestLogMessage> = {}): RequestLogMessage => ({
+  id: newId("req"),
+  account_id: accountId,
+  key_id: null,
+  key_prefix: null,
+  method: "GET",
+  path: "/v1/accounts",
+  status: 200,
+  duration_ms: 3,
+  ip: "203.0.113.9",
+  user_agent: "test",
+  error_code: null,
+  created_at: Date.now(),
+  ...overrides,
+});
+
+async function consume(messages: RequestLogMessage[] | unknown[]) {
+  const batch = createMessageBatch(
+    "request-logs",
+    messages.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body })),
+  );
+  const ctx = createExecutionContext();
+  await worker.queue(batch, env);
+  return getQueueResult(batch, ctx);
+}
+
+const countLogs = async (accountId: string) =>
+  (
+    await env.DB.prepare("SELECT count(*) AS n FROM request_logs WHERE account_id = ?")
+      .bind(accountId)
+      .first<{ n: number }>()
+  )?.n ?? 0;
+
+describe("request logs", () => {
+  it("records each /v1 request through the queue, after the response", async () => {
+    const ws = await seedWorkspace();
+    const ok = await call("GET", "/v1/accounts", {
+      token: ws.token,
+      headers: { "User-Agent": "log-test/1.0", "CF-Connecting-IP": "198.51.100.7" },
+    });
+    const bad = await call("POST", "/v1/keys", { token: ws.token, body: { name: "x" } });
+
+    const { body } = await eventually(async () => {
+      const page = await callJson<LogList>("GET", `/v1/accounts/${ws.accountId}/request-logs`, {
+        token: ws.token,
+      });
+      return page.body.pagination.total >= 2 ? page : null;
+    });
+    const byId = new Map(body.data.map((log) => [log.id, log]));
+    expect(byId.get(ok.headers.get("X-Request-Id") as string)).toEqual({
+      id: ok.headers.get("X-Request-Id"),
+      method: "GET",
+      path: "/v1/accounts",
+      status: 200,
+      duration_ms: expect.any(Number),
+      key_id: ws.keyId,
+      key_prefix: expect.stringMatching(/^sk_/),
+      ip: "198.51.100.7",
+      user_agent: "log-test/1.0",
+      error_code: null,
+      created_at: expect.any(String),
+    });
+    expect(byId.get(bad.headers.get("X-Request-Id") as string)).toMatchObject({
+      status: 400,
+      error_code: "validation_error",
+    });
+  });
+
+  it("lists newest first with the standard envelope and filters", async () => {
+    const ws = await seedWorkspace();
+    const other = await addKey(ws.accountId, "read");
+    const base = Date.now() - 60_000;
+    await consume([
+      logMessage(ws.accountId, { created_at: base, status: 200, key_id: ws.keyId }),
+      logMessage(ws.accountId, { created_at: base + 1, status: 404, key_id: other.id }),
+      logMessage(ws.accountId, { created_at: base + 2, status: 200, key_id: other.id }),
+    ]);
+    const all = await callJson<LogList>("GET", `/v1/accounts/${ws.accountId}/request-logs?limit=2`, {
+      token: ws.token,
+    });
+    expect(all.body.pagination).toEqual({ limit: 2, offset: 0, total: 3 });
+    const times = all.body.data.map((l) => Date.parse(l.created_at as string));
+    expect(times).toEqual([base + 2, base + 1]);
+
+    const notFound = await callJson<LogList>("GET", `/v1/accounts/${ws.accountId}/request-logs?status=404`, {
+      token: ws.token,
+    });
+    expect(notFound.body.data.map((l) => l.status)).toEqual([404]);
+    const byKey = await callJson<LogList>(
+      "GET",
+      `/v1/accounts/${ws.accountId}/request-logs?key_id=${other.id}`,
+      {
+        token: ws.token,
+      },
+    );
+    expect(byKey.body.pagination.total).toBe(2);
+    const defaults = await callJson<LogList>("GET", `/v1/accounts/${ws.accountId}/request-logs`, {
+      token: ws.token,
+    });
+    expect(defaults.body.pagination).toMatchObject({ limit: 50, offset: 0 });
+  });
+
+  it("never shows another workspace's logs", async () => {
+    const a = await seedWorkspace();
+    const b = await seedWorkspace();
+    await consume([logMessage(b.accountId)]);
+    expect((await call("GET", `/v1/accounts/${b.accountId}/request-logs`, { token: a.token })).status).toBe(
+      404,
+    );
+    const own = await callJson<LogList>("GET", `/v1/accounts/${a.accountId}/request-logs`, {
+      token: a.token,
+    });
+    expect(own.body.data.every((log) => log.key_id !== b.keyId)).toBe(true);
+  });
+
+  it("consumes redeliveries idempotently and acknowledges malformed messages", async () => {
+    const ws = await seedWorkspace();
+    const message = logMessage(ws.accountId);
+    const first = await consume([message, { nonsense: true }]);
+    expect(first.explicitAcks.sort()).toEqual(["m0", "m1"]);
+    await consume([message]);
+    expect(await countLogs(ws.accountId)).toBe(1);
+  });
+});
+
+describe("request-log retention", () => {
+  it("deletes logs older than each account's retention on the minute cron", async () => {
+    const short = await seedWorkspace();
+    const long = await seedWorkspace();
+    await call("PATCH", `/v1/accounts/${short.accountId}`, {
+      token: short.token,
+      body: { request_log_retention: "5m" },
+    });
+    const now = Date.now();
+    const sixMinutesAgo = now - 6 * 60_000;
+    const fourMinutesAgo = now - 4 * 60_000;
+    const eightDaysAgo = now - 8 * 86_400_000;
+    await consume([
+      logMessage(short.accountId, { created_at: sixMinutesAgo, path: "/old" }),
+      logMessage(short.accountId, { created_at: fourMinutesAgo, path: "/young" }),
+      logMessage(long.accountId, { created_at: sixMinutesAgo, path: "/kept" }),
+      logMessage(long.accountId, { created_at: eightDaysAgo, path: "/expired" }),
+    ]);
+
+    const controller = createScheduledController({ cron: CRON.everyMinute, scheduledTime: now });
+    await worker.scheduled(controller, env);
+
+    const paths = async (accountId: string) =>
+      (
+        await env.DB.prepare("SELECT path FROM request_logs WHERE account_id = ? ORDER BY path")
+          .bind(accountId)
+          .all<{ path: string }>()
+      ).results.map((r) => r.path);
+    expect(await paths(short.accountId)).toEqual(["/young"]);
+    expect(await paths(long.accountId)).toEqual(["/kept"]);
+  });
+});
