@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RollingWindow } from "../../src/auth/rolling-window";
-import { call, callJson, errorBody, seedWorkspace } from "./helpers";
+import { call, errorBody, seedWorkspace } from "./helpers";
 
 describe("per-key rate limit", () => {
   it("admits exactly the plan's limit out of a concurrent burst of limit + 30", async () => {
