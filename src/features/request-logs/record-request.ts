@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../../env";
-import { log } from "../../lib/logger";
+import { RequestLogBuffer } from "./log-buffer";
 import type { RequestLogMessage } from "./request-logs.schemas";
 
 /**
@@ -9,6 +9,8 @@ import type { RequestLogMessage } from "./request-logs.schemas";
  * consumer inserts whole batches. (This message carries the record itself, not an id: there is
  * no stored row to point at yet.)
  */
+const buffer = new RequestLogBuffer();
+
 export const recordRequest = createMiddleware<AppEnv>(async (c, next) => {
   const startedAt = Date.now();
   await next();
@@ -28,12 +30,5 @@ export const recordRequest = createMiddleware<AppEnv>(async (c, next) => {
     error_code: c.get("errorCode") ?? null,
     created_at: startedAt,
   };
-  c.executionCtx.waitUntil(
-    c.env.REQUEST_LOG_QUEUE.send(record).catch((error: unknown) =>
-      log.warn("request_log.enqueue_failed", {
-        request_id: record.id,
-        error_message: error instanceof Error ? error.message : String(error),
-      }),
-    ),
-  );
+  c.executionCtx.waitUntil(buffer.add(c.env.REQUEST_LOG_QUEUE, record));
 });
