@@ -118,16 +118,12 @@ describe("GET /v1/accounts/{id}/usage", () => {
   it("shows every quota with current, limit and percentage", async () => {
     const ws = await seedWorkspace({ plan: "free" });
     const hour = quotaWindow("emails_per_hour", Date.now());
+    const day = quotaWindow("emails_per_day", Date.now());
+    // The hour window is current; the day window is yesterday's and must count as zero.
     await env.DB.prepare(
-      "INSERT INTO usage_counters (account_id, metric, window_start, value) VALUES (?, ?, ?, ?)",
+      "INSERT INTO account_usage (account_id, hour_start, emails_hour, day_start, emails_day, storage_bytes) VALUES (?, ?, ?, ?, ?, ?)",
     )
-      .bind(ws.accountId, "emails_per_hour", hour.start, 10)
-      .run();
-    // A counter of a past hour must not count.
-    await env.DB.prepare(
-      "INSERT INTO usage_counters (account_id, metric, window_start, value) VALUES (?, ?, ?, ?)",
-    )
-      .bind(ws.accountId, "emails_per_hour", hour.start - 3_600_000, 40)
+      .bind(ws.accountId, hour.start, 10, day.start - 86_400_000, 40, 2048)
       .run();
 
     const { status, body } = await callJson<Record<string, never>>(
@@ -150,7 +146,7 @@ describe("GET /v1/accounts/{id}/usage", () => {
           percentage: 20,
           resets_at: new Date(hour.resetsAt as number).toISOString(),
         },
-        storage_bytes: { current: 0, limit: 1024 ** 3, percentage: 0, resets_at: null },
+        storage_bytes: { current: 2048, limit: 1024 ** 3, percentage: 0, resets_at: null },
         team_members: { current: 0, limit: null, percentage: null, resets_at: null },
       },
       limits: { requests_per_minute: 300, recipients_per_email: 50 },

@@ -1,6 +1,6 @@
-import { and, eq, or } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { accounts, usageCounters } from "../../db/schema";
+import { accounts } from "../../db/schema";
 
 export type AccountRow = typeof accounts.$inferSelect;
 
@@ -16,26 +16,4 @@ export async function updateAccount(
 ) {
   const rows = await db.update(accounts).set(changes).where(eq(accounts.id, accountId)).returning();
   return rows[0] ?? null;
-}
-
-/** Current values of the given counters, one indexed lookup per (metric, window start). */
-export async function readCounters(
-  db: Db,
-  accountId: string,
-  windows: Array<{ metric: string; start: number }>,
-) {
-  const rows = await db
-    .select()
-    .from(usageCounters)
-    .where(
-      and(
-        eq(usageCounters.accountId, accountId),
-        or(
-          ...windows.map((w) =>
-            and(eq(usageCounters.metric, w.metric), eq(usageCounters.windowStart, w.start)),
-          ),
-        ),
-      ),
-    );
-  return new Map(rows.map((row) => [row.metric, row.value]));
 }

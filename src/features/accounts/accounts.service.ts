@@ -3,8 +3,9 @@ import { notFound } from "../../lib/errors";
 import { limitsFor, type PlanName, parseQuotaOverrides, percentage } from "../../lib/plans";
 import { COUNTED_QUOTAS, type CountedQuota, quotaWindow } from "../../lib/quota-windows";
 import { iso, parseDuration } from "../../lib/time";
+import { readUsage } from "../usage/usage.service";
 import { toAccount } from "./accounts.dto";
-import { type AccountRow, findAccount, readCounters, updateAccount } from "./accounts.repo";
+import { type AccountRow, findAccount, updateAccount } from "./accounts.repo";
 import type { UpdateAccountInput } from "./accounts.schemas";
 
 /**
@@ -46,15 +47,11 @@ export async function patchAccount(
 export async function accountUsage(db: Db, callerAccountId: string, accountId: string, now = Date.now()) {
   const account = await getOwnAccount(db, callerAccountId, accountId);
   const limits = limitsFor(account.plan as PlanName, parseQuotaOverrides(account.quotaOverrides));
-  const windows = COUNTED_QUOTAS.map((quota) => ({ quota, ...quotaWindow(quota, now) }));
-  const counters = await readCounters(
-    db,
-    accountId,
-    windows.map((w) => ({ metric: w.quota, start: w.start })),
-  );
+  const usage = await readUsage(db, accountId, now);
   const quotas = Object.fromEntries(
-    windows.map(({ quota, resetsAt }) => {
-      const current = counters.get(quota) ?? 0;
+    COUNTED_QUOTAS.map((quota) => {
+      const { resetsAt } = quotaWindow(quota, now);
+      const current = usage[quota];
       return [
         quota,
         {

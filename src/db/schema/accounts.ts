@@ -74,19 +74,20 @@ export const requestLogs = sqliteTable(
 );
 
 /**
- * Counters behind plan quotas, one row per account, metric and window (for example the hour that
- * starts at `window_start`). Writers increment them with conditional upserts so that concurrent
- * requests never overshoot a limit.
+ * Usage behind the accumulating plan quotas, one row per account. Email counts carry the start
+ * of their window; a writer that finds an older start counts from zero. One conditional UPDATE
+ * reserves a send against all three email windows at once, so concurrent sends cannot overshoot.
  */
-export const usageCounters = sqliteTable(
-  "usage_counters",
-  {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    metric: text("metric").notNull(),
-    windowStart: integer("window_start").notNull(),
-    value: integer("value").notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.accountId, t.metric, t.windowStart] })],
-);
+export const accountUsage = sqliteTable("account_usage", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  monthStart: integer("month_start").notNull().default(0),
+  emailsMonth: integer("emails_month").notNull().default(0),
+  dayStart: integer("day_start").notNull().default(0),
+  emailsDay: integer("emails_day").notNull().default(0),
+  hourStart: integer("hour_start").notNull().default(0),
+  emailsHour: integer("emails_hour").notNull().default(0),
+  storageBytes: integer("storage_bytes").notNull().default(0),
+  teamMembers: integer("team_members").notNull().default(0),
+});

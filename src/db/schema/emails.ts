@@ -1,0 +1,135 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { accounts } from "./accounts";
+import { connections } from "./connections";
+
+export const EMAIL_STATUSES = [
+  "scheduled",
+  "queued",
+  "sending",
+  "sent",
+  "delivered",
+  "bounced",
+  "failed",
+  "cancelled",
+] as const;
+
+export const emails = sqliteTable(
+  "emails",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    connectionId: text("connection_id").references(() => connections.id, { onDelete: "set null" }),
+    /** How it reached us: api, batch, smtp (the relay) or ticket (support replies). */
+    source: text("source").notNull().default("api"),
+    from: text("from_header").notNull(),
+    fromAddress: text("from_address").notNull(),
+    /** JSON arrays of header-formatted addresses. */
+    to: text("to_list").notNull(),
+    cc: text("cc_list").notNull().default("[]"),
+    bcc: text("bcc_list").notNull().default("[]"),
+    replyTo: text("reply_to_list").notNull().default("[]"),
+    subject: text("subject").notNull(),
+    html: text("html"),
+    text: text("text"),
+    /** JSON object of custom headers. */
+    headers: text("headers").notNull().default("{}"),
+    /** JSON array of { name, value }. */
+    tags: text("tags").notNull().default("[]"),
+    /** JSON array of { filename, content_type, content_id, size, key } (bytes in R2 under key). */
+    attachments: text("attachments").notNull().default("[]"),
+    trackOpens: integer("track_opens", { mode: "boolean" }).notNull().default(false),
+    trackClicks: integer("track_clicks", { mode: "boolean" }).notNull().default(false),
+    status: text("status", { enum: EMAIL_STATUSES }).notNull(),
+    scheduledAt: integer("scheduled_at"),
+    messageId: text("message_id").notNull(),
+    lastEvent: text("last_event").notNull(),
+    lastEventAt: integer("last_event_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    /** The transport's last answer, or why the email failed. */
+    lastResponse: text("last_response"),
+    size: integer("size"),
+    openCount: integer("open_count").notNull().default(0),
+    firstOpenedAt: integer("first_opened_at"),
+    lastOpenedAt: integer("last_opened_at"),
+    clickCount: integer("click_count").notNull().default(0),
+    firstClickedAt: integer("first_clicked_at"),
+    lastClickedAt: integer("last_clicked_at"),
+    sentAt: integer("sent_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    index("emails_account_created").on(t.accountId, t.createdAt, t.id),
+    index("emails_account_status_created").on(t.accountId, t.status, t.createdAt, t.id),
+    index("emails_account_status_scheduled").on(t.accountId, t.status, t.scheduledAt, t.id),
+    index("emails_status_scheduled").on(t.status, t.scheduledAt),
+    index("emails_status_updated").on(t.status, t.updatedAt),
+  ],
+);
+
+/** Every distinct recipient (to, cc and bcc) of an email, for the `to` filter. */
+export const emailRecipients = sqliteTable(
+  "email_recipients",
+  {
+    emailId: text("email_id")
+      .notNull()
+      .references(() => emails.id, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+    address: text("address").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.emailId, t.address] }),
+    index("email_recipients_account_address").on(t.accountId, t.address, t.createdAt, t.emailId),
+  ],
+);
+
+export const emailTags = sqliteTable(
+  "email_tags",
+  {
+    emailId: text("email_id")
+      .notNull()
+      .references(() => emails.id, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+    name: text("name").notNull(),
+    value: text("value").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.emailId, t.name] }),
+    index("email_tags_account_name_value").on(t.accountId, t.name, t.value, t.createdAt, t.emailId),
+  ],
+);
+
+/** What happened to an email, oldest first: accepted, sent, bounced, opened, clicked... */
+export const emailEvents = sqliteTable(
+  "email_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    emailId: text("email_id")
+      .notNull()
+      .references(() => emails.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    detail: text("detail"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("email_events_email").on(t.emailId, t.createdAt)],
+);
+
+/** A replayable answer per Idempotency-Key, kept 24 hours. */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    responseStatus: integer("response_status").notNull(),
+    responseBody: text("response_body").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.key] }), index("idempotency_keys_created").on(t.createdAt)],
+);

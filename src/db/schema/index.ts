@@ -1,0 +1,4 @@
+export * from "./accounts";
+export * from "./connections";
+export * from "./emails";
+export * from "./suppressions";

@@ -1,0 +1,38 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { accounts } from "./accounts";
+
+export const suppressions = sqliteTable(
+  "suppressions",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    reason: text("reason", { enum: ["hard_bounce", "complaint", "soft_bounces", "manual"] }).notNull(),
+    sourceEmailId: text("source_email_id"),
+    detail: text("detail"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("suppressions_account_email").on(t.accountId, t.email),
+    index("suppressions_account_created").on(t.accountId, t.createdAt, t.id),
+  ],
+);
+
+/** Bounces and complaints per recipient; three soft ones within 7 days suppress the address. */
+export const bounces = sqliteTable(
+  "bounces",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    kind: text("kind", { enum: ["hard", "soft", "complaint"] }).notNull(),
+    emailId: text("email_id"),
+    detail: text("detail"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("bounces_account_email_created").on(t.accountId, t.email, t.createdAt)],
+);
