@@ -1,5 +1,6 @@
 import { authenticate } from "./auth/authenticate";
 import { accountsRouter } from "./features/accounts/accounts.handlers";
+import { connectionsRouter } from "./features/connections/connections.handlers";
 import { keysRouter } from "./features/keys/keys.handlers";
 import { recordRequest } from "./features/request-logs/record-request";
 import { requestLogsRouter } from "./features/request-logs/request-logs.handlers";
@@ -31,6 +32,7 @@ export function createApp() {
   app.route("/", keysRouter);
   app.route("/", accountsRouter);
   app.route("/", requestLogsRouter);
+  app.route("/", connectionsRouter);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
