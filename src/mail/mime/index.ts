@@ -1,0 +1,3 @@
+export { buildMime } from "./build";
+export { mimeSize } from "./size";
+export type { MimeAttachment, MimeMessage } from "./types";
