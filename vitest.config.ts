@@ -1,5 +1,6 @@
-import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import "./test/support/provided-context.js";
+import { trustedTestTls } from "./test/support/trust-test-ca.js";
 
 /** Fixed secrets for tests only; real deployments set their own with `wrangler secret put`. */
 export const TEST_SECRETS = {
@@ -8,21 +9,34 @@ export const TEST_SECRETS = {
 };
 
 export default defineConfig(async () => {
+  // The SMTP client tests speak TLS to a loopback server whose certificate a test CA signed. Miniflare
+  // reads the extra CAs once, when it is first imported, so the plugin is imported only after this.
+  const testTls = await trustedTestTls();
+  const { cloudflareTest, readD1Migrations } = await import("@cloudflare/vitest-plugin");
   const migrations = await readD1Migrations("./migrations");
   return {
     test: {
       projects: [
         {
           plugins: [
-            cloudflareTest({
+            cloudflareTest(({ inject }) => ({
               wrangler: { configPath: "./wrangler.toml" },
-              miniflare: { bindings: { ...TEST_SECRETS, ENVIRONMENT: "test", TEST_MIGRATIONS: migrations } },
-            }),
+              miniflare: {
+                bindings: {
+                  ...TEST_SECRETS,
+                  ENVIRONMENT: "test",
+                  TEST_MIGRATIONS: migrations,
+                  SMTP_TEST: { ...inject("smtpTest") },
+                },
+              },
+            })),
           ],
           test: {
             name: "workers",
             include: ["test/workers/**/*.test.ts"],
             setupFiles: ["test/workers/apply-migrations.ts"],
+            globalSetup: ["test/support/smtp-global-setup.ts"],
+            provide: { testTls },
           },
         },
         {

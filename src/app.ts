@@ -1,11 +1,14 @@
 import { authenticate } from "./auth/authenticate";
 import { accountsRouter } from "./features/accounts/accounts.handlers";
 import { connectionsRouter } from "./features/connections/connections.handlers";
+import { emailsRouter } from "./features/emails/emails.handlers";
 import { keysRouter } from "./features/keys/keys.handlers";
 import { recordRequest } from "./features/request-logs/record-request";
 import { requestLogsRouter } from "./features/request-logs/request-logs.handlers";
+import { suppressionsRouter } from "./features/suppressions/suppressions.handlers";
 import { systemRouter } from "./features/system/system.handlers";
 import { openApiRoute } from "./features/system/system.routes";
+import { trackingRouter } from "./features/tracking/tracking.handlers";
 import { handleError } from "./lib/error-handler";
 import { notFoundOrMethodNotAllowed } from "./lib/method-not-allowed";
 import { requestId } from "./lib/request-id";
@@ -29,10 +32,14 @@ export function createApp() {
   app.use("/v1/*", (c, next) => (PUBLIC_V1_PATHS.has(c.req.path) ? next() : authenticate(c, next)));
 
   app.route("/", systemRouter);
+  app.route("/", trackingRouter);
   app.route("/", keysRouter);
   app.route("/", accountsRouter);
   app.route("/", requestLogsRouter);
   app.route("/", connectionsRouter);
+  // Before emails: /v1/emails/suppressions must not be read as an email id.
+  app.route("/", suppressionsRouter);
+  app.route("/", emailsRouter);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -1,4 +1,6 @@
+import { is, SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema";
 
 export function createDb(d1: D1Database) {
@@ -7,3 +9,21 @@ export function createDb(d1: D1Database) {
 
 export type Db = ReturnType<typeof createDb>;
 export { schema };
+
+/** A query builder (insert, update, select...) or a raw `sql` statement. */
+export type Statement = SQL | { toSQL(): { sql: string; params: unknown[] } };
+
+const dialect = new SQLiteSyncDialect();
+
+/**
+ * Runs statements as one D1 batch (one transaction). drizzle's own batch cannot carry raw `sql`
+ * statements with parameters, so every statement is compiled and handed to D1 directly; the
+ * answers are D1's raw results, one per statement.
+ */
+export function runBatch(db: Db, statements: Statement[]): Promise<D1Result[]> {
+  const prepared = statements.map((statement) => {
+    const query = is(statement, SQL) ? dialect.sqlToQuery(statement) : statement.toSQL();
+    return db.$client.prepare(query.sql).bind(...query.params);
+  });
+  return prepared.length > 0 ? db.$client.batch(prepared) : Promise.resolve([]);
+}

@@ -1,4 +1,5 @@
 import { log } from "../lib/logger";
+import { consumeEmails } from "./consume-emails";
 import { consumeRequestLogs } from "./consume-request-logs";
 import { QUEUE } from "./queues";
 
@@ -7,6 +8,8 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Env): Promi
   switch (batch.queue) {
     case QUEUE.requestLogs:
       return consumeRequestLogs(batch, env);
+    case QUEUE.emailSend:
+      return consumeEmails(batch, env);
     case QUEUE.deadLetters:
       // Messages that exhausted their retries: keep a trace for operators (ids only, no bodies).
       for (const message of batch.messages) {

@@ -90,3 +90,23 @@ export const errorBody = (error: string, code: string) => ({
 function expectRequestId() {
   return expect.stringMatching(/^req_[0-9A-HJKMNP-TV-Z]{26}$/);
 }
+
+/** Connects `domain` for the account and marks it verified, as a passed DNS check would. */
+export async function verifiedDomain(accountId: string, domain: string) {
+  const { createConnection } = await import("../../src/features/connections/connections.service");
+  const connection = await createConnection(db(), env, accountId, domain);
+  await env.DB.prepare("UPDATE connections SET status = 'verified', verified_at = ? WHERE id = ?")
+    .bind(Date.now(), connection.id)
+    .run();
+  return connection;
+}
+
+/** A workspace that may send from `domain`. */
+export async function sendingWorkspace(
+  domain = "acme.test",
+  options: Parameters<typeof seedWorkspace>[0] = {},
+) {
+  const ws = await seedWorkspace(options);
+  const connection = await verifiedDomain(ws.accountId, domain);
+  return { ...ws, domain, connection };
+}

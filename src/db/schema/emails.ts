@@ -47,6 +47,8 @@ export const emails = sqliteTable(
     lastEvent: text("last_event").notNull(),
     lastEventAt: integer("last_event_at").notNull(),
     attempts: integer("attempts").notNull().default(0),
+    /** After a temporary failure: not to be tried again before this time. */
+    nextAttemptAt: integer("next_attempt_at"),
     /** The transport's last answer, or why the email failed. */
     lastResponse: text("last_response"),
     size: integer("size"),
@@ -100,6 +102,7 @@ export const emailTags = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.emailId, t.name] }),
     index("email_tags_account_name_value").on(t.accountId, t.name, t.value, t.createdAt, t.emailId),
+    index("email_tags_account_name").on(t.accountId, t.name, t.createdAt, t.emailId),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { type Db, runBatch } from "../../db/client";
 import { accountUsage } from "../../db/schema";
 
 export type UsageRow = typeof accountUsage.$inferSelect;
@@ -36,9 +36,9 @@ export async function reserveEmails(
   const month = sql`(CASE WHEN month_start = ${windows.month} THEN emails_month ELSE 0 END + ${count})`;
   const day = sql`(CASE WHEN day_start = ${windows.day} THEN emails_day ELSE 0 END + ${count})`;
   const hour = sql`(CASE WHEN hour_start = ${windows.hour} THEN emails_hour ELSE 0 END + ${count})`;
-  const [, updated] = await db.batch([
+  const [, updated] = await runBatch(db, [
     db.insert(accountUsage).values({ accountId }).onConflictDoNothing(),
-    db.all<{ emails_month: number }>(sql`
+    sql`
       UPDATE account_usage SET
         emails_month = ${month}, month_start = ${windows.month},
         emails_day = ${day}, day_start = ${windows.day},
@@ -47,9 +47,9 @@ export async function reserveEmails(
         AND (${limits.month} IS NULL OR ${month} <= ${limits.month})
         AND (${limits.day} IS NULL OR ${day} <= ${limits.day})
         AND (${limits.hour} IS NULL OR ${hour} <= ${limits.hour})
-      RETURNING emails_month`),
+      RETURNING emails_month`,
   ]);
-  return updated.length === 1;
+  return updated?.results.length === 1;
 }
 
 /** Gives back a reservation whose email was not created, in whichever windows are still current. */

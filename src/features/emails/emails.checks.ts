@@ -1,0 +1,84 @@
+import type { Db } from "../../db/client";
+import { AppError } from "../../lib/errors";
+import type { QuotaLimits } from "../../lib/plans";
+import type { ConnectionRow } from "../connections/connections.repo";
+import { findConnectionByDomain } from "../connections/connections.repo";
+import { findSuppressed } from "../suppressions/suppressions.repo";
+import { assertEmailQuota, limitExceeded, readUsage } from "../usage/usage.service";
+import { estimateSize, type NormalizedEmail } from "./emails.input";
+
+/** Larger built messages are refused (413): what common mailbox providers accept. */
+export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
+
+/** 403 with `domain` and `help` unless every sender domain is verified; answers the connections. */
+export async function senderConnections(db: Db, accountId: string, emails: NormalizedEmail[]) {
+  const byDomain = new Map<string, ConnectionRow>();
+  for (const domain of new Set(emails.map((e) => e.fromDomain))) {
+    const connection = await findConnectionByDomain(db, accountId, domain);
+    if (connection?.status !== "verified") {
+      const help = connection
+        ? `Publish the DNS records of connection ${connection.id} (GET /v1/connections/${connection.id}), then POST /v1/connections/${connection.id}/verify.`
+        : `Add the domain with POST /v1/connections {"domain":"${domain}"}, publish the DNS records it answers, then verify it.`;
+      throw new AppError(
+        403,
+        "domain_not_verified",
+        "Sender domain not verified",
+        `${domain} is not a verified sending domain of this workspace.`,
+        {
+          domain,
+          help,
+        },
+      );
+    }
+    byDomain.set(domain, connection);
+  }
+  return byDomain;
+}
+
+/** 429 when an email has more recipients than the plan allows, or the batch would pass a quota. */
+export async function checkQuotas(
+  db: Db,
+  accountId: string,
+  limits: QuotaLimits,
+  emails: NormalizedEmail[],
+  now: number,
+) {
+  const perEmail = limits.recipients_per_email;
+  for (const email of emails) {
+    if (perEmail !== null && email.recipients.length > perEmail) {
+      throw limitExceeded("recipients_per_email", email.recipients.length, perEmail, email.recipients.length);
+    }
+  }
+  assertEmailQuota(await readUsage(db, accountId, now), limits, emails.length);
+}
+
+/** 422 naming every suppressed recipient; nothing is sent. */
+export async function checkSuppressions(db: Db, accountId: string, emails: NormalizedEmail[]) {
+  const suppressed = await findSuppressed(db, accountId, [...new Set(emails.flatMap((e) => e.recipients))]);
+  if (suppressed.length > 0) {
+    throw new AppError(
+      422,
+      "recipient_suppressed",
+      "Recipient suppressed",
+      `Not sent: ${suppressed.join(", ")} ${suppressed.length === 1 ? "is" : "are"} suppressed after bounces or complaints. Remove the address from the email, or the suppression with DELETE /v1/emails/suppressions/{email}.`,
+      { suppressed },
+    );
+  }
+}
+
+export function checkSizes(emails: NormalizedEmail[]) {
+  for (const email of emails) {
+    const size = estimateSize(email);
+    if (size > MAX_MESSAGE_BYTES) {
+      throw new AppError(
+        413,
+        "message_too_large",
+        "Message too large",
+        `The built message would be about ${Math.round(size / 1024 / 1024)} MB; the maximum is 25 MB.`,
+        {
+          limit: MAX_MESSAGE_BYTES,
+        },
+      );
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import { iso, isoOrNull } from "../../lib/time";
+import type { EmailRow } from "./emails.repo";
+
+export interface StoredAttachment {
+  filename: string;
+  content_type: string;
+  content_id: string | null;
+  size: number;
+  key: string;
+}
+
+export function toEmailSummary(row: EmailRow) {
+  const attachments = JSON.parse(row.attachments) as StoredAttachment[];
+  return {
+    object: "email" as const,
+    id: row.id,
+    from: row.from,
+    to: JSON.parse(row.to) as string[],
+    cc: JSON.parse(row.cc) as string[],
+    bcc: JSON.parse(row.bcc) as string[],
+    reply_to: JSON.parse(row.replyTo) as string[],
+    subject: row.subject,
+    status: row.status,
+    last_event: row.lastEvent,
+    last_event_at: iso(row.lastEventAt),
+    tags: JSON.parse(row.tags) as Array<{ name: string; value: string }>,
+    attachments: attachments.map(({ key: _key, ...visible }) => visible),
+    track_opens: row.trackOpens,
+    track_clicks: row.trackClicks,
+    opens: {
+      count: row.openCount,
+      first_at: isoOrNull(row.firstOpenedAt),
+      last_at: isoOrNull(row.lastOpenedAt),
+    },
+    clicks: {
+      count: row.clickCount,
+      first_at: isoOrNull(row.firstClickedAt),
+      last_at: isoOrNull(row.lastClickedAt),
+    },
+    message_id: row.messageId,
+    size: row.size,
+    attempts: row.attempts,
+    last_response: row.lastResponse,
+    scheduled_at: isoOrNull(row.scheduledAt),
+    sent_at: isoOrNull(row.sentAt),
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}
+
+export function toEmail(row: EmailRow) {
+  return {
+    ...toEmailSummary(row),
+    html: row.html,
+    text: row.text,
+    headers: JSON.parse(row.headers) as Record<string, string>,
+  };
+}
+
+export function toSentEmail(row: EmailRow) {
+  return {
+    id: row.id,
+    status: row.status,
+    scheduled_at: isoOrNull(row.scheduledAt),
+    created_at: iso(row.createdAt),
+  };
+}

@@ -1,0 +1,159 @@
+import { base64Decode } from "../../lib/crypto";
+import { AppError } from "../../lib/errors";
+import { domainOf, formatAddress, type MailAddress, parseAddress } from "../../mail/address";
+import { checkCustomHeaders } from "../../mail/mime/custom-headers";
+import { checkMediaType } from "../../mail/mime/params";
+import type { SendEmailInput } from "./emails.schemas";
+
+/** What one accepted email is, once its input has been checked and decoded. */
+export interface NormalizedEmail {
+  from: MailAddress;
+  fromDomain: string;
+  to: MailAddress[];
+  cc: MailAddress[];
+  bcc: MailAddress[];
+  replyTo: MailAddress[];
+  /** Distinct lowercase addresses of to, cc and bcc: the SMTP envelope. */
+  recipients: string[];
+  subject: string;
+  html: string | null;
+  text: string | null;
+  headers: Record<string, string>;
+  tags: Array<{ name: string; value: string }>;
+  attachments: Array<{ filename: string; contentType: string; contentId: string | null; bytes: Uint8Array }>;
+  scheduledAt: number | null;
+  trackOpens: boolean | undefined;
+  trackClicks: boolean | undefined;
+}
+
+const MAX_SCHEDULE_AHEAD_MS = 30 * 86_400_000;
+
+const CONTENT_TYPES: Record<string, string> = {
+  pdf: "application/pdf",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  svg: "image/svg+xml",
+  txt: "text/plain",
+  csv: "text/csv",
+  html: "text/html",
+  ics: "text/calendar",
+  json: "application/json",
+  zip: "application/zip",
+};
+
+export function guessContentType(filename: string): string {
+  const extension = filename.split(".").pop()?.toLowerCase() ?? "";
+  return CONTENT_TYPES[extension] ?? "application/octet-stream";
+}
+
+/** Collects every problem of one email so the 400 lists them all at once. */
+class Problems {
+  readonly details: Array<{ path: string; message: string }> = [];
+  constructor(private readonly prefix: string) {}
+  add(path: string, message: string) {
+    this.details.push({ path: `${this.prefix}${path}`, message });
+  }
+}
+
+function addresses(value: string | string[] | undefined, path: string, problems: Problems): MailAddress[] {
+  const list = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  return list.flatMap((text, i) => {
+    const parsed = parseAddress(text);
+    if (!parsed)
+      problems.add(
+        Array.isArray(value) ? `${path}.${i}` : path,
+        `${JSON.stringify(text)} is not an email address`,
+      );
+    return parsed ? [parsed] : [];
+  });
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Checks what zod cannot (addresses, headers, base64, schedule) and decodes the email. */
+export function normalizeEmail(input: SendEmailInput, now: number, prefix = "body."): NormalizedEmail {
+  const problems = new Problems(prefix);
+  const [from] = addresses(input.from, "from", problems);
+  const to = addresses(input.to, "to", problems);
+  const cc = addresses(input.cc, "cc", problems);
+  const bcc = addresses(input.bcc, "bcc", problems);
+  const replyTo = addresses(input.reply_to, "reply_to", problems);
+  if (to.length === 0 && Array.isArray(input.to)) problems.add("to", "name at least one recipient");
+
+  const headers = input.headers ?? {};
+  try {
+    checkCustomHeaders(headers);
+  } catch (error) {
+    problems.add("headers", (error as Error).message);
+  }
+
+  const attachments = (input.attachments ?? []).flatMap((attachment, i) => {
+    const content = attachment.content.replace(/\s+/g, "");
+    if (!BASE64.test(content) || content.length % 4 !== 0) {
+      problems.add(`attachments.${i}.content`, "must be base64");
+      return [];
+    }
+    const contentType = attachment.content_type ?? guessContentType(attachment.filename);
+    try {
+      checkMediaType(contentType);
+    } catch (error) {
+      problems.add(`attachments.${i}.content_type`, (error as Error).message);
+      return [];
+    }
+    return [
+      {
+        filename: attachment.filename,
+        contentType,
+        contentId: attachment.content_id ?? null,
+        bytes: base64Decode(content),
+      },
+    ];
+  });
+
+  let scheduledAt: number | null = null;
+  if (input.scheduled_at) {
+    const at = Date.parse(input.scheduled_at);
+    if (at > now + MAX_SCHEDULE_AHEAD_MS) problems.add("scheduled_at", "must be at most 30 days ahead");
+    else if (at > now) scheduledAt = at;
+  }
+
+  if (problems.details.length > 0 || !from) {
+    const summary = problems.details.map((d) => `${d.path}: ${d.message}`).join("; ");
+    throw new AppError(400, "validation_error", "Invalid request", summary, { details: problems.details });
+  }
+  const recipients = [...new Set([...to, ...cc, ...bcc].map((a) => a.address.toLowerCase()))];
+  return {
+    from,
+    fromDomain: domainOf(from.address),
+    to,
+    cc,
+    bcc,
+    replyTo,
+    recipients,
+    subject: input.subject,
+    html: input.html ?? null,
+    text: input.text ?? null,
+    headers,
+    tags: input.tags ?? [],
+    attachments,
+    scheduledAt,
+    trackOpens: input.track_opens,
+    trackClicks: input.track_clicks,
+  };
+}
+
+/** The header form of each address list, as stored and shown. */
+export const formatList = (list: MailAddress[]) => list.map(formatAddress);
+
+/**
+ * An upper bound of the built message's size: base64 grows attachments by 4/3 plus line breaks,
+ * quoted-printable grows text by at most 3x but ~1.1x in practice, plus headers and boundaries.
+ */
+export function estimateSize(email: NormalizedEmail): number {
+  const bodies = ((email.text?.length ?? 0) + (email.html?.length ?? 0)) * 1.2;
+  const files = email.attachments.reduce((sum, a) => sum + Math.ceil(a.bytes.length / 57) * 78 + 400, 0);
+  return Math.ceil(8_192 + bodies + files);
+}

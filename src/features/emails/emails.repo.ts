@@ -1,0 +1,217 @@
+import { and, count, desc, eq, inArray, lte, or, type SQL, sql } from "drizzle-orm";
+import type { Db, Statement } from "../../db/client";
+import { emailEvents, emailRecipients, emails, emailTags } from "../../db/schema";
+
+export type EmailRow = typeof emails.$inferSelect;
+export type NewEmailRow = typeof emails.$inferInsert;
+
+/** The statements that create one email with its recipients, tags and first event (for runBatch). */
+export function insertEmailStatements(
+  db: Db,
+  row: NewEmailRow,
+  recipients: string[],
+  tags: Array<{ name: string; value: string }>,
+): Statement[] {
+  return [
+    db.insert(emails).values(row),
+    sql`
+      INSERT OR IGNORE INTO email_recipients (email_id, account_id, address, created_at)
+      SELECT ${row.id}, ${row.accountId}, j.value, ${row.createdAt} FROM json_each(${JSON.stringify(recipients)}) AS j`,
+    sql`
+      INSERT INTO email_tags (email_id, account_id, name, value, created_at)
+      SELECT ${row.id}, ${row.accountId}, j.value ->> 'name', j.value ->> 'value', ${row.createdAt}
+      FROM json_each(${JSON.stringify(tags)}) AS j`,
+    db.insert(emailEvents).values({ emailId: row.id, type: row.lastEvent, createdAt: row.createdAt }),
+  ];
+}
+
+export interface EmailFilter {
+  accountId: string;
+  status?: EmailRow["status"] | undefined;
+  to?: string | undefined;
+  tag?: { name: string; value?: string | undefined } | undefined;
+}
+
+/** The queries behind a list page, newest first; each filter walks its own index. */
+export function emailQueries(db: Db, filter: EmailFilter, limit: number, offset: number) {
+  const status = filter.status ? eq(emails.status, filter.status) : undefined;
+  if (filter.to) {
+    const where = and(
+      eq(emailRecipients.accountId, filter.accountId),
+      eq(emailRecipients.address, filter.to.toLowerCase()),
+      status,
+    );
+    const from = () =>
+      db
+        .select({ email: emails })
+        .from(emailRecipients)
+        .innerJoin(emails, eq(emails.id, emailRecipients.emailId));
+    return {
+      page: from()
+        .where(where)
+        .orderBy(desc(emailRecipients.createdAt), desc(emailRecipients.emailId))
+        .limit(limit)
+        .offset(offset),
+      total: db
+        .select({ total: count() })
+        .from(emailRecipients)
+        .innerJoin(emails, eq(emails.id, emailRecipients.emailId))
+        .where(where),
+    };
+  }
+  if (filter.tag) {
+    const where = and(
+      eq(emailTags.accountId, filter.accountId),
+      eq(emailTags.name, filter.tag.name),
+      filter.tag.value === undefined ? undefined : eq(emailTags.value, filter.tag.value),
+      status,
+    );
+    const from = () =>
+      db.select({ email: emails }).from(emailTags).innerJoin(emails, eq(emails.id, emailTags.emailId));
+    return {
+      page: from()
+        .where(where)
+        .orderBy(desc(emailTags.createdAt), desc(emailTags.emailId))
+        .limit(limit)
+        .offset(offset),
+      total: db
+        .select({ total: count() })
+        .from(emailTags)
+        .innerJoin(emails, eq(emails.id, emailTags.emailId))
+        .where(where),
+    };
+  }
+  const where = and(eq(emails.accountId, filter.accountId), status);
+  return {
+    page: db
+      .select({ email: emails })
+      .from(emails)
+      .where(where)
+      .orderBy(desc(emails.createdAt), desc(emails.id))
+      .limit(limit)
+      .offset(offset),
+    total: db.select({ total: count() }).from(emails).where(where),
+  };
+}
+
+export async function listEmails(db: Db, filter: EmailFilter, limit: number, offset: number) {
+  const { page, total } = emailQueries(db, filter, limit, offset);
+  const [rows, totals] = await db.batch([page, total]);
+  return { rows: rows.map((r) => r.email), total: totals[0]?.total ?? 0 };
+}
+
+/** Scheduled emails, soonest first. */
+export function scheduledQueries(db: Db, accountId: string, limit: number, offset: number) {
+  const where = and(eq(emails.accountId, accountId), eq(emails.status, "scheduled"));
+  return {
+    page: db
+      .select()
+      .from(emails)
+      .where(where)
+      .orderBy(emails.scheduledAt, emails.id)
+      .limit(limit)
+      .offset(offset),
+    total: db.select({ total: count() }).from(emails).where(where),
+  };
+}
+
+export async function findEmail(db: Db, accountId: string, id: string) {
+  const rows = await db
+    .select()
+    .from(emails)
+    .where(and(eq(emails.accountId, accountId), eq(emails.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function findEmailById(db: Db, id: string) {
+  const rows = await db.select().from(emails).where(eq(emails.id, id)).limit(1);
+  return rows[0] ?? null;
+}
+
+/** Moves a scheduled (or queued) email to a new time, only while nothing has picked it up. */
+export async function rescheduleEmail(db: Db, accountId: string, id: string, at: number, now: number) {
+  const rows = await db
+    .update(emails)
+    .set({ scheduledAt: at, status: "scheduled", lastEvent: "scheduled", lastEventAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(emails.accountId, accountId),
+        eq(emails.id, id),
+        inArray(emails.status, ["scheduled", "queued"]),
+      ),
+    )
+    .returning();
+  return rows[0] ?? null;
+}
+
+export async function cancelEmail(db: Db, accountId: string, id: string, now: number) {
+  const rows = await db
+    .update(emails)
+    .set({ status: "cancelled", lastEvent: "cancelled", lastEventAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(emails.accountId, accountId),
+        eq(emails.id, id),
+        inArray(emails.status, ["scheduled", "queued"]),
+      ),
+    )
+    .returning();
+  return rows[0] ?? null;
+}
+
+/**
+ * Takes a due email for sending. The status test makes this the one place where an email can
+ * start going out: a second queue delivery, or the sweep's copy, finds it taken and does nothing.
+ */
+export async function claimEmail(db: Db, id: string, now: number) {
+  const rows = await db
+    .update(emails)
+    .set({ status: "sending", attempts: sql`${emails.attempts} + 1`, updatedAt: now })
+    .where(
+      and(
+        eq(emails.id, id),
+        inArray(emails.status, ["queued", "scheduled"]),
+        lte(sql`coalesce(${emails.scheduledAt}, 0)`, now),
+        lte(sql`coalesce(${emails.nextAttemptAt}, 0)`, now),
+      ),
+    )
+    .returning();
+  return rows[0] ?? null;
+}
+
+/** Records how a send ended, with its event, in one batch. */
+export function finishEmail(
+  db: Db,
+  id: string,
+  changes: Partial<NewEmailRow> & { lastEvent: string },
+  detail: string | null,
+  now: number,
+) {
+  return db.batch([
+    db
+      .update(emails)
+      .set({ ...changes, lastEventAt: now, updatedAt: now })
+      .where(eq(emails.id, id)),
+    db.insert(emailEvents).values({ emailId: id, type: changes.lastEvent, detail, createdAt: now }),
+  ]);
+}
+
+/** Due emails the queue may not carry: scheduled ones whose time came, queued ones nobody took. */
+export async function dueEmailIds(
+  db: Db,
+  now: number,
+  staleBefore: number,
+  limit: number,
+): Promise<string[]> {
+  const due: SQL | undefined = or(
+    and(eq(emails.status, "scheduled"), lte(emails.scheduledAt, now)),
+    and(
+      eq(emails.status, "queued"),
+      lte(emails.updatedAt, staleBefore),
+      lte(sql`coalesce(${emails.nextAttemptAt}, 0)`, now),
+    ),
+  );
+  const rows = await db.select({ id: emails.id }).from(emails).where(due).limit(limit);
+  return rows.map((r) => r.id);
+}

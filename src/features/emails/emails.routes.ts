@@ -1,0 +1,121 @@
+import { z } from "@hono/zod-openapi";
+import { defineRoute, jsonBody, jsonResponse } from "../../lib/openapi";
+import { offsetQuery } from "../../lib/pagination";
+import {
+  BatchEmailBodySchema,
+  BatchSentSchema,
+  EmailListQuerySchema,
+  EmailListSchema,
+  EmailParamsSchema,
+  EmailSchema,
+  IdempotencyHeaderSchema,
+  RescheduleBodySchema,
+  ScheduledEmailListSchema,
+  SendEmailBodySchema,
+  SentEmailSchema,
+} from "./emails.schemas";
+
+const tags = ["Emails"];
+const failure = (description: string) =>
+  jsonResponse(z.object({ error: z.string() }).catchall(z.unknown()), description);
+const sendFailures = {
+  403: failure("The sender domain is not a verified connection: the body names `domain` and `help`."),
+  409: failure("The Idempotency-Key was used with another body."),
+  413: failure("The built message would exceed 25 MB."),
+  422: failure("A recipient is suppressed: `suppressed` lists them; nothing was sent."),
+  429: failure(
+    "Rate limit, or plan quota (`Limit exceeded` with `current`, `limit`, `percentage`, `recommended_plan`).",
+  ),
+};
+
+export const sendEmailRoute = defineRoute("write", {
+  method: "post",
+  path: "/v1/emails",
+  tags,
+  summary: "Send an email",
+  description:
+    "Resend-compatible: point Resend's SDK at this API's /v1 and it works. Checks run in this order: validation (400), sender domain verified (403), recipients per email and monthly/daily/hourly quotas (429), suppressed recipients anywhere in to/cc/bcc (422, nothing sent), built size over 25 MB (413). Quota counts an email when it is accepted (scheduled ones included; cancelling does not refund). Answers 200, as Resend does. HTML and text bodies are limited to 1.5 M characters each (attachments carry the bulk of the 25 MB). `Idempotency-Key` replays the first answer for 24 hours.",
+  request: { headers: IdempotencyHeaderSchema, body: jsonBody(SendEmailBodySchema) },
+  responses: { 200: jsonResponse(SentEmailSchema, "Accepted: queued, or scheduled."), ...sendFailures },
+});
+
+export const sendBatchRoute = defineRoute("write", {
+  method: "post",
+  path: "/v1/emails/batch",
+  tags,
+  summary: "Send up to 100 emails",
+  description:
+    "All or nothing: every email is checked as POST /v1/emails does (no attachments, no scheduling) and either all are accepted or none. Answers `{ data: [{ id, ... }] }` in request order.",
+  request: { headers: IdempotencyHeaderSchema, body: jsonBody(BatchEmailBodySchema) },
+  responses: { 200: jsonResponse(BatchSentSchema, "All accepted."), ...sendFailures },
+});
+
+export const listEmailsRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/emails",
+  tags,
+  summary: "List emails",
+  description:
+    "Newest first, without bodies. Filters: `status`, `to` (any recipient, bcc included), `tag` (`name` or `name:value`).",
+  request: { query: EmailListQuerySchema },
+  responses: { 200: jsonResponse(EmailListSchema, "A page of emails.") },
+});
+
+export const listScheduledRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/emails/scheduled",
+  tags,
+  summary: "List scheduled emails",
+  description: "Emails waiting for their `scheduled_at`, soonest first.",
+  request: { query: offsetQuery(50) },
+  responses: { 200: jsonResponse(ScheduledEmailListSchema, "A page of scheduled emails.") },
+});
+
+export const getEmailRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/emails/{id}",
+  tags,
+  summary: "Get an email",
+  description:
+    "Everything about one email: recipients (bcc included), bodies, tags, tracking flags, open and click counts, `last_event` and timestamps.",
+  request: { params: EmailParamsSchema },
+  responses: { 200: jsonResponse(EmailSchema, "The email.") },
+});
+
+export const emailContentRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/emails/{id}/content",
+  tags,
+  summary: "Get the sent message",
+  description:
+    "The built MIME exactly as handed to the transport (DKIM-signed, tracking applied). 404 until the email is sent.",
+  request: { params: EmailParamsSchema },
+  responses: { 200: { description: "The message.", content: { "message/rfc822": { schema: z.string() } } } },
+});
+
+export const rescheduleEmailRoute = defineRoute("write", {
+  method: "patch",
+  path: "/v1/emails/{id}",
+  tags,
+  summary: "Reschedule an email",
+  description:
+    "Changes `scheduled_at` of an email not yet picked up (409 otherwise). A past time sends it at once.",
+  request: { params: EmailParamsSchema, body: jsonBody(RescheduleBodySchema) },
+  responses: {
+    200: jsonResponse(EmailSchema, "The email."),
+    409: failure("Already sending, sent or cancelled."),
+  },
+});
+
+export const cancelEmailRoute = defineRoute("write", {
+  method: "post",
+  path: "/v1/emails/{id}/cancel",
+  tags,
+  summary: "Cancel a scheduled email",
+  description: "Stops an email not yet picked up for sending (409 otherwise).",
+  request: { params: EmailParamsSchema },
+  responses: {
+    200: jsonResponse(EmailSchema, "The cancelled email."),
+    409: failure("Already sending, sent or cancelled."),
+  },
+});

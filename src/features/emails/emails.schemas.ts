@@ -1,0 +1,159 @@
+import { z } from "@hono/zod-openapi";
+import { EMAIL_STATUSES } from "../../db/schema";
+import { flatListSchema, offsetQuery, standardListSchema } from "../../lib/pagination";
+
+const AddressInput = z.string().min(3).max(320);
+const AddressesInput = z.union([AddressInput, z.array(AddressInput).max(1000)]);
+const TagPart = z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, "letters, digits, _ and - only, up to 256");
+
+export const MAX_BODY_CHARS = 1_500_000;
+
+const AttachmentInput = z
+  .object({
+    filename: z.string().min(1).max(255),
+    content: z.string().min(1).openapi({ description: "The file's bytes, base64-encoded." }),
+    content_type: z
+      .string()
+      .max(255)
+      .optional()
+      .openapi({ description: "Guessed from the filename when absent." }),
+    content_id: z
+      .string()
+      .regex(/^[^\s<>]{1,255}$/)
+      .optional()
+      .openapi({ description: "Makes it an inline part, referenced from HTML as `cid:<content_id>`." }),
+  })
+  .strict();
+
+const EmailFields = {
+  from: AddressInput.openapi({ example: "Acme <hello@acme.com>" }),
+  to: AddressesInput.openapi({ example: ["ada@example.com"] }),
+  cc: AddressesInput.optional(),
+  bcc: AddressesInput.optional(),
+  reply_to: AddressesInput.optional(),
+  subject: z.string().min(1).max(998),
+  html: z.string().max(MAX_BODY_CHARS).optional(),
+  text: z.string().max(MAX_BODY_CHARS).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  tags: z
+    .array(z.object({ name: TagPart, value: TagPart }).strict())
+    .max(50)
+    .optional(),
+  track_opens: z
+    .boolean()
+    .optional()
+    .openapi({ description: "Defaults to the account's `default_track_opens`." }),
+  track_clicks: z
+    .boolean()
+    .optional()
+    .openapi({ description: "Defaults to the account's `default_track_clicks`." }),
+};
+
+const needsBody = (email: { html?: string; text?: string }) => Boolean(email.html || email.text);
+const bodyMessage = { message: "give `html`, `text` or both" };
+
+export const SendEmailBodySchema = z
+  .object({
+    ...EmailFields,
+    attachments: z.array(AttachmentInput).max(100).optional(),
+    scheduled_at: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .openapi({ description: "ISO 8601, at most 30 days ahead. A past time sends at once." }),
+  })
+  .strict()
+  .refine(needsBody, bodyMessage)
+  .openapi("SendEmailRequest");
+
+export const BatchEmailBodySchema = z
+  .array(z.object(EmailFields).strict().refine(needsBody, bodyMessage))
+  .min(1)
+  .max(100)
+  .openapi("SendBatchRequest");
+
+export type SendEmailInput = z.infer<typeof SendEmailBodySchema>;
+export type BatchEmailInput = z.infer<typeof BatchEmailBodySchema>[number];
+
+export const SentEmailSchema = z
+  .object({
+    id: z.string().openapi({ example: "eml_01JD3Z6X8Y9ABCDEFGHJKMNPQR" }),
+    status: z.enum(EMAIL_STATUSES),
+    scheduled_at: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi("SentEmail");
+
+export const BatchSentSchema = z.object({ data: z.array(SentEmailSchema) }).openapi("SentBatch");
+
+const Counter = z.object({
+  count: z.number().int(),
+  first_at: z.string().nullable(),
+  last_at: z.string().nullable(),
+});
+
+export const EmailSummarySchema = z
+  .object({
+    object: z.literal("email"),
+    id: z.string(),
+    from: z.string(),
+    to: z.array(z.string()),
+    cc: z.array(z.string()),
+    bcc: z.array(z.string()),
+    reply_to: z.array(z.string()),
+    subject: z.string(),
+    status: z.enum(EMAIL_STATUSES),
+    last_event: z.string(),
+    last_event_at: z.string(),
+    tags: z.array(z.object({ name: z.string(), value: z.string() })),
+    attachments: z.array(
+      z.object({
+        filename: z.string(),
+        content_type: z.string(),
+        content_id: z.string().nullable(),
+        size: z.number(),
+      }),
+    ),
+    track_opens: z.boolean(),
+    track_clicks: z.boolean(),
+    opens: Counter,
+    clicks: Counter,
+    message_id: z.string(),
+    size: z.number().int().nullable().openapi({ description: "Bytes of the built message, once built." }),
+    attempts: z.number().int(),
+    last_response: z.string().nullable().openapi({ description: "The transport's last answer or failure." }),
+    scheduled_at: z.string().nullable(),
+    sent_at: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi("EmailSummary");
+
+export const EmailSchema = EmailSummarySchema.extend({
+  html: z.string().nullable(),
+  text: z.string().nullable(),
+  headers: z.record(z.string(), z.string()),
+}).openapi("Email");
+
+export const EmailListSchema = standardListSchema(EmailSummarySchema, "EmailList");
+export const ScheduledEmailListSchema = flatListSchema(EmailSummarySchema, "ScheduledEmailList");
+
+export const EmailListQuerySchema = offsetQuery(50).extend({
+  status: z.enum(EMAIL_STATUSES).optional(),
+  to: z.string().optional().openapi({ description: "Emails with this recipient (to, cc or bcc)." }),
+  tag: z.string().optional().openapi({ description: "`name` or `name:value`." }),
+});
+
+export const EmailParamsSchema = z.object({
+  id: z.string().openapi({ param: { name: "id", in: "path" }, example: "eml_01JD3Z6X8Y9ABCDEFGHJKMNPQR" }),
+});
+
+export const RescheduleBodySchema = z
+  .object({ scheduled_at: z.iso.datetime({ offset: true }) })
+  .strict()
+  .openapi("RescheduleEmailRequest");
+
+export const IdempotencyHeaderSchema = z.object({
+  "idempotency-key": z.string().min(1).max(256).optional().openapi({
+    description: "Replays the first answer for 24 hours; the same key with another body is a 409.",
+  }),
+});

@@ -1,0 +1,181 @@
+import type { Db } from "../../db/client";
+import { AppError, conflict, notFound } from "../../lib/errors";
+import { flatList, type OffsetParams, standardList } from "../../lib/pagination";
+import { iso, isoOrNull } from "../../lib/time";
+import { findAccount } from "../accounts/accounts.repo";
+import { acceptEmails } from "./emails.accept";
+import { toEmail, toEmailSummary } from "./emails.dto";
+import { normalizeEmail } from "./emails.input";
+import {
+  cancelEmail,
+  type EmailFilter,
+  type EmailRow,
+  findEmail,
+  listEmails,
+  type NewEmailRow,
+  rescheduleEmail,
+  scheduledQueries,
+} from "./emails.repo";
+import type { BatchEmailInput, SendEmailInput } from "./emails.schemas";
+import { enqueueEmails } from "./enqueue";
+import { idempotencyOf, storedAnswer } from "./idempotency";
+
+export interface EmailContext {
+  db: Db;
+  env: Pick<Env, "FILES" | "EMAIL_QUEUE">;
+  accountId: string;
+  now: number;
+}
+
+const sentAnswer = (row: NewEmailRow) => ({
+  id: row.id,
+  status: row.status,
+  scheduled_at: isoOrNull(row.scheduledAt ?? null),
+  created_at: iso(row.createdAt),
+});
+
+export interface Answer {
+  status: 200;
+  body: unknown;
+}
+
+async function account(ctx: EmailContext) {
+  const row = await findAccount(ctx.db, ctx.accountId);
+  if (!row) throw notFound(`Account ${ctx.accountId}`);
+  return row;
+}
+
+/**
+ * POST /v1/emails and /v1/emails/batch share this: replay an idempotent answer if there is one,
+ * else check, store and queue. Answers 200 with Resend's shapes.
+ */
+async function send(
+  ctx: EmailContext,
+  inputs: SendEmailInput[],
+  body: unknown,
+  idempotencyKey: string | undefined,
+  source: string,
+  answerOf: (rows: NewEmailRow[]) => unknown,
+): Promise<Answer> {
+  const idem = await idempotencyOf(idempotencyKey, body);
+  if (idem) {
+    const stored = await storedAnswer(ctx.db, ctx.accountId, idem, ctx.now);
+    if (stored) return { status: 200, body: stored.body };
+  }
+  const emails = inputs.map((input, i) =>
+    normalizeEmail(input, ctx.now, inputs.length > 1 || source === "batch" ? `body.${i}.` : "body."),
+  );
+  const files = ctx.env.FILES;
+  let rows: NewEmailRow[];
+  try {
+    rows = await acceptEmails(
+      { db: ctx.db, files, account: await account(ctx), now: ctx.now },
+      emails,
+      source,
+      idem && {
+        idem,
+        answer: (accepted) => ({ status: 200, body: answerOf(accepted) }),
+      },
+    );
+  } catch (error) {
+    // A concurrent request with the same key won the race: answer what it answered.
+    const replay = idem && (await storedAnswer(ctx.db, ctx.accountId, idem, ctx.now).catch(() => null));
+    if (replay) return { status: 200, body: replay.body };
+    throw error;
+  }
+  await enqueueEmails(ctx.env.EMAIL_QUEUE, rows as EmailRow[], ctx.now);
+  return { status: 200, body: answerOf(rows) };
+}
+
+export function sendEmail(ctx: EmailContext, input: SendEmailInput, idempotencyKey: string | undefined) {
+  return send(ctx, [input], input, idempotencyKey, "api", (rows) => sentAnswer(rows[0] as NewEmailRow));
+}
+
+export function sendBatch(ctx: EmailContext, inputs: BatchEmailInput[], idempotencyKey: string | undefined) {
+  return send(ctx, inputs, inputs, idempotencyKey, "batch", (rows) => ({ data: rows.map(sentAnswer) }));
+}
+
+async function ownEmail(ctx: EmailContext, id: string) {
+  const row = await findEmail(ctx.db, ctx.accountId, id);
+  if (!row) throw notFound(`Email ${id}`);
+  return row;
+}
+
+export async function getEmail(ctx: EmailContext, id: string) {
+  return toEmail(await ownEmail(ctx, id));
+}
+
+/** The built MIME as it was handed to the transport. */
+export async function emailContent(ctx: EmailContext, id: string): Promise<ReadableStream> {
+  const row = await ownEmail(ctx, id);
+  const object = await ctx.env.FILES.get(`emails/${row.id}/message.eml`);
+  if (!object) {
+    throw new AppError(
+      404,
+      "content_not_built",
+      "Not built yet",
+      `Email ${id} is ${row.status}; its message is built when it is sent.`,
+    );
+  }
+  return object.body;
+}
+
+export async function listAccountEmails(
+  ctx: EmailContext,
+  filter: Omit<EmailFilter, "accountId">,
+  page: OffsetParams,
+) {
+  const { rows, total } = await listEmails(
+    ctx.db,
+    { ...filter, accountId: ctx.accountId },
+    page.limit,
+    page.offset,
+  );
+  return standardList(rows.map(toEmailSummary), total, page);
+}
+
+export async function listScheduled(ctx: EmailContext, page: OffsetParams) {
+  const { page: query, total } = scheduledQueries(ctx.db, ctx.accountId, page.limit, page.offset);
+  const [rows, totals] = await ctx.db.batch([query, total]);
+  return flatList(rows.map(toEmailSummary), totals[0]?.total ?? 0, page);
+}
+
+const MAX_SCHEDULE_AHEAD_MS = 30 * 86_400_000;
+
+/** Moves a scheduled or not yet picked up email; a past time sends it at once. */
+export async function reschedule(ctx: EmailContext, id: string, scheduledAt: string) {
+  const at = Date.parse(scheduledAt);
+  if (at > ctx.now + MAX_SCHEDULE_AHEAD_MS) {
+    throw new AppError(
+      400,
+      "validation_error",
+      "Invalid request",
+      "scheduled_at must be at most 30 days ahead.",
+      {
+        details: [{ path: "body.scheduled_at", message: "must be at most 30 days ahead" }],
+      },
+    );
+  }
+  const current = await ownEmail(ctx, id);
+  const row = await rescheduleEmail(ctx.db, ctx.accountId, id, Math.max(at, ctx.now), ctx.now);
+  if (!row)
+    throw conflict(
+      "email_not_schedulable",
+      "Email cannot be rescheduled",
+      `Email ${id} is already ${current.status}.`,
+    );
+  await enqueueEmails(ctx.env.EMAIL_QUEUE, [row], ctx.now);
+  return toEmail(row);
+}
+
+export async function cancel(ctx: EmailContext, id: string) {
+  const current = await ownEmail(ctx, id);
+  const row = await cancelEmail(ctx.db, ctx.accountId, id, ctx.now);
+  if (!row)
+    throw conflict(
+      "email_not_cancellable",
+      "Email cannot be cancelled",
+      `Email ${id} is already ${current.status}.`,
+    );
+  return toEmail(row);
+}

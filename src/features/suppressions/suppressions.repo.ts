@@ -1,0 +1,67 @@
+import { and, count, desc, eq, gte, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { bounces, suppressions } from "../../db/schema";
+
+export type SuppressionRow = typeof suppressions.$inferSelect;
+
+/** Which of `addresses` (lowercase) are suppressed for the account, in one query. */
+export async function findSuppressed(db: Db, accountId: string, addresses: string[]): Promise<string[]> {
+  if (addresses.length === 0) return [];
+  const rows = await db.all<{ email: string }>(sql`
+    SELECT email FROM suppressions
+    WHERE account_id = ${accountId} AND email IN (SELECT value FROM json_each(${JSON.stringify(addresses)}))`);
+  return rows.map((r) => r.email);
+}
+
+export function suppressionQueries(
+  db: Db,
+  accountId: string,
+  email: string | undefined,
+  limit: number,
+  offset: number,
+) {
+  const where = and(eq(suppressions.accountId, accountId), email ? eq(suppressions.email, email) : undefined);
+  return {
+    page: db
+      .select()
+      .from(suppressions)
+      .where(where)
+      .orderBy(desc(suppressions.createdAt), desc(suppressions.id))
+      .limit(limit)
+      .offset(offset),
+    total: db.select({ total: count() }).from(suppressions).where(where),
+  };
+}
+
+/** Inserts unless the address is already suppressed; answers the new row, or null. */
+export async function insertSuppression(db: Db, row: typeof suppressions.$inferInsert) {
+  const rows = await db.insert(suppressions).values(row).onConflictDoNothing().returning();
+  return rows[0] ?? null;
+}
+
+export async function deleteSuppression(db: Db, accountId: string, email: string) {
+  const rows = await db
+    .delete(suppressions)
+    .where(and(eq(suppressions.accountId, accountId), eq(suppressions.email, email)))
+    .returning({ id: suppressions.id });
+  return rows.length > 0;
+}
+
+export function insertBounce(db: Db, row: typeof bounces.$inferInsert) {
+  return db.insert(bounces).values(row);
+}
+
+export async function countSoftBounces(db: Db, accountId: string, email: string, since: number) {
+  const rows = await db
+    .select({ n: count() })
+    .from(bounces)
+    .where(
+      and(
+        eq(bounces.accountId, accountId),
+        eq(bounces.email, email),
+        eq(bounces.kind, "soft"),
+        gte(bounces.createdAt, since),
+      ),
+    );
+  return rows[0]?.n ?? 0;
+}

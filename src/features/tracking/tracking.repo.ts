@@ -1,0 +1,36 @@
+import { eq, sql } from "drizzle-orm";
+import { type Db, runBatch } from "../../db/client";
+import { emailEvents, emails } from "../../db/schema";
+
+/** Counts an open (first and last time, and how many), with its event. */
+export function recordOpen(db: Db, emailId: string, now: number) {
+  return runBatch(db, [
+    db
+      .update(emails)
+      .set({
+        openCount: sql`${emails.openCount} + 1`,
+        firstOpenedAt: sql`coalesce(${emails.firstOpenedAt}, ${now})`,
+        lastOpenedAt: now,
+        lastEvent: "opened",
+        lastEventAt: now,
+      })
+      .where(eq(emails.id, emailId)),
+    sql`INSERT INTO email_events (email_id, type, detail, created_at) SELECT ${emailId}, 'opened', NULL, ${now} WHERE EXISTS (SELECT 1 FROM emails WHERE id = ${emailId})`,
+  ]);
+}
+
+export function recordClick(db: Db, emailId: string, url: string, now: number) {
+  return db.batch([
+    db
+      .update(emails)
+      .set({
+        clickCount: sql`${emails.clickCount} + 1`,
+        firstClickedAt: sql`coalesce(${emails.firstClickedAt}, ${now})`,
+        lastClickedAt: now,
+        lastEvent: "clicked",
+        lastEventAt: now,
+      })
+      .where(eq(emails.id, emailId)),
+    db.insert(emailEvents).values({ emailId, type: "clicked", detail: url, createdAt: now }),
+  ]);
+}

@@ -1,0 +1,21 @@
+import type { Db } from "../db/client";
+import { dueEmailIds } from "../features/emails/emails.repo";
+import { purgeExpiredIdempotencyKeys } from "../features/emails/idempotency";
+
+/** A queued email nobody took for this long is handed to the queue again. */
+const STALE_AFTER_MS = 2 * 60_000;
+const MAX_PER_RUN = 5_000;
+
+/**
+ * The minute sweep: scheduled emails whose time has come (the queue only carries delays up to
+ * 12 h) and queued emails whose message was lost go (back) to the send queue. Sending twice is
+ * impossible: delivery claims the email first. Also drops idempotency keys older than 24 h.
+ */
+export async function sweepEmails(db: Db, queue: Queue, now: number): Promise<number> {
+  await purgeExpiredIdempotencyKeys(db, now);
+  const ids = await dueEmailIds(db, now, now - STALE_AFTER_MS, MAX_PER_RUN);
+  for (let i = 0; i < ids.length; i += 100) {
+    await queue.sendBatch(ids.slice(i, i + 100).map((emailId) => ({ body: { emailId } })));
+  }
+  return ids.length;
+}

@@ -1,0 +1,39 @@
+import { EmailMessage } from "cloudflare:email";
+import type { Transport, TransportResult } from "./transport";
+
+/**
+ * Cloudflare's `send_email` binding. It takes one recipient per message, so each recipient is a
+ * send; a recipient the platform refuses (for instance an unverified destination) is reported as
+ * rejected, and the email counts as sent if any recipient got it.
+ */
+export function cloudflareTransport(binding: SendEmail): Transport {
+  return {
+    name: "cloudflare",
+    async send(message): Promise<TransportResult> {
+      const outcomes = await Promise.all(
+        message.recipients.map(async (recipient) => {
+          try {
+            await binding.send(new EmailMessage(message.from, recipient, message.raw));
+            return null;
+          } catch (error) {
+            return {
+              recipient,
+              permanent: false,
+              response: error instanceof Error ? error.message : String(error),
+            };
+          }
+        }),
+      );
+      const rejected = outcomes.filter((o) => o !== null);
+      if (rejected.length === message.recipients.length) {
+        return {
+          kind: "failed",
+          permanent: false,
+          response: rejected[0]?.response ?? "send_email failed",
+          rejected,
+        };
+      }
+      return { kind: "sent", response: "250 accepted by send_email", rejected };
+    },
+  };
+}

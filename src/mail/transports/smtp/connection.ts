@@ -1,0 +1,110 @@
+import { connect } from "cloudflare:sockets";
+import { withDeadline } from "./deadline";
+import { asFailure, replyFailure } from "./failure";
+import { ReplyReader, type SmtpReply } from "./reply-reader";
+import type { SmtpOptions, SmtpStage } from "./types";
+
+const secureTransport = { starttls: "starttls", tls: "on", none: "off" } as const;
+
+/**
+ * One TCP connection speaking SMTP. Every exchange runs under the per-command deadline, and every
+ * error is turned into an SmtpFailure naming the stage it happened in.
+ */
+export class SmtpConnection {
+  #socket: Socket;
+  #reader: ReplyReader;
+  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #encoder = new TextEncoder();
+
+  private constructor(
+    socket: Socket,
+    readonly timeoutMs: number,
+  ) {
+    this.#socket = socket;
+    this.#reader = new ReplyReader(socket.readable);
+    this.#writer = socket.writable.getWriter();
+    // A refused or reset connection rejects `closed` too; the failure is reported where it is met.
+    socket.closed.catch(() => {});
+  }
+
+  static async open(options: SmtpOptions, timeoutMs: number): Promise<SmtpConnection> {
+    let connection: SmtpConnection;
+    try {
+      const socket = connect(
+        { hostname: options.host, port: options.port },
+        { secureTransport: secureTransport[options.security], allowHalfOpen: false },
+      );
+      connection = new SmtpConnection(socket, timeoutMs);
+    } catch (error) {
+      throw asFailure("connect", error);
+    }
+    try {
+      await withDeadline(connection.#socket.opened, timeoutMs, "the connection");
+      return connection;
+    } catch (error) {
+      await connection.close();
+      throw asFailure("connect", error);
+    }
+  }
+
+  /** Reads one reply and fails unless its code is one of `expected`. */
+  async reply(stage: SmtpStage, ...expected: number[]): Promise<SmtpReply> {
+    const reply = await this.#run(stage, "a reply", () => this.#reader.read());
+    if (!expected.includes(reply.code)) throw replyFailure(stage, reply);
+    return reply;
+  }
+
+  /** Sends one command line and fails unless the reply's code is one of `expected`. */
+  async command(stage: SmtpStage, line: string, ...expected: number[]): Promise<SmtpReply> {
+    const reply = await this.exchange(stage, line);
+    if (!expected.includes(reply.code)) throw replyFailure(stage, reply);
+    return reply;
+  }
+
+  /** Sends one command line and returns whatever the server answers. */
+  exchange(stage: SmtpStage, line: string): Promise<SmtpReply> {
+    return this.send(stage, this.#encoder.encode(`${line}\r\n`));
+  }
+
+  /** Writes raw bytes (a command, or the whole DATA payload) and reads the reply. */
+  send(stage: SmtpStage, bytes: Uint8Array): Promise<SmtpReply> {
+    return this.#run(stage, "a reply", async () => {
+      await this.#writer.write(bytes);
+      return this.#reader.read();
+    });
+  }
+
+  /**
+   * Upgrades in place after the server's 220 to STARTTLS. workerd checks the certificate against the
+   * host name given to `connect()` (it rejects `expectedServerHostname`), so there is none to pass.
+   */
+  async startTls(): Promise<void> {
+    await this.#run("starttls", "the TLS handshake", async () => {
+      this.#reader.release();
+      this.#writer.releaseLock();
+      const secured = this.#socket.startTls();
+      secured.closed.catch(() => {});
+      this.#socket = secured;
+      this.#reader = new ReplyReader(secured.readable);
+      this.#writer = secured.writable.getWriter();
+      await secured.opened;
+    });
+  }
+
+  /** Ends the session politely; the reply is not worth waiting long for, nor failing over. */
+  async quit(): Promise<void> {
+    await this.exchange("message", "QUIT").catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    await this.#socket.close().catch(() => {});
+  }
+
+  async #run<T>(stage: SmtpStage, what: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await withDeadline(work(), this.timeoutMs, what);
+    } catch (error) {
+      throw asFailure(stage, error);
+    }
+  }
+}
