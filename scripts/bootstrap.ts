@@ -1,11 +1,14 @@
 /**
  * npm run bootstrap -- [--name N] [--plan free|starter|pro|enterprise] [--override quota=value]
- *                      [--json] [--remote]
+ *                      [--domain D] [--json] [--remote]
  * Creates a workspace (account) and an admin API key in the local D1 database (or the deployed one
- * with --remote) and prints them. Safe to run while `npm start` is serving.
+ * with --remote) and prints them. Safe to run while `npm start` is serving. --domain also connects
+ * a sending domain: verified at once locally; with --remote it needs ENCRYPTION_KEY in the
+ * environment (the deployed secret) and stays pending until its DNS records are verified.
  */
 import { parseArgs } from "node:util";
 import type { QuotaOverrides } from "../src/lib/plans";
+import { readDevVar } from "./lib/dev-vars";
 import { createWorkspace, parseOverride, parsePlan } from "./lib/workspace";
 
 const { values } = parseArgs({
@@ -14,6 +17,7 @@ const { values } = parseArgs({
     plan: { type: "string", default: "free" },
     override: { type: "string", multiple: true, default: [] },
     json: { type: "boolean", default: false },
+    domain: { type: "string" },
     remote: { type: "boolean", default: false },
   },
   strict: true,
@@ -22,8 +26,21 @@ const { values } = parseArgs({
 try {
   const overrides: QuotaOverrides = {};
   for (const text of values.override) parseOverride(text, overrides);
+  const encryptionKey = values.remote ? process.env.ENCRYPTION_KEY : readDevVar("ENCRYPTION_KEY");
+  if (values.domain && !encryptionKey) {
+    throw new Error(
+      values.remote
+        ? "--remote --domain needs the deployed ENCRYPTION_KEY in the environment."
+        : "Run `npm start` once first: .dev.vars holds the ENCRYPTION_KEY.",
+    );
+  }
   const created = await createWorkspace(
-    { name: values.name, plan: parsePlan(values.plan), overrides },
+    {
+      name: values.name,
+      plan: parsePlan(values.plan),
+      overrides,
+      ...(values.domain && encryptionKey ? { domain: { name: values.domain, encryptionKey } } : {}),
+    },
     values.remote ? "remote" : "local",
   );
   if (values.json) {

@@ -1,6 +1,8 @@
 import { generateToken, hashToken, keyPrefixOf } from "../../src/auth/token";
+import { encryptSecret } from "../../src/lib/crypto";
 import { newId } from "../../src/lib/ids";
 import { PLAN_NAMES, type PlanName, QUOTA_NAMES, type QuotaOverrides } from "../../src/lib/plans";
+import { generateDkimKeyPair, newSelector } from "../../src/mail/dkim/keys";
 import { executeSql, sqlText, type Target } from "./wrangler";
 
 export interface WorkspaceOptions {
@@ -8,6 +10,8 @@ export interface WorkspaceOptions {
   plan: PlanName;
   overrides: QuotaOverrides;
   keyName?: string;
+  /** A sending domain to connect; verified at once on the local database only. */
+  domain?: { name: string; encryptionKey: string };
 }
 
 export interface CreatedWorkspace {
@@ -41,14 +45,41 @@ export async function createWorkspace(options: WorkspaceOptions, target: Target)
   const accountId = newId("acc");
   const keyId = newId("key");
   const now = Date.now();
+  const connection = options.domain ? await connectionInsert(accountId, options.domain, target, now) : "";
   executeSql(
     [
       `INSERT INTO accounts (id, name, plan, quota_overrides, created_at, updated_at) VALUES (${sqlText(accountId)}, ${sqlText(options.name)}, ${sqlText(options.plan)}, ${sqlText(JSON.stringify(options.overrides))}, ${now}, ${now});`,
       `INSERT INTO api_keys (id, account_id, name, key_prefix, token_hash, permission, created_at) VALUES (${sqlText(keyId)}, ${sqlText(accountId)}, ${sqlText(options.keyName ?? "Bootstrap admin key")}, ${sqlText(keyPrefixOf(token))}, ${sqlText(await hashToken(token))}, 'admin', ${now});`,
+      connection,
     ].join("\n"),
     target,
   );
   return { account_id: accountId, key_id: keyId, token };
+}
+
+/**
+ * A connection with a fresh DKIM key, its private half encrypted with the target's
+ * ENCRYPTION_KEY. Locally it is marked verified (no DNS to publish); remotely it stays pending
+ * until its records are published and POST /v1/connections/{id}/verify passes.
+ */
+async function connectionInsert(
+  accountId: string,
+  domain: { name: string; encryptionKey: string },
+  target: Target,
+  now: number,
+) {
+  const keys = await generateDkimKeyPair();
+  const status = target === "local" ? "verified" : "pending";
+  const values = [
+    newId("con"),
+    accountId,
+    domain.name.toLowerCase(),
+    status,
+    newSelector(),
+    keys.publicKey,
+    await encryptSecret(domain.encryptionKey, keys.privateKey),
+  ].map(sqlText);
+  return `INSERT INTO connections (id, account_id, domain, status, dkim_selector, dkim_public_key, dkim_private_key_encrypted, verified_at, created_at, updated_at) VALUES (${values.join(", ")}, ${status === "verified" ? now : "NULL"}, ${now}, ${now});`;
 }
 
 /** Whether the key still exists and is active (the saved development key may predate a reset). */

@@ -54,7 +54,10 @@ export function call(method: string, path: string, options: CallOptions = {}): P
     headers.set("Content-Type", "application/json");
     body = JSON.stringify(options.body);
   }
-  return exports.default.fetch(new Request(`http://localhost${path}`, { method, headers, body }));
+  // Redirects are answers under test, never followed.
+  return exports.default.fetch(
+    new Request(`http://localhost${path}`, { method, headers, body, redirect: "manual" }),
+  );
 }
 
 export async function callJson<T = Record<string, unknown>>(

@@ -1,0 +1,112 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { deliverEmail } from "../../src/mail/deliver";
+import { type ReceivedMessage, SMTP_TEST_USER, type SmtpTestEnv } from "../support/smtp-test-env";
+import { callJson, sendingWorkspace } from "./helpers";
+
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      SMTP_TEST: SmtpTestEnv;
+    }
+  }
+}
+
+/** The Worker's environment with the smtp transport pointed at the loopback smart host. */
+const smtpEnv = {
+  ...env,
+  EMAIL_TRANSPORT: "smtp",
+  SMTP_HOST: "localhost",
+  SMTP_PORT: String(env.SMTP_TEST.submissionPort),
+  SMTP_SECURITY: "starttls",
+  SMTP_USER: SMTP_TEST_USER.user,
+  SMTP_PASSWORD: SMTP_TEST_USER.pass,
+  SMTP_HELO_NAME: "worker.test",
+};
+
+/** An email accepted by the API but held back (scheduled) so the test can deliver it itself. */
+async function heldEmail(domain: string, to: string[], bcc: string[] = []) {
+  const ws = await sendingWorkspace(domain);
+  const { body } = await callJson<{ id: string }>("POST", "/v1/emails", {
+    token: ws.token,
+    body: {
+      from: `a@${domain}`,
+      to,
+      bcc,
+      subject: "Via smart host",
+      text: "Hello",
+      scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+    },
+  });
+  await env.DB.prepare("UPDATE emails SET scheduled_at = ? WHERE id = ?")
+    .bind(Date.now() - 1000, body.id)
+    .run();
+  return { ws, id: body.id };
+}
+
+const email = (ws: { token: string }, id: string) =>
+  callJson<Record<string, unknown>>("GET", `/v1/emails/${id}`, { token: ws.token });
+
+describe("smtp transport", () => {
+  it("delivers over STARTTLS with AUTH to the smart host, bcc only in the envelope", async () => {
+    const { ws, id } = await heldEmail("smart.test", ["ada@example.com"], ["hidden@example.com"]);
+    expect(await deliverEmail(smtpEnv, id)).toEqual({ kind: "done", status: "sent" });
+    const received = (await (await fetch(env.SMTP_TEST.mailboxUrl)).json()) as ReceivedMessage[];
+    const message = received.find((m) => m.raw.includes(`Message-ID: <${id}@smart.test>`));
+    expect(message).toMatchObject({
+      secure: true,
+      user: SMTP_TEST_USER.user,
+      from: "a@smart.test",
+      heloName: "worker.test",
+    });
+    expect(message?.to.sort()).toEqual(["ada@example.com", "hidden@example.com"]);
+    expect(message?.raw).toMatch(/^DKIM-Signature:/);
+    expect(message?.raw.toLowerCase()).not.toContain("hidden@example.com");
+    expect((await email(ws, id)).body).toMatchObject({
+      status: "sent",
+      last_response: expect.stringMatching(/^250 /),
+    });
+  });
+
+  it("treats a 5xx at RCPT as a hard bounce: the email bounces and the address is suppressed", async () => {
+    const { ws, id } = await heldEmail("hard.test", ["nobody@example.test"]);
+    expect(await deliverEmail(smtpEnv, id)).toEqual({ kind: "done", status: "bounced" });
+    expect((await email(ws, id)).body).toMatchObject({
+      status: "bounced",
+      last_event: "bounced",
+      last_response: expect.stringContaining("550"),
+    });
+    const suppressions = await callJson<{
+      data: Array<{ email: string; reason: string; source_email_id: string }>;
+    }>("GET", "/v1/emails/suppressions", { token: ws.token });
+    expect(suppressions.body.data).toEqual([
+      expect.objectContaining({ email: "nobody@example.test", reason: "hard_bounce", source_email_id: id }),
+    ]);
+  });
+
+  it("retries a 4xx with a growing pause, then gives up", async () => {
+    const { ws, id } = await heldEmail("soft.test", ["busy@example.test"]);
+    const first = await deliverEmail(smtpEnv, id);
+    expect(first).toEqual({ kind: "retry", delaySeconds: 30 });
+    expect((await email(ws, id)).body).toMatchObject({
+      status: "queued",
+      last_event: "deferred",
+      attempts: 1,
+    });
+    // Not before its pause is over...
+    expect(await deliverEmail(smtpEnv, id)).toEqual({ kind: "skipped" });
+    // ...then again and again until the last attempt fails the email.
+    let outcome = first;
+    for (let now = Date.now() + 31_000; outcome.kind === "retry"; now += 3_600_000)
+      outcome = await deliverEmail(smtpEnv, id, now);
+    expect(outcome).toEqual({ kind: "done", status: "failed" });
+    expect((await email(ws, id)).body).toMatchObject({ status: "failed", attempts: 6 });
+  });
+
+  it("retries when the smart host cannot be reached", async () => {
+    const { id } = await heldEmail("down.test", ["ada@example.com"]);
+    expect((await deliverEmail({ ...smtpEnv, SMTP_PORT: String(env.SMTP_TEST.closedPort) }, id)).kind).toBe(
+      "retry",
+    );
+  });
+});
