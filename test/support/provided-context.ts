@@ -8,5 +8,7 @@ declare module "vitest" {
     testTls: TestTls;
     /** Ports and URLs of the running SMTP fixtures, bound into workerd as `SMTP_TEST`. */
     smtpTest: SmtpTestEnv;
+    /** The loopback DNS-over-HTTPS resolver (`PUT /records` to publish). */
+    dohUrl: string;
   }
 }

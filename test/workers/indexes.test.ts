@@ -1,8 +1,11 @@
 import { env } from "cloudflare:workers";
 import type { SQL } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { listConnections } from "../../src/features/connections/connections.repo";
+import { emailQueries, scheduledQueries } from "../../src/features/emails/emails.repo";
 import { listKeys } from "../../src/features/keys/keys.repo";
 import { requestLogQueries } from "../../src/features/request-logs/request-logs.repo";
+import { suppressionQueries } from "../../src/features/suppressions/suppressions.repo";
 import { db } from "./helpers";
 
 /** The plan of a drizzle query: each line of SQLite's EXPLAIN QUERY PLAN. */
@@ -35,5 +38,36 @@ describe("list queries are served by indexes", () => {
     const { page, total } = requestLogQueries(db(), { accountId: "acc_X", ...filter }, 50, 0);
     expectIndexed(await planOf(page), "request_logs");
     expectIndexed(await planOf(total), "request_logs");
+  });
+
+  it("GET /v1/connections", async () => {
+    expectIndexed(await planOf(listConnections(db(), "acc_X")), "connections");
+  });
+
+  it.each([
+    ["no filter", {}, "emails"],
+    ["status", { status: "sent" as const }, "emails"],
+    ["to", { to: "a@example.com" }, "email_recipients"],
+    ["tag name", { tag: { name: "kind" } }, "email_tags"],
+    ["tag name:value", { tag: { name: "kind", value: "receipt" } }, "email_tags"],
+  ])("GET /v1/emails with %s", async (_name, filter, table) => {
+    const { page, total } = emailQueries(db(), { accountId: "acc_X", ...filter }, 50, 0);
+    expectIndexed(await planOf(page), table);
+    expectIndexed(await planOf(total), table);
+  });
+
+  it("GET /v1/emails/scheduled", async () => {
+    const { page, total } = scheduledQueries(db(), "acc_X", 50, 0);
+    expectIndexed(await planOf(page), "emails");
+    expectIndexed(await planOf(total), "emails");
+  });
+
+  it.each([
+    ["no filter", undefined],
+    ["email", "a@example.com"],
+  ])("GET /v1/emails/suppressions with %s", async (_name, email) => {
+    const { page, total } = suppressionQueries(db(), "acc_X", email, 50, 0);
+    expectIndexed(await planOf(page), "suppressions");
+    expectIndexed(await planOf(total), "suppressions");
   });
 });
