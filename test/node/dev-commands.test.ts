@@ -3,6 +3,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { dkimVerify } from "mailauth/lib/dkim/verify.js";
+import { Resend } from "resend";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
@@ -136,6 +138,45 @@ describe("npm start on a fresh copy", () => {
     expect(npmRun(["keys:revoke", "--", created.id])).toContain("Revoked");
     expect((await api("/v1/accounts", created.token)).status).toBe(401);
   }, 60_000);
+
+  it("sends with Resend's own SDK, DKIM-signed as the published record says", async () => {
+    const lines = npmRun(["bootstrap", "--", "--json", "--domain", "e2e.test"]).trim().split("\n");
+    const created = JSON.parse(lines.at(-1) ?? "") as { token: string };
+    const resend = new Resend(created.token, { baseUrl: `http://127.0.0.1:${port}/v1` } as never);
+    const { data, error } = await resend.emails.send({
+      from: "E2E <hello@e2e.test>",
+      to: "ada@example.com",
+      bcc: "audit@example.com",
+      subject: "Sent with the Resend SDK",
+      html: "<p>Hello from the SDK</p>",
+      attachments: [{ filename: "note.txt", content: Buffer.from("attached bytes") }],
+    });
+    expect(error).toBeNull();
+    expect(data?.id).toMatch(/^eml_/);
+
+    let status = "";
+    for (let i = 0; i < 60 && status !== "sent"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      status = ((await (await api(`/v1/emails/${data?.id}`, created.token)).json()) as { status: string })
+        .status;
+    }
+    expect(status).toBe("sent");
+
+    const raw = await (await api(`/v1/emails/${data?.id}/content`, created.token)).text();
+    expect(raw).toContain("note.txt");
+    expect(raw.toLowerCase()).not.toContain("audit@example.com");
+    const connections = (await (await api("/v1/connections", created.token)).json()) as {
+      data: Array<{ dns_records: Array<{ purpose: string; name: string; value: string }> }>;
+    };
+    const dkim = connections.data[0]?.dns_records.find((r) => r.purpose === "dkim");
+    const verified = await dkimVerify(raw, {
+      resolver: async (name: string, type: string) => {
+        if (type === "TXT" && name === dkim?.name) return [[dkim.value]];
+        throw Object.assign(new Error(`no ${type} record for ${name}`), { code: "ENOTFOUND" });
+      },
+    });
+    expect(verified.results[0]?.status.result).toBe("pass");
+  }, 90_000);
 
   it("reuses the development workspace on the next start", async () => {
     await stopServer();
