@@ -2,7 +2,8 @@
  * npm run bench [-- scenario ...]: starts a local API (or uses BENCH_URL/BENCH_TOKEN), runs the
  * selected scenarios (all by default) for BENCH_SECONDS each target, prints a table and writes
  * bench/results/latest.json. Exits 1 when the run failed or a measurement is invalid (too many
- * failed requests); goals below target are reported but do not fail the run.
+ * failed requests, or a problem a scenario reports); goals below target are reported but do not
+ * fail the run.
  */
 import { relative } from "node:path";
 import { DEFAULT_CONNECTIONS, invalidity } from "./lib/measure";
@@ -38,15 +39,25 @@ async function main(): Promise<number> {
   const server: Server = await startServer();
   const results: ScenarioResult[] = [];
   try {
+    const sending = scenarios.filter((s) => s.needsSendingDomain).map((s) => s.name);
+    if (sending.length > 0 && !server.fromDomain) {
+      throw new Error(
+        `${sending.join(", ")} send email: set BENCH_FROM_DOMAIN to a verified sending domain of BENCH_TOKEN's workspace`,
+      );
+    }
+    const ctx = { baseUrl: server.baseUrl, token: server.token, seconds, fromDomain: server.fromDomain };
     for (const scenario of scenarios) {
       console.log(`Running ${scenario.name}: ${scenario.description} (${seconds} s per target)...`);
-      results.push(await scenario.run({ baseUrl: server.baseUrl, token: server.token, seconds }));
+      results.push(await scenario.run(ctx));
     }
   } finally {
     await server.stop();
   }
 
-  const problems = results.flatMap((r) => r.measurements.map(invalidity)).filter((p) => p !== undefined);
+  const problems = results.flatMap((r) => [
+    ...r.measurements.map(invalidity).filter((p) => p !== undefined),
+    ...(r.problems ?? []).map((p) => `${r.name}: ${p}`),
+  ]);
   const file = writeJson(
     {
       startedAt,
@@ -65,7 +76,7 @@ async function main(): Promise<number> {
   );
   if (problems.length > 0) {
     console.error(
-      `\nInvalid measurement, the figures above describe failures, not throughput:\n  ${problems.join("\n  ")}`,
+      `\nInvalid run, the figures above describe failures, not throughput:\n  ${problems.join("\n  ")}`,
     );
     return 1;
   }

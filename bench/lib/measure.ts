@@ -5,6 +5,8 @@ export interface Load {
   label: string;
   url: string;
   seconds: number;
+  method?: "GET" | "POST";
+  body?: string;
   headers?: Record<string, string>;
   connections?: number;
 }
@@ -20,7 +22,9 @@ export async function measure(load: Load): Promise<Measurement> {
     url: load.url,
     connections: load.connections ?? DEFAULT_CONNECTIONS,
     duration: load.seconds,
+    method: load.method ?? "GET",
     headers: load.headers ?? {},
+    ...(load.body === undefined ? {} : { body: load.body }),
   });
   return {
     label: load.label,

@@ -19,7 +19,10 @@ const HEADINGS = ["scenario", "target", "req/s", "p50 ms", "p99 ms", "non-2xx", 
 const verdict = (met: boolean, valid: boolean) =>
   !valid ? "NOT JUDGED (invalid run)" : met ? "PASS" : "BELOW GOAL";
 
-/** A fixed-width table of every measurement, then each goal with PASS or BELOW GOAL. */
+// Counts read as counts; everything else with two decimals.
+const formatFigure = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
+
+/** A fixed-width table of every measurement, then each goal with PASS or BELOW GOAL, then plain figures. */
 export function formatTable(scenarios: ScenarioResult[], valid: boolean): string {
   const rows = scenarios.flatMap((s) =>
     s.measurements.map((m) => [
@@ -42,7 +45,14 @@ export function formatTable(scenarios: ScenarioResult[], valid: boolean): string
       (g) => `${s.name}: ${g.label} = ${g.value.toFixed(2)} (goal ${g.target}) ${verdict(g.met, valid)}`,
     ),
   );
-  return [line(HEADINGS), line(widths.map((w) => "-".repeat(w))), ...rows.map(line), "", ...goals].join("\n");
+  const figures = scenarios.flatMap((s) =>
+    (s.figures ?? []).map(
+      (f) => `${s.name}: ${f.label} = ${formatFigure(f.value)}${f.unit ? ` ${f.unit}` : ""} (no goal)`,
+    ),
+  );
+  return [line(HEADINGS), line(widths.map((w) => "-".repeat(w))), ...rows.map(line), "", ...goals, ...figures]
+    .join("\n")
+    .trimEnd();
 }
 
 /** Writes the figures for tools and later comparison; the token is deliberately not in them. */

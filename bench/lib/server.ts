@@ -1,14 +1,16 @@
 /**
- * The API under test: either the one named by BENCH_URL and BENCH_TOKEN, or a `wrangler dev` of
- * this checkout started here, with a workspace whose rate limit is lifted so the figures measure
- * throughput rather than the limiter.
+ * The API under test: either the one named by BENCH_URL and BENCH_TOKEN (and BENCH_FROM_DOMAIN,
+ * a verified sending domain of that workspace, for the scenarios that send), or a `wrangler dev` of
+ * this checkout started here, with an enterprise workspace (no email quotas) whose rate limit is
+ * lifted so the figures measure throughput rather than the limiter, and a verified sending domain.
+ * `--test-scheduled` lets scenarios run the minute cron by hand: GET /__scheduled?cron=*+*+*+*+*.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { constants } from "node:os";
 import { join } from "node:path";
 import { buildAssets } from "../../scripts/build-assets";
-import { ensureDevVars } from "../../scripts/lib/dev-vars";
+import { ensureDevVars, readDevVar } from "../../scripts/lib/dev-vars";
 import { createWorkspace } from "../../scripts/lib/workspace";
 import { ROOT, runWrangler, WRANGLER } from "../../scripts/lib/wrangler";
 import { freePort } from "./port";
@@ -17,8 +19,12 @@ import { hasExited, killGroupNow, sleep, stopGroup } from "./process-group";
 export interface Server {
   baseUrl: string;
   token: string;
+  /** A verified sending domain of the token's workspace; unknown against BENCH_URL without BENCH_FROM_DOMAIN. */
+  fromDomain: string | undefined;
   stop(): Promise<void>;
 }
+
+const FROM_DOMAIN = "bench.test";
 
 export const RESULTS_DIR = join(ROOT, "bench", "results");
 // wrangler's start-up chatter would bury the figures; it goes to a file that a failure points at.
@@ -28,14 +34,25 @@ const READY_TIMEOUT_MS = 60_000;
 export async function startServer(): Promise<Server> {
   const url = process.env.BENCH_URL;
   const token = process.env.BENCH_TOKEN;
-  if (url && token) return { baseUrl: url.replace(/\/+$/, ""), token, stop: async () => {} };
+  if (url && token) {
+    const fromDomain = process.env.BENCH_FROM_DOMAIN || undefined;
+    return { baseUrl: url.replace(/\/+$/, ""), token, fromDomain, stop: async () => {} };
+  }
   if (url || token) throw new Error("set both BENCH_URL and BENCH_TOKEN to use a running server, or neither");
 
   ensureDevVars();
+  const encryptionKey = readDevVar("ENCRYPTION_KEY");
+  if (!encryptionKey)
+    throw new Error("ENCRYPTION_KEY is missing from .dev.vars; the sending domain needs it");
   buildAssets();
   runWrangler(["d1", "migrations", "apply", "DB", "--local"]);
   const workspace = await createWorkspace(
-    { name: "Benchmark", plan: "enterprise", overrides: { requests_per_minute: 100_000_000 } },
+    {
+      name: "Benchmark",
+      plan: "enterprise",
+      overrides: { requests_per_minute: 100_000_000 },
+      domain: { name: FROM_DOMAIN, encryptionKey },
+    },
     "local",
   );
 
@@ -49,13 +66,15 @@ export async function startServer(): Promise<Server> {
     await stop();
     throw error;
   }
-  return { baseUrl, token: workspace.token, stop };
+  return { baseUrl, token: workspace.token, fromDomain: FROM_DOMAIN, stop };
 }
 
 function spawnWrangler(port: number, inspectorPort: number): ChildProcess {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const log = openSync(LOG_FILE, "w");
   const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), "--show-interactive-dev-session=false"];
+  // GET /__scheduled?cron=*+*+*+*+* runs the minute cron by hand (scheduled-drain uses it).
+  args.push("--test-scheduled");
   // A devtools port of its own too: the default 9229 may belong to another wrangler on this machine.
   args.push("--inspector-port", String(inspectorPort));
   // detached makes wrangler lead its own process group, so workerd and friends die with it.

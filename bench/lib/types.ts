@@ -5,6 +5,8 @@ export interface BenchContext {
   baseUrl: string;
   token: string;
   seconds: number;
+  /** A verified sending domain of the token's workspace (BENCH_FROM_DOMAIN against BENCH_URL). */
+  fromDomain?: string | undefined;
 }
 
 /** The figures for one measured target (latencies in milliseconds). */
@@ -26,14 +28,26 @@ export interface Goal {
   met: boolean;
 }
 
+/** A figure reported as it is, with no goal to compare it with. */
+export interface Figure {
+  label: string;
+  value: number;
+  unit: string;
+}
+
 export interface ScenarioResult {
   name: string;
   measurements: Measurement[];
   goals: Goal[];
+  figures?: Figure[];
+  /** Why the scenario's figures cannot be trusted (besides failed requests); any makes the run invalid. */
+  problems?: string[];
 }
 
 export interface Scenario {
   name: string;
   description: string;
+  /** Sends email, so it needs `BenchContext.fromDomain`. */
+  needsSendingDomain?: boolean;
   run(ctx: BenchContext): Promise<ScenarioResult>;
 }
