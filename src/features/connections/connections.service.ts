@@ -97,9 +97,3 @@ export async function removeConnection(db: Db, accountId: string, id: string) {
   if (!row) throw notFound(`Connection ${id}`);
   await deleteConnection(db, accountId, id);
 }
-
-/** The verified connection of a sender domain, or null. */
-export async function verifiedConnectionFor(db: Db, accountId: string, domain: string) {
-  const row = await findConnectionByDomain(db, accountId, domain);
-  return row?.status === "verified" ? row : null;
-}

@@ -10,11 +10,14 @@ import type { StoredAttachment } from "./emails.dto";
 import { formatList, type NormalizedEmail } from "./emails.input";
 import { insertEmailStatements, type NewEmailRow } from "./emails.repo";
 import { type Idempotency, storeAnswer } from "./idempotency";
+import type { SendState } from "./send-state";
 
 export interface AcceptContext {
   db: Db;
   files: R2Bucket;
   account: AccountRow;
+  /** What loadSendState read for these emails. */
+  state: SendState;
   now: number;
 }
 
@@ -80,10 +83,10 @@ export async function acceptEmails(
   } | null,
 ): Promise<NewEmailRow[]> {
   const { db, account, now } = ctx;
-  const connections = await senderConnections(db, account.id, emails);
+  const connections = senderConnections(ctx.state, emails);
   const limits = limitsFor(account.plan as PlanName, parseQuotaOverrides(account.quotaOverrides));
-  await checkQuotas(db, account.id, limits, emails, now);
-  await checkSuppressions(db, account.id, emails);
+  checkQuotas(ctx.state, limits, emails, now);
+  checkSuppressions(ctx.state);
   checkSizes(emails);
 
   const reservation = await reserveEmailQuota(db, account.id, limits, emails.length, now);

@@ -1,20 +1,17 @@
-import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import type { QuotaLimits } from "../../lib/plans";
 import type { ConnectionRow } from "../connections/connections.repo";
-import { findConnectionByDomain } from "../connections/connections.repo";
-import { findSuppressed } from "../suppressions/suppressions.repo";
-import { assertEmailQuota, limitExceeded, readUsage } from "../usage/usage.service";
+import { assertEmailQuota, currentUsage, limitExceeded } from "../usage/usage.service";
 import { estimateSize, type NormalizedEmail } from "./emails.input";
+import type { SendState } from "./send-state";
 
 /** Larger built messages are refused (413): what common mailbox providers accept. */
 export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 
 /** 403 with `domain` and `help` unless every sender domain is verified; answers the connections. */
-export async function senderConnections(db: Db, accountId: string, emails: NormalizedEmail[]) {
-  const byDomain = new Map<string, ConnectionRow>();
+export function senderConnections(state: SendState, emails: NormalizedEmail[]): Map<string, ConnectionRow> {
   for (const domain of new Set(emails.map((e) => e.fromDomain))) {
-    const connection = await findConnectionByDomain(db, accountId, domain);
+    const connection = state.connections.get(domain);
     if (connection?.status !== "verified") {
       const help = connection
         ? `Publish the DNS records of connection ${connection.id} (GET /v1/connections/${connection.id}), then POST /v1/connections/${connection.id}/verify.`
@@ -30,31 +27,24 @@ export async function senderConnections(db: Db, accountId: string, emails: Norma
         },
       );
     }
-    byDomain.set(domain, connection);
   }
-  return byDomain;
+  return state.connections;
 }
 
 /** 429 when an email has more recipients than the plan allows, or the batch would pass a quota. */
-export async function checkQuotas(
-  db: Db,
-  accountId: string,
-  limits: QuotaLimits,
-  emails: NormalizedEmail[],
-  now: number,
-) {
+export function checkQuotas(state: SendState, limits: QuotaLimits, emails: NormalizedEmail[], now: number) {
   const perEmail = limits.recipients_per_email;
   for (const email of emails) {
     if (perEmail !== null && email.recipients.length > perEmail) {
       throw limitExceeded("recipients_per_email", email.recipients.length, perEmail, email.recipients.length);
     }
   }
-  assertEmailQuota(await readUsage(db, accountId, now), limits, emails.length);
+  assertEmailQuota(currentUsage(state.usage, now), limits, emails.length);
 }
 
 /** 422 naming every suppressed recipient; nothing is sent. */
-export async function checkSuppressions(db: Db, accountId: string, emails: NormalizedEmail[]) {
-  const suppressed = await findSuppressed(db, accountId, [...new Set(emails.flatMap((e) => e.recipients))]);
+export function checkSuppressions(state: SendState) {
+  const { suppressed } = state;
   if (suppressed.length > 0) {
     throw new AppError(
       422,

@@ -2,7 +2,6 @@ import type { Db } from "../../db/client";
 import { AppError, conflict, notFound } from "../../lib/errors";
 import { flatList, type OffsetParams, standardList } from "../../lib/pagination";
 import { iso, isoOrNull } from "../../lib/time";
-import { findAccount } from "../accounts/accounts.repo";
 import { acceptEmails } from "./emails.accept";
 import { toEmail, toEmailSummary } from "./emails.dto";
 import { normalizeEmail } from "./emails.input";
@@ -18,7 +17,8 @@ import {
 } from "./emails.repo";
 import type { BatchEmailInput, SendEmailInput } from "./emails.schemas";
 import { enqueueEmails } from "./enqueue";
-import { idempotencyOf, storedAnswer } from "./idempotency";
+import { answerFrom, idempotencyOf, storedAnswer } from "./idempotency";
+import { loadSendState } from "./send-state";
 
 export interface EmailContext {
   db: Db;
@@ -39,15 +39,10 @@ export interface Answer {
   body: unknown;
 }
 
-async function account(ctx: EmailContext) {
-  const row = await findAccount(ctx.db, ctx.accountId);
-  if (!row) throw notFound(`Account ${ctx.accountId}`);
-  return row;
-}
-
 /**
- * POST /v1/emails and /v1/emails/batch share this: replay an idempotent answer if there is one,
- * else check, store and queue. Answers 200 with Resend's shapes.
+ * POST /v1/emails and /v1/emails/batch share this: validate, read what the checks need in one
+ * batch, replay an idempotent answer if there is one, else check, store and queue. Answers 200
+ * with Resend's shapes.
  */
 async function send(
   ctx: EmailContext,
@@ -57,19 +52,20 @@ async function send(
   source: string,
   answerOf: (rows: NewEmailRow[]) => unknown,
 ): Promise<Answer> {
+  const prefix = (i: number) => (source === "batch" ? `body.${i}.` : "body.");
+  const emails = inputs.map((input, i) => normalizeEmail(input, ctx.now, prefix(i)));
   const idem = await idempotencyOf(idempotencyKey, body);
-  if (idem) {
-    const stored = await storedAnswer(ctx.db, ctx.accountId, idem, ctx.now);
-    if (stored) return { status: 200, body: stored.body };
-  }
-  const emails = inputs.map((input, i) =>
-    normalizeEmail(input, ctx.now, inputs.length > 1 || source === "batch" ? `body.${i}.` : "body."),
-  );
-  const files = ctx.env.FILES;
+  const domains = [...new Set(emails.map((e) => e.fromDomain))];
+  const recipients = [...new Set(emails.flatMap((e) => e.recipients))];
+  const state = await loadSendState(ctx.db, ctx.accountId, domains, recipients, idem, ctx.now);
+  const replay = idem && answerFrom(state.stored, idem);
+  if (replay) return { status: 200, body: replay.body };
+  if (!state.account) throw notFound(`Account ${ctx.accountId}`);
+
   let rows: NewEmailRow[];
   try {
     rows = await acceptEmails(
-      { db: ctx.db, files, account: await account(ctx), now: ctx.now },
+      { db: ctx.db, files: ctx.env.FILES, account: state.account, state, now: ctx.now },
       emails,
       source,
       idem && {
@@ -79,8 +75,8 @@ async function send(
     );
   } catch (error) {
     // A concurrent request with the same key won the race: answer what it answered.
-    const replay = idem && (await storedAnswer(ctx.db, ctx.accountId, idem, ctx.now).catch(() => null));
-    if (replay) return { status: 200, body: replay.body };
+    const raced = idem && (await storedAnswer(ctx.db, ctx.accountId, idem, ctx.now).catch(() => null));
+    if (raced) return { status: 200, body: raced.body };
     throw error;
   }
   await enqueueEmails(ctx.env.EMAIL_QUEUE, rows as EmailRow[], ctx.now);

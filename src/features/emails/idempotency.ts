@@ -48,7 +48,11 @@ export async function storedAnswer(db: Db, accountId: string, idem: Idempotency,
       .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, idem.key)))
       .limit(1),
   ]);
-  const row = rows[0];
+  return answerFrom(rows[0] ?? null, idem);
+}
+
+/** The replayable answer of a stored key, or the 409 of a key reused with another body. */
+export function answerFrom(row: typeof idempotencyKeys.$inferSelect | null, idem: Idempotency) {
   if (!row) return null;
   if (row.requestHash !== idem.hash) {
     throw conflict(

@@ -1,17 +1,8 @@
-import { and, count, desc, eq, gte, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { bounces, suppressions } from "../../db/schema";
 
 export type SuppressionRow = typeof suppressions.$inferSelect;
-
-/** Which of `addresses` (lowercase) are suppressed for the account, in one query. */
-export async function findSuppressed(db: Db, accountId: string, addresses: string[]): Promise<string[]> {
-  if (addresses.length === 0) return [];
-  const rows = await db.all<{ email: string }>(sql`
-    SELECT email FROM suppressions
-    WHERE account_id = ${accountId} AND email IN (SELECT value FROM json_each(${JSON.stringify(addresses)}))`);
-  return rows.map((r) => r.email);
-}
 
 export function suppressionQueries(
   db: Db,
