@@ -51,3 +51,32 @@ export function invalidity(m: Measurement): string | undefined {
   }
   return undefined;
 }
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/**
+ * Measures several loads in alternating slices (A B A B ...) instead of one after the other, so
+ * that drift in what else the machine is doing falls on all of them alike and their ratio holds.
+ * Requests per second are totals over the whole time; latencies are the median slice's.
+ */
+export async function interleaved(loads: Load[], rounds = 5): Promise<Measurement[]> {
+  const slices = loads.map(() => [] as Measurement[]);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, load] of loads.entries()) {
+      slices[i]?.push(await measure({ ...load, seconds: Math.max(1, load.seconds / rounds) }));
+    }
+  }
+  return loads.map((load, i) => {
+    const parts = slices[i] ?? [];
+    const total = parts.reduce((sum, m) => sum + m.total, 0);
+    return {
+      label: load.label,
+      rps: total / (parts.length * Math.max(1, load.seconds / rounds)),
+      p50: median(parts.map((m) => m.p50)),
+      p99: median(parts.map((m) => m.p99)),
+      non2xx: parts.reduce((sum, m) => sum + m.non2xx, 0),
+      errors: parts.reduce((sum, m) => sum + m.errors, 0),
+      total,
+    };
+  });
+}

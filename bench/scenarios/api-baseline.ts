@@ -3,8 +3,8 @@
  * cheapest authenticated read. Each authenticated request passes the key-guard Durable Object (key
  * lookup and rate limit) and a D1 read, so the ratio shows what that path costs per request.
  */
-import { measure, warmUp } from "../lib/measure";
-import type { BenchContext, Scenario, ScenarioResult } from "../lib/types";
+import { interleaved, warmUp } from "../lib/measure";
+import type { BenchContext, Measurement, Scenario, ScenarioResult } from "../lib/types";
 
 const GOAL_RATIO = 0.5;
 
@@ -16,10 +16,11 @@ export const apiBaseline: Scenario = {
     const accounts = { url: `${ctx.baseUrl}/v1/accounts`, headers: { Authorization: `Bearer ${ctx.token}` } };
 
     await warmUp(health);
-    const healthFigures = await measure({ ...health, label: "GET /health", seconds: ctx.seconds });
     await warmUp(accounts);
-    const accountsFigures = await measure({ ...accounts, label: "GET /v1/accounts", seconds: ctx.seconds });
-
+    const [healthFigures, accountsFigures] = (await interleaved([
+      { ...health, label: "GET /health", seconds: ctx.seconds },
+      { ...accounts, label: "GET /v1/accounts", seconds: ctx.seconds },
+    ])) as [Measurement, Measurement];
     const ratio = healthFigures.rps > 0 ? accountsFigures.rps / healthFigures.rps : 0;
     return {
       name: apiBaseline.name,

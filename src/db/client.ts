@@ -3,11 +3,23 @@ import { drizzle } from "drizzle-orm/d1";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema";
 
-export function createDb(d1: D1Database) {
-  return drizzle(d1, { schema });
-}
+const connect = (d1: D1Database) => drizzle(d1, { schema });
+export type Db = ReturnType<typeof connect>;
 
-export type Db = ReturnType<typeof createDb>;
+/**
+ * drizzle prepares its view of every table when it is created, which is worth doing once per
+ * binding rather than once per request: the binding object lives as long as the isolate.
+ */
+const instances = new WeakMap<D1Database, Db>();
+
+export function createDb(d1: D1Database): Db {
+  let db = instances.get(d1);
+  if (!db) {
+    db = connect(d1);
+    instances.set(d1, db);
+  }
+  return db;
+}
 export { schema };
 
 /** A query builder (insert, update, select...) or a raw `sql` statement. */

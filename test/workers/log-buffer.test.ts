@@ -27,17 +27,23 @@ describe("RequestLogBuffer", () => {
     expect(batches.flat()).toEqual(Array.from({ length: 250 }, (_, i) => i));
   });
 
-  it("keeps each caller waiting until its own record has been sent", async () => {
+  it("has only the request that opens a window wait, and sends the window's records from it", async () => {
     const { queue, batches } = recordingQueue();
     const buffer = new RequestLogBuffer(20);
-    await buffer.add(queue, record(1));
-    expect(batches).toEqual([[1]]);
-    await Promise.all([buffer.add(queue, record(2)), buffer.add(queue, record(3))]);
-    expect(batches).toEqual([[1], [2, 3]]);
+    const opener = buffer.add(queue, record(1));
+    expect(opener).toBeInstanceOf(Promise);
+    expect(buffer.add(queue, record(2))).toBeNull();
+    expect(buffer.add(queue, record(3))).toBeNull();
+    await opener;
+    expect(batches).toEqual([[1, 2, 3]]);
+    const next = buffer.add(queue, record(4));
+    expect(next).toBeInstanceOf(Promise);
+    await next;
+    expect(batches).toEqual([[1, 2, 3], [4]]);
   });
 
   it("logs and drops a batch the queue refuses, without failing the request", async () => {
     const queue = { sendBatch: () => Promise.reject(new Error("queue down")) } as unknown as Queue;
-    await expect(new RequestLogBuffer(5).add(queue, record(1))).resolves.toBeUndefined();
+    await expect(new RequestLogBuffer(5).add(queue, record(1)) ?? undefined).resolves.toBeUndefined();
   });
 });

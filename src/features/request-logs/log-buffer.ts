@@ -3,39 +3,39 @@ import type { RequestLogMessage } from "./request-logs.schemas";
 
 /** A queue batch holds at most 100 messages. */
 const MAX_BATCH = 100;
-/** How long a record may wait for company before its own request sends it. */
+/** How long records wait for company before they are sent. */
 const FLUSH_AFTER_MS = 500;
 
 /**
  * Collects the request logs of one isolate so they go out with `sendBatch`: one queue operation
  * per 100 requests or per half second, instead of one per request.
  *
- * Each request only ever works in its own I/O context: it adds its record, and its own
- * `waitUntil` either sends a full batch at once or waits and then sends whatever is still pending,
- * unless a flush by another request already took its record. No request awaits another's promise
- * (workerd forbids finishing I/O on behalf of another request).
+ * The request that opens a window arms the timer in its own `waitUntil` and, when it fires, sends
+ * whatever the window gathered from its own I/O context; the 100th record's request sends a full
+ * batch at once. Other requests only add their record (plain data) and wait for nothing: workerd
+ * does not let a request await I/O begun by another.
  */
 export class RequestLogBuffer {
   private pending: RequestLogMessage[] = [];
-  private added = 0;
-  private taken = 0;
+  private windowOpen = false;
 
   constructor(private readonly flushAfterMs = FLUSH_AFTER_MS) {}
 
-  async add(queue: Queue, record: RequestLogMessage): Promise<void> {
+  /** Answers what the calling request must keep alive (`waitUntil`), if anything. */
+  add(queue: Queue, record: RequestLogMessage): Promise<void> | null {
     this.pending.push(record);
-    const position = ++this.added;
-    if (this.pending.length < MAX_BATCH) {
-      await new Promise((resolve) => setTimeout(resolve, this.flushAfterMs));
-      if (this.taken >= position) return;
-    }
-    await this.flush(queue);
+    if (this.pending.length >= MAX_BATCH) return this.flush(queue);
+    if (this.windowOpen) return null;
+    this.windowOpen = true;
+    return new Promise<void>((resolve) => setTimeout(resolve, this.flushAfterMs)).then(() =>
+      this.flush(queue),
+    );
   }
 
   private async flush(queue: Queue): Promise<void> {
     const records = this.pending;
     this.pending = [];
-    this.taken = this.added;
+    this.windowOpen = false;
     if (records.length === 0) return;
     try {
       await queue.sendBatch(records.map((body) => ({ body })));

@@ -30,5 +30,6 @@ export const recordRequest = createMiddleware<AppEnv>(async (c, next) => {
     error_code: c.get("errorCode") ?? null,
     created_at: startedAt,
   };
-  c.executionCtx.waitUntil(buffer.add(c.env.REQUEST_LOG_QUEUE, record));
+  const pending = buffer.add(c.env.REQUEST_LOG_QUEUE, record);
+  if (pending) c.executionCtx.waitUntil(pending);
 });
