@@ -1,13 +1,17 @@
 import { authenticate } from "./auth/authenticate";
 import { accountsRouter } from "./features/accounts/accounts.handlers";
 import { connectionsRouter } from "./features/connections/connections.handlers";
+import { customersRouter } from "./features/customers/customers.handlers";
 import { emailsRouter } from "./features/emails/emails.handlers";
+import { inboxesRouter } from "./features/inboxes/inboxes.handlers";
 import { keysRouter } from "./features/keys/keys.handlers";
+import { portalRouter } from "./features/portal/portal.handlers";
 import { recordRequest } from "./features/request-logs/record-request";
 import { requestLogsRouter } from "./features/request-logs/request-logs.handlers";
 import { suppressionsRouter } from "./features/suppressions/suppressions.handlers";
 import { systemRouter } from "./features/system/system.handlers";
 import { openApiRoute } from "./features/system/system.routes";
+import { tagsRouter } from "./features/tags/tags.handlers";
 import { trackingRouter } from "./features/tracking/tracking.handlers";
 import { handleError } from "./lib/error-handler";
 import { notFoundOrMethodNotAllowed } from "./lib/method-not-allowed";
@@ -40,6 +44,10 @@ export function createApp() {
   // Before emails: /v1/emails/suppressions must not be read as an email id.
   app.route("/", suppressionsRouter);
   app.route("/", emailsRouter);
+  app.route("/", inboxesRouter);
+  app.route("/", customersRouter);
+  app.route("/", tagsRouter);
+  app.route("/", portalRouter);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

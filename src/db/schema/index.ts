@@ -1,4 +1,7 @@
 export * from "./accounts";
 export * from "./connections";
 export * from "./emails";
+export * from "./events";
+export * from "./support";
 export * from "./suppressions";
+export * from "./tickets";

@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { connections } from "../../db/schema";
+import { connections, inboxes } from "../../db/schema";
 
 export type ConnectionRow = typeof connections.$inferSelect;
 
@@ -45,4 +45,14 @@ export async function updateConnection(
 
 export function deleteConnection(db: Db, accountId: string, id: string) {
   return db.delete(connections).where(and(eq(connections.accountId, accountId), eq(connections.id, id)));
+}
+
+/** Ids of the inboxes that send through a connection. */
+export async function inboxesUsing(db: Db, connectionId: string) {
+  const rows = await db
+    .select({ id: inboxes.id })
+    .from(inboxes)
+    .where(eq(inboxes.connectionId, connectionId))
+    .limit(20);
+  return rows.map((r) => r.id);
 }

@@ -9,6 +9,7 @@ import {
   deleteConnection,
   findConnection,
   findConnectionByDomain,
+  inboxesUsing,
   insertConnection,
   listConnections,
   updateConnection,
@@ -95,5 +96,13 @@ export async function verifyConnection(db: Db, env: ConnectionEnv, accountId: st
 export async function removeConnection(db: Db, accountId: string, id: string) {
   const row = await findConnection(db, accountId, id);
   if (!row) throw notFound(`Connection ${id}`);
+  const users = await inboxesUsing(db, id);
+  if (users.length > 0) {
+    throw conflict(
+      "connection_in_use",
+      "Connection in use",
+      `Inboxes use this domain: ${users.join(", ")}. Move or delete them first.`,
+    );
+  }
   await deleteConnection(db, accountId, id);
 }

@@ -1,0 +1,30 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { accounts } from "./accounts";
+
+/**
+ * The outbox and event stream: every webhook event, written in the same D1 batch as the change
+ * that caused it, with the payload as it was at that moment (so `ticket.deleted` and
+ * `inbox.deleted` carry the last state). Dispatch marks `dispatched_at`.
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** Not a foreign key: inbox.deleted outlives its inbox. */
+    inboxId: text("inbox_id").notNull(),
+    event: text("event").notNull(),
+    /** JSON of the envelope's `data`. */
+    data: text("data").notNull(),
+    createdAt: integer("created_at").notNull(),
+    dispatchedAt: integer("dispatched_at"),
+  },
+  (t) => [
+    index("events_account_created").on(t.accountId, t.createdAt, t.id),
+    index("events_account_event_created").on(t.accountId, t.event, t.createdAt, t.id),
+    index("events_account_inbox_created").on(t.accountId, t.inboxId, t.createdAt, t.id),
+    index("events_undispatched").on(t.dispatchedAt, t.createdAt),
+  ],
+);

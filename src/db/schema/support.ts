@@ -1,0 +1,76 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { accounts } from "./accounts";
+import { connections } from "./connections";
+
+/**
+ * A shared mailbox. `webhooks` is a JSON array of { url, events, enabled, secret } where each
+ * secret is stored encrypted (AES-GCM with ENCRYPTION_KEY), never in plain text.
+ */
+export const inboxes = sqliteTable(
+  "inboxes",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** Lowercase; unique across the service, since inbound mail is routed by it. */
+    emailAddress: text("email_address").notNull(),
+    connectionId: text("connection_id").references(() => connections.id),
+    statusAfterReply: text("status_after_reply").notNull().default("pending"),
+    webhooks: text("webhooks").notNull().default("[]"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("inboxes_email_address").on(t.emailAddress),
+    index("inboxes_account_created").on(t.accountId, t.createdAt, t.id),
+    index("inboxes_connection").on(t.connectionId),
+  ],
+);
+
+export const customers = sqliteTable(
+  "customers",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** Lowercase; unique per workspace. */
+    email: text("email").notNull(),
+    name: text("name"),
+    phone: text("phone"),
+    blocked: integer("blocked", { mode: "boolean" }).notNull().default(false),
+    metadata: text("metadata").notNull().default("{}"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("customers_account_email").on(t.accountId, t.email),
+    index("customers_account_created").on(t.accountId, t.createdAt, t.id),
+  ],
+);
+
+export const tags = sqliteTable(
+  "tags",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id")
+      .notNull()
+      .references(() => inboxes.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** lower(name): names are unique per inbox whatever their case. */
+    nameKey: text("name_key").notNull(),
+    color: text("color"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("tags_inbox_name").on(t.inboxId, t.nameKey),
+    index("tags_account_created").on(t.accountId, t.createdAt, t.id),
+    index("tags_account_inbox_created").on(t.accountId, t.inboxId, t.createdAt, t.id),
+    index("tags_account_name").on(t.accountId, t.nameKey),
+  ],
+);

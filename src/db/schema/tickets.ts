@@ -1,0 +1,117 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { accounts } from "./accounts";
+import { customers, inboxes, tags } from "./support";
+
+export const TICKET_STATUSES = ["open", "pending", "on_hold", "resolved", "closed", "spam"] as const;
+export const TICKET_PRIORITIES = ["low", "normal", "high", "urgent"] as const;
+
+export const tickets = sqliteTable(
+  "tickets",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id")
+      .notNull()
+      .references(() => inboxes.id, { onDelete: "cascade" }),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => customers.id),
+    /** The workspace sequence number behind `client_id`, never reused. */
+    number: integer("number").notNull(),
+    clientId: text("client_id").notNull(),
+    subject: text("subject").notNull(),
+    status: text("status", { enum: TICKET_STATUSES }).notNull().default("open"),
+    priority: text("priority", { enum: TICKET_PRIORITIES }).notNull().default("normal"),
+    sharedUuid: text("shared_uuid").notNull(),
+    metadata: text("metadata").notNull().default("{}"),
+    assigneeId: text("assignee_id"),
+    messageCount: integer("message_count").notNull().default(0),
+    lastMessageAt: integer("last_message_at"),
+    snoozedUntil: integer("snoozed_until"),
+    closedAt: integer("closed_at"),
+    mergedIntoId: text("merged_into_id"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("tickets_shared_uuid").on(t.sharedUuid),
+    uniqueIndex("tickets_account_number").on(t.accountId, t.number),
+    index("tickets_account_created").on(t.accountId, t.createdAt, t.id),
+    index("tickets_account_updated").on(t.accountId, t.updatedAt, t.id),
+    index("tickets_account_status_created").on(t.accountId, t.status, t.createdAt, t.id),
+    index("tickets_account_priority_created").on(t.accountId, t.priority, t.createdAt, t.id),
+    index("tickets_account_inbox_created").on(t.accountId, t.inboxId, t.createdAt, t.id),
+    index("tickets_account_customer_created").on(t.accountId, t.customerId, t.createdAt, t.id),
+    index("tickets_account_assignee_created").on(t.accountId, t.assigneeId, t.createdAt, t.id),
+  ],
+);
+
+export const ticketTags = sqliteTable(
+  "ticket_tags",
+  {
+    ticketId: text("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    tagId: text("tag_id")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ticketId, t.tagId] }), index("ticket_tags_tag").on(t.tagId, t.ticketId)],
+);
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    ticketId: text("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    type: text("type", { enum: ["customer", "reply", "note"] }).notNull(),
+    direction: text("direction", { enum: ["inbound", "outbound", "internal"] }).notNull(),
+    authorType: text("author_type", { enum: ["customer", "user", "api"] }).notNull(),
+    authorId: text("author_id"),
+    from: text("from_address"),
+    to: text("to_list").notNull().default("[]"),
+    cc: text("cc_list").notNull().default("[]"),
+    subject: text("subject"),
+    bodyText: text("body_text"),
+    bodyHtml: text("body_html"),
+    isDraft: integer("is_draft", { mode: "boolean" }).notNull().default(false),
+    status: text("status", { enum: ["draft", "queued", "sent", "failed", "received"] }).notNull(),
+    /** The email that carried a reply out, and the RFC 5322 Message-ID used for threading. */
+    emailId: text("email_id"),
+    emailMessageId: text("email_message_id"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    sentAt: integer("sent_at"),
+  },
+  (t) => [
+    index("messages_ticket_created").on(t.ticketId, t.createdAt, t.id),
+    index("messages_email").on(t.emailId),
+  ],
+);
+
+/** Attachment metadata; the bytes live in R2 under `key`. */
+export const messageAttachments = sqliteTable(
+  "message_attachments",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    messageId: text("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    filename: text("filename").notNull(),
+    contentType: text("content_type").notNull(),
+    size: integer("size").notNull(),
+    key: text("key").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("message_attachments_message").on(t.messageId, t.createdAt)],
+);

@@ -1,0 +1,36 @@
+import type { customers, inboxes, tickets } from "../db/schema";
+import { iso } from "../lib/time";
+
+type InboxRow = typeof inboxes.$inferSelect;
+type TicketRow = typeof tickets.$inferSelect;
+type CustomerRow = typeof customers.$inferSelect;
+
+/** The objects of webhook payloads, with the spec's field names. */
+export const inboxData = (inbox: InboxRow) => ({
+  id: inbox.id,
+  name: inbox.name,
+  email_address: inbox.emailAddress,
+});
+
+export const publicUrlOf = (baseUrl: string, sharedUuid: string) =>
+  `${baseUrl.replace(/\/+$/, "")}/portal/tickets/${sharedUuid}`;
+
+export const ticketData = (ticket: TicketRow, baseUrl: string) => ({
+  id: ticket.id,
+  client_id: ticket.clientId,
+  subject: ticket.subject,
+  status: ticket.status,
+  priority: ticket.priority,
+  shared_uuid: ticket.sharedUuid,
+  public_url: publicUrlOf(baseUrl, ticket.sharedUuid),
+  metadata: JSON.parse(ticket.metadata) as Record<string, unknown>,
+  created_at: iso(ticket.createdAt),
+  updated_at: iso(ticket.updatedAt),
+});
+
+export const customerData = (customer: CustomerRow) => ({
+  id: customer.id,
+  email: customer.email,
+  name: customer.name ?? "",
+  phone: customer.phone,
+});
