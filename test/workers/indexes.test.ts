@@ -1,5 +1,3 @@
-import { env } from "cloudflare:workers";
-import type { SQL } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { listConnections } from "../../src/features/connections/connections.repo";
 import { emailQueries, scheduledQueries } from "../../src/features/emails/emails.repo";
@@ -7,23 +5,7 @@ import { listKeys } from "../../src/features/keys/keys.repo";
 import { requestLogQueries } from "../../src/features/request-logs/request-logs.repo";
 import { suppressionQueries } from "../../src/features/suppressions/suppressions.repo";
 import { db } from "./helpers";
-
-/** The plan of a drizzle query: each line of SQLite's EXPLAIN QUERY PLAN. */
-async function planOf(query: { toSQL(): { sql: string; params: unknown[] } } | SQL): Promise<string[]> {
-  const { sql, params } = "toSQL" in query ? query.toSQL() : { sql: "", params: [] };
-  const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
-    .bind(...params)
-    .all<{ detail: string }>();
-  return rows.results.map((r) => r.detail);
-}
-
-function expectIndexed(plan: string[], table: string) {
-  const touching = plan.filter((line) => line.includes(table));
-  expect(touching.length, plan.join("\n")).toBeGreaterThan(0);
-  for (const line of touching)
-    expect(line, plan.join("\n")).toMatch(/USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY/);
-  expect(plan.join("\n")).not.toContain("USE TEMP B-TREE");
-}
+import { expectIndexed, planOf } from "./query-plan";
 
 describe("list queries are served by indexes", () => {
   it("GET /v1/keys", async () => {

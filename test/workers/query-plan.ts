@@ -1,0 +1,22 @@
+import { env } from "cloudflare:workers";
+import type { SQL } from "drizzle-orm";
+import { expect } from "vitest";
+
+/** The plan of a drizzle query: each line of SQLite's EXPLAIN QUERY PLAN. */
+export async function planOf(
+  query: { toSQL(): { sql: string; params: unknown[] } } | SQL,
+): Promise<string[]> {
+  const { sql, params } = "toSQL" in query ? query.toSQL() : { sql: "", params: [] };
+  const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params)
+    .all<{ detail: string }>();
+  return rows.results.map((r) => r.detail);
+}
+
+export function expectIndexed(plan: string[], table: string) {
+  const touching = plan.filter((line) => line.includes(table));
+  expect(touching.length, plan.join("\n")).toBeGreaterThan(0);
+  for (const line of touching)
+    expect(line, plan.join("\n")).toMatch(/USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY/);
+  expect(plan.join("\n")).not.toContain("USE TEMP B-TREE");
+}
