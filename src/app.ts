@@ -12,6 +12,7 @@ import { suppressionsRouter } from "./features/suppressions/suppressions.handler
 import { systemRouter } from "./features/system/system.handlers";
 import { openApiRoute } from "./features/system/system.routes";
 import { tagsRouter } from "./features/tags/tags.handlers";
+import { ticketsRouter } from "./features/tickets/tickets.handlers";
 import { trackingRouter } from "./features/tracking/tracking.handlers";
 import { handleError } from "./lib/error-handler";
 import { notFoundOrMethodNotAllowed } from "./lib/method-not-allowed";
@@ -48,6 +49,7 @@ export function createApp() {
   app.route("/", customersRouter);
   app.route("/", tagsRouter);
   app.route("/", portalRouter);
+  app.route("/", ticketsRouter);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTestTls, type TestTls } from "./test-tls";
+import { createTestTls, type TestTls } from "./test-tls.js";
 
 /** Survives the config being evaluated again (watch mode) while Miniflare stays loaded. */
 const ONCE_PER_PROCESS = Symbol.for("support-mail-service.trusted-test-tls");

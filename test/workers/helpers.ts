@@ -113,3 +113,36 @@ export async function sendingWorkspace(
   const connection = await verifiedDomain(ws.accountId, domain);
   return { ...ws, domain, connection };
 }
+
+/** An inbox row for tests that need one without going through the inbox API. */
+export async function seedInbox(
+  accountId: string,
+  emailAddress = `support-${crypto.randomUUID().slice(0, 8)}@acme.test`,
+) {
+  const { inboxes } = await import("../../src/db/schema");
+  const { newId } = await import("../../src/lib/ids");
+  const row = {
+    id: newId("inb"),
+    accountId,
+    name: "Support",
+    emailAddress,
+    createdAt: Date.now(),
+    updatedAt: Date.now(),
+  };
+  await db().insert(inboxes).values(row);
+  return row;
+}
+
+/** The events recorded for an account (the outbox), oldest first. */
+export async function eventsOf(accountId: string) {
+  const rows = await env.DB.prepare(
+    "SELECT event, inbox_id, data FROM events WHERE account_id = ? ORDER BY created_at, id",
+  )
+    .bind(accountId)
+    .all<{ event: string; inbox_id: string; data: string }>();
+  return rows.results.map((r) => ({
+    event: r.event,
+    inboxId: r.inbox_id,
+    data: JSON.parse(r.data) as Record<string, Record<string, unknown>>,
+  }));
+}

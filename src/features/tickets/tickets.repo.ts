@@ -1,0 +1,148 @@
+import { and, asc, count, desc, eq, gt, like, or, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { accounts, customers, tags, tickets, ticketTags } from "../../db/schema";
+
+export type TicketRow = typeof tickets.$inferSelect;
+
+/** A ticket as the API shows it: the row, its customer, and its tag names. */
+export const ticketView = {
+  ticket: tickets,
+  customerEmail: customers.email,
+  customerName: customers.name,
+  tagNames: sql<string>`(SELECT json_group_array(tg.name) FROM ticket_tags tt JOIN tags tg ON tg.id = tt.tag_id WHERE tt.ticket_id = ${tickets.id})`,
+};
+
+export type TicketView = {
+  ticket: TicketRow;
+  customerEmail: string;
+  customerName: string | null;
+  tagNames: string;
+};
+
+export async function findTicket(db: Db, accountId: string, id: string): Promise<TicketView | null> {
+  const rows = await db
+    .select(ticketView)
+    .from(tickets)
+    .innerJoin(customers, eq(customers.id, tickets.customerId))
+    .where(and(eq(tickets.accountId, accountId), eq(tickets.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Takes the workspace's next ticket number; numbers are never reused, even if creation then fails. */
+export async function nextTicketNumber(db: Db, accountId: string) {
+  const rows = await db
+    .update(accounts)
+    .set({ ticketSequence: sql`${accounts.ticketSequence} + 1` })
+    .where(eq(accounts.id, accountId))
+    .returning({ number: accounts.ticketSequence, prefix: accounts.ticketPrefix });
+  return rows[0] ?? null;
+}
+
+export interface TicketFilter {
+  accountId: string;
+  status?: TicketRow["status"] | undefined;
+  priority?: TicketRow["priority"] | undefined;
+  inboxId?: string | undefined;
+  customerId?: string | undefined;
+  assigneeId?: string | undefined;
+  tag?: string | undefined;
+  q?: string | undefined;
+  updatedAfter?: number | undefined;
+}
+
+function whereOf(f: TicketFilter): SQL | undefined {
+  return and(
+    eq(tickets.accountId, f.accountId),
+    f.status ? eq(tickets.status, f.status) : undefined,
+    f.priority ? eq(tickets.priority, f.priority) : undefined,
+    f.inboxId ? eq(tickets.inboxId, f.inboxId) : undefined,
+    f.customerId ? eq(tickets.customerId, f.customerId) : undefined,
+    f.assigneeId ? eq(tickets.assigneeId, f.assigneeId) : undefined,
+    f.q ? like(tickets.subject, `%${f.q.replace(/[%_\\]/g, "\\$&")}%`) : undefined,
+    f.tag
+      ? sql`${tickets.id} IN (SELECT tt.ticket_id FROM ticket_tags tt JOIN tags tg ON tg.id = tt.tag_id WHERE tg.account_id = ${f.accountId} AND tg.name_key = ${f.tag.toLowerCase()})`
+      : undefined,
+    f.updatedAfter !== undefined ? gt(tickets.updatedAt, f.updatedAfter) : undefined,
+  );
+}
+
+/**
+ * A page of tickets and the filtered total. Newest first; with `updated_after`, by (updated_at,
+ * id) ascending so that a sync can walk the pages without missing or repeating a ticket.
+ */
+export function ticketQueries(db: Db, filter: TicketFilter, limit: number, offset: number) {
+  const where = whereOf(filter);
+  const order =
+    filter.updatedAfter !== undefined
+      ? [asc(tickets.updatedAt), asc(tickets.id)]
+      : [desc(tickets.createdAt), desc(tickets.id)];
+  return {
+    page: db
+      .select(ticketView)
+      .from(tickets)
+      .innerJoin(customers, eq(customers.id, tickets.customerId))
+      .where(where)
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset),
+    total: db.select({ total: count() }).from(tickets).where(where),
+  };
+}
+
+export function updateTicketStatement(db: Db, id: string, changes: Partial<typeof tickets.$inferInsert>) {
+  return db.update(tickets).set(changes).where(eq(tickets.id, id));
+}
+
+export function deleteTicketStatement(db: Db, id: string) {
+  return db.delete(tickets).where(eq(tickets.id, id));
+}
+
+/** Tags of an inbox by name (any case), creating the missing ones. */
+export async function ensureTags(
+  db: Db,
+  accountId: string,
+  inboxId: string,
+  names: string[],
+  newTagId: () => string,
+  now: number,
+) {
+  // The first spelling of a name wins when it is given twice in different case.
+  const wanted = [...new Map(names.toReversed().map((name) => [name.toLowerCase(), name])).entries()];
+  if (wanted.length === 0) return [];
+  for (const [key, name] of wanted) {
+    await db
+      .insert(tags)
+      .values({ id: newTagId(), accountId, inboxId, name, nameKey: key, createdAt: now })
+      .onConflictDoNothing();
+  }
+  return db
+    .select()
+    .from(tags)
+    .where(and(eq(tags.inboxId, inboxId), or(...wanted.map(([key]) => eq(tags.nameKey, key)))));
+}
+
+export function linkTagStatements(
+  db: Db,
+  accountId: string,
+  ticketId: string,
+  tagIds: string[],
+  now: number,
+) {
+  return tagIds.map((tagId) =>
+    db.insert(ticketTags).values({ ticketId, tagId, accountId, createdAt: now }).onConflictDoNothing(),
+  );
+}
+
+export function unlinkTagStatement(db: Db, ticketId: string, tagId: string) {
+  return db.delete(ticketTags).where(and(eq(ticketTags.ticketId, ticketId), eq(ticketTags.tagId, tagId)));
+}
+
+export function ticketTagsQuery(db: Db, ticketId: string) {
+  return db
+    .select({ tag: tags })
+    .from(ticketTags)
+    .innerJoin(tags, eq(tags.id, ticketTags.tagId))
+    .where(eq(ticketTags.ticketId, ticketId))
+    .orderBy(asc(ticketTags.createdAt));
+}

@@ -1,0 +1,112 @@
+import { z } from "@hono/zod-openapi";
+import { defineRoute, jsonBody, jsonResponse } from "../../lib/openapi";
+import {
+  AddTicketTagBodySchema,
+  CreateTicketBodySchema,
+  ManageBodySchema,
+  TicketListQuerySchema,
+  TicketListSchema,
+  TicketParamsSchema,
+  TicketSchema,
+  TicketTagListSchema,
+  UpdateTicketBodySchema,
+} from "./tickets.schemas";
+
+const tags = ["Tickets"];
+const Deleted = z.object({ id: z.string(), deleted: z.literal(true) });
+
+export const createTicketRoute = defineRoute("write", {
+  method: "post",
+  path: "/v1/tickets",
+  tags,
+  summary: "Create a ticket",
+  description:
+    "Creates a ticket in an inbox for a customer given by `customer_id` or by `customer` (found by email, any case, or created). A blocked customer gives 403. `client_id` is the workspace's ticket prefix and next number (never reused). An optional first `message` is the customer's. Tag names are created in the inbox when missing. Fires `ticket.created` (not `message.created`).",
+  request: { body: jsonBody(CreateTicketBodySchema) },
+  responses: { 201: jsonResponse(TicketSchema, "The ticket.") },
+});
+
+export const listTicketsRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/tickets",
+  tags,
+  summary: "List tickets",
+  description:
+    "Newest first. Filters: `status`, `priority`, `inbox_id`, `customer_id`, `assignee_id`, `tag`, `q` (subject words), `updated_after`. With `updated_after` the order is (updated_at, id) ascending, so a sync walks pages without gaps.",
+  request: { query: TicketListQuerySchema },
+  responses: { 200: jsonResponse(TicketListSchema, "A page of tickets.") },
+});
+
+export const getTicketRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/tickets/{id}",
+  tags,
+  summary: "Get a ticket",
+  request: { params: TicketParamsSchema },
+  responses: { 200: jsonResponse(TicketSchema, "The ticket.") },
+});
+
+export const updateTicketRoute = defineRoute("write", {
+  method: "patch",
+  path: "/v1/tickets/{id}",
+  tags,
+  summary: "Edit a ticket",
+  description: "Changes subject, status, priority, metadata or assignee. Fires `ticket.updated`.",
+  request: { params: TicketParamsSchema, body: jsonBody(UpdateTicketBodySchema) },
+  responses: { 200: jsonResponse(TicketSchema, "The ticket.") },
+});
+
+export const deleteTicketRoute = defineRoute("write", {
+  method: "delete",
+  path: "/v1/tickets/{id}",
+  tags,
+  summary: "Delete a ticket",
+  description:
+    "Permanently removes the ticket, its messages, tag links and attachment bytes. Fires `ticket.deleted` with its last state.",
+  request: { params: TicketParamsSchema },
+  responses: { 200: jsonResponse(Deleted, "Deleted.") },
+});
+
+export const manageTicketRoute = defineRoute("write", {
+  method: "post",
+  path: "/v1/tickets/{id}/manage",
+  tags,
+  summary: "Ticket actions",
+  description:
+    "`close`, `resolve`, `reopen`, `hold`, `spam`, `not_spam`, `assign` (`user_id`), `unassign`, `snooze` (`until`), `unsnooze`, `set_priority` (`priority`), `add_tags`/`remove_tags` (`tags`), `merge` (`into_ticket_id`: messages and tags move there; this ticket is closed). Fires no `ticket.updated`.",
+  request: { params: TicketParamsSchema, body: jsonBody(ManageBodySchema) },
+  responses: { 200: jsonResponse(TicketSchema, "The ticket after the action.") },
+});
+
+export const listTicketTagsRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/tickets/{id}/tags",
+  tags,
+  summary: "A ticket's tags",
+  request: { params: TicketParamsSchema },
+  responses: { 200: jsonResponse(TicketTagListSchema, "Its tags.") },
+});
+
+export const addTicketTagRoute = defineRoute("write", {
+  method: "post",
+  path: "/v1/tickets/{id}/tags",
+  tags,
+  summary: "Tag a ticket",
+  description:
+    "By `tag_id` (a tag of the ticket's inbox) or by `name` (created in the inbox when missing). Answers the ticket's tags.",
+  request: { params: TicketParamsSchema, body: jsonBody(AddTicketTagBodySchema) },
+  responses: { 200: jsonResponse(TicketTagListSchema, "Its tags.") },
+});
+
+export const removeTicketTagRoute = defineRoute("write", {
+  method: "delete",
+  path: "/v1/tickets/{id}/tags/{tag_id}",
+  tags,
+  summary: "Untag a ticket",
+  request: {
+    params: TicketParamsSchema.extend({
+      tag_id: z.string().openapi({ param: { name: "tag_id", in: "path" } }),
+    }),
+  },
+  responses: { 200: jsonResponse(TicketTagListSchema, "Its remaining tags.") },
+});

@@ -1,0 +1,218 @@
+import { eq, inArray } from "drizzle-orm";
+import { runBatch, type Statement } from "../../db/client";
+import { messageAttachments, messages, tickets } from "../../db/schema";
+import { recordEvent } from "../../events/outbox";
+import { customerData, inboxData, ticketData } from "../../events/payloads";
+import { AppError, notFound } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { type OffsetParams, standardList } from "../../lib/pagination";
+import { findOrCreateCustomer } from "../customers/customers.service";
+import { customerOf, inboxOf, type TicketContext, ticketEventData } from "./ticket-context";
+import { clientIdOf, toTicket } from "./tickets.dto";
+import {
+  deleteTicketStatement,
+  ensureTags,
+  findTicket,
+  linkTagStatements,
+  nextTicketNumber,
+  type TicketFilter,
+  ticketQueries,
+  updateTicketStatement,
+} from "./tickets.repo";
+import type { CreateTicketBodySchema, UpdateTicketBodySchema } from "./tickets.schemas";
+
+type CreateInput = (typeof CreateTicketBodySchema)["_output"];
+type UpdateInput = (typeof UpdateTicketBodySchema)["_output"];
+
+export async function ticketOf(ctx: TicketContext, id: string) {
+  const view = await findTicket(ctx.db, ctx.accountId, id);
+  if (!view) throw notFound(`Ticket ${id}`);
+  return view;
+}
+
+export const showTicket = async (ctx: TicketContext, id: string) =>
+  toTicket(await ticketOf(ctx, id), ctx.env.PUBLIC_BASE_URL);
+
+/** Status changes that close a ticket stamp `closed_at`; any other status clears it. */
+export function closedAtFor(
+  status: (typeof tickets.$inferSelect)["status"],
+  current: number | null,
+  now: number,
+) {
+  return status === "closed" || status === "resolved" ? (current ?? now) : null;
+}
+
+/**
+ * POST /v1/tickets: the customer (found or created), the ticket with its number, an optional
+ * first customer message, its tags and the `ticket.created` event, in one batch.
+ */
+export async function createTicket(ctx: TicketContext, input: CreateInput) {
+  const inbox = await inboxOf(ctx, input.inbox_id);
+  const customer = input.customer_id
+    ? await customerOf(ctx, input.customer_id)
+    : await findOrCreateCustomer(ctx.db, ctx.accountId, input.customer as { email: string }, ctx.now);
+  if (customer.blocked) {
+    throw new AppError(
+      403,
+      "customer_blocked",
+      "Customer blocked",
+      `${customer.email} is blocked and cannot open tickets.`,
+    );
+  }
+  const sequence = await nextTicketNumber(ctx.db, ctx.accountId);
+  if (!sequence) throw notFound(`Account ${ctx.accountId}`);
+  const status = input.status ?? "open";
+  const row = {
+    id: newId("tkv"),
+    accountId: ctx.accountId,
+    inboxId: inbox.id,
+    customerId: customer.id,
+    number: sequence.number,
+    clientId: clientIdOf(sequence.prefix, sequence.number),
+    subject: input.subject,
+    status,
+    priority: input.priority ?? "normal",
+    sharedUuid: newId("shr"),
+    metadata: JSON.stringify(input.metadata ?? {}),
+    assigneeId: input.assignee_id ?? null,
+    messageCount: input.message ? 1 : 0,
+    lastMessageAt: input.message ? ctx.now : null,
+    closedAt: closedAtFor(status, null, ctx.now),
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  };
+  const tagRows = await ensureTags(
+    ctx.db,
+    ctx.accountId,
+    inbox.id,
+    input.tags ?? [],
+    () => newId("tag"),
+    ctx.now,
+  );
+  const statements: Statement[] = [ctx.db.insert(tickets).values(row)];
+  if (input.message) {
+    statements.push(
+      ctx.db.insert(messages).values({
+        id: newId("msg"),
+        accountId: ctx.accountId,
+        ticketId: row.id,
+        type: "customer",
+        direction: "inbound",
+        authorType: "customer",
+        authorId: customer.id,
+        from: customer.email,
+        subject: input.subject,
+        bodyText: input.message.body_text ?? null,
+        bodyHtml: input.message.body_html ?? null,
+        status: "received",
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      }),
+    );
+  }
+  statements.push(
+    ...linkTagStatements(
+      ctx.db,
+      ctx.accountId,
+      row.id,
+      tagRows.map((t) => t.id),
+      ctx.now,
+    ),
+  );
+  statements.push(
+    recordEvent(
+      ctx.db,
+      {
+        accountId: ctx.accountId,
+        inboxId: inbox.id,
+        name: "ticket.created",
+        data: {
+          inbox: inboxData(inbox),
+          ticket: ticketData({ ...row, snoozedUntil: null, mergedIntoId: null }, ctx.env.PUBLIC_BASE_URL),
+          customer: customerData(customer),
+        },
+      },
+      ctx.now,
+    ),
+  );
+  await runBatch(ctx.db, statements);
+  return showTicket(ctx, row.id);
+}
+
+export async function listTickets(
+  ctx: TicketContext,
+  filter: Omit<TicketFilter, "accountId">,
+  page: OffsetParams,
+) {
+  const { page: query, total } = ticketQueries(
+    ctx.db,
+    { ...filter, accountId: ctx.accountId },
+    page.limit,
+    page.offset,
+  );
+  const [rows, totals] = await ctx.db.batch([query, total]);
+  return standardList(
+    rows.map((view) => toTicket(view, ctx.env.PUBLIC_BASE_URL)),
+    totals[0]?.total ?? 0,
+    page,
+  );
+}
+
+/** PATCH: the edit and its `ticket.updated` event commit together. */
+export async function updateTicket(ctx: TicketContext, id: string, input: UpdateInput) {
+  const { ticket } = await ticketOf(ctx, id);
+  const changes = {
+    ...(input.subject !== undefined ? { subject: input.subject } : {}),
+    ...(input.priority !== undefined ? { priority: input.priority } : {}),
+    ...(input.metadata !== undefined ? { metadata: JSON.stringify(input.metadata) } : {}),
+    ...(input.assignee_id !== undefined ? { assigneeId: input.assignee_id } : {}),
+    ...(input.status !== undefined
+      ? { status: input.status, closedAt: closedAtFor(input.status, ticket.closedAt, ctx.now) }
+      : {}),
+    updatedAt: ctx.now,
+  };
+  const after = { ...ticket, ...changes };
+  await runBatch(ctx.db, [
+    updateTicketStatement(ctx.db, id, changes),
+    recordEvent(
+      ctx.db,
+      {
+        accountId: ctx.accountId,
+        inboxId: ticket.inboxId,
+        name: "ticket.updated",
+        data: await ticketEventData(ctx, after),
+      },
+      ctx.now,
+    ),
+  ]);
+  return showTicket(ctx, id);
+}
+
+/** DELETE: messages, tag links and attachment rows go with the ticket; attachment bytes after. */
+export async function deleteTicket(ctx: TicketContext, id: string) {
+  const { ticket } = await ticketOf(ctx, id);
+  const files = await ctx.db
+    .select({ key: messageAttachments.key })
+    .from(messageAttachments)
+    .where(
+      inArray(
+        messageAttachments.messageId,
+        ctx.db.select({ id: messages.id }).from(messages).where(eq(messages.ticketId, id)),
+      ),
+    );
+  await runBatch(ctx.db, [
+    recordEvent(
+      ctx.db,
+      {
+        accountId: ctx.accountId,
+        inboxId: ticket.inboxId,
+        name: "ticket.deleted",
+        data: await ticketEventData(ctx, ticket),
+      },
+      ctx.now,
+    ),
+    deleteTicketStatement(ctx.db, id),
+  ]);
+  if (files.length > 0) await ctx.env.FILES.delete(files.map((f) => f.key));
+  return { id, deleted: true as const };
+}
