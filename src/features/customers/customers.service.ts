@@ -1,0 +1,136 @@
+import type { Db } from "../../db/client";
+import { badRequest, conflict, notFound } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { isValidAddress } from "../../mail/address";
+import { toCustomer } from "./customers.dto";
+import {
+  type CustomerFilter,
+  type CustomerRow,
+  countTicketsOf,
+  customerQueries,
+  deleteCustomerWithoutTickets,
+  emailTakenByOther,
+  findCustomer,
+  findCustomerByEmail,
+  insertCustomer,
+  updateCustomer,
+} from "./customers.repo";
+import type { CreateCustomerInput, UpdateCustomerInput } from "./customers.schemas";
+import { isUniqueViolation } from "./unique-violation";
+
+export { toCustomer };
+
+const customerExists = (email: string) =>
+  conflict("customer_exists", "Customer already exists", `A customer with ${email} already exists.`);
+
+export async function createCustomer(
+  db: Db,
+  accountId: string,
+  input: CreateCustomerInput,
+  now = Date.now(),
+) {
+  const row = await insertCustomer(db, {
+    id: newId("cus"),
+    accountId,
+    email: input.email,
+    name: input.name ?? null,
+    phone: input.phone ?? null,
+    blocked: input.blocked ?? false,
+    metadata: JSON.stringify(input.metadata ?? {}),
+    createdAt: now,
+    updatedAt: now,
+  });
+  // The unique (account_id, email) index decides, so two racing creations cannot both succeed.
+  if (!row) throw customerExists(input.email);
+  return toCustomer(row);
+}
+
+/** A page, newest first, and the filtered total, in one round trip. */
+export async function listCustomers(db: Db, filter: CustomerFilter, limit: number, offset: number) {
+  const { page, total } = customerQueries(db, filter, limit, offset);
+  const [rows, totals] = await db.batch([page, total]);
+  return { customers: rows.map(toCustomer), total: totals[0]?.total ?? 0 };
+}
+
+export async function getCustomer(db: Db, accountId: string, id: string) {
+  const row = await findCustomer(db, accountId, id);
+  if (!row) throw notFound(`Customer ${id}`);
+  return toCustomer(row);
+}
+
+export async function patchCustomer(
+  db: Db,
+  accountId: string,
+  id: string,
+  input: UpdateCustomerInput,
+  now = Date.now(),
+) {
+  if (!(await findCustomer(db, accountId, id))) throw notFound(`Customer ${id}`);
+  if (input.email !== undefined && (await emailTakenByOther(db, accountId, input.email, id))) {
+    throw customerExists(input.email);
+  }
+  let updated: CustomerRow | null;
+  try {
+    updated = await updateCustomer(db, accountId, id, {
+      email: input.email,
+      name: input.name,
+      phone: input.phone,
+      blocked: input.blocked,
+      metadata: input.metadata === undefined ? undefined : JSON.stringify(input.metadata),
+      updatedAt: now,
+    });
+  } catch (error) {
+    if (input.email !== undefined && isUniqueViolation(error)) throw customerExists(input.email);
+    throw error;
+  }
+  if (!updated) throw notFound(`Customer ${id}`);
+  return toCustomer(updated);
+}
+
+/** Tickets keep a required reference to their customer, so a customer with tickets stays. */
+export async function removeCustomer(db: Db, accountId: string, id: string) {
+  if (!(await findCustomer(db, accountId, id))) throw notFound(`Customer ${id}`);
+  if (await deleteCustomerWithoutTickets(db, accountId, id)) return;
+  const tickets = await countTicketsOf(db, accountId, id);
+  throw conflict(
+    "customer_has_tickets",
+    "Customer has tickets",
+    `Customer ${id} still has ${tickets} ticket(s); delete them before deleting the customer.`,
+  );
+}
+
+/**
+ * The customer with this address, created if the workspace has none (ticket creation uses it).
+ * The address is matched in any case. Two concurrent calls for a new address both answer the one
+ * row the unique index let in. An existing customer is answered as it is: name and phone given
+ * here never overwrite what the workspace already holds. Throws 400 for an invalid address.
+ */
+export async function findOrCreateCustomer(
+  db: Db,
+  accountId: string,
+  input: { email: string; name?: string | null; phone?: string | null },
+  now = Date.now(),
+): Promise<CustomerRow> {
+  const email = input.email.trim().toLowerCase();
+  if (!isValidAddress(email)) {
+    throw badRequest(
+      "validation_error",
+      "Invalid request",
+      `${JSON.stringify(input.email)} is not an email address.`,
+    );
+  }
+  const created = await insertCustomer(db, {
+    id: newId("cus"),
+    accountId,
+    email,
+    name: input.name?.trim() || null,
+    phone: input.phone?.trim() || null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  if (created) return created;
+  const existing = await findCustomerByEmail(db, accountId, email);
+  // Only a delete racing between the two statements gets here; the caller may simply retry.
+  if (!existing) throw new Error(`Customer ${email} vanished while being found or created`);
+  return existing;
+}
