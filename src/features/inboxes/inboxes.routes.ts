@@ -1,0 +1,74 @@
+import { z } from "@hono/zod-openapi";
+import { defineRoute, jsonBody, jsonResponse } from "../../lib/openapi";
+import { pageQuery } from "../../lib/pagination";
+import {
+  CreateInboxBodySchema,
+  InboxListSchema,
+  InboxParamsSchema,
+  InboxSchema,
+  UpdateInboxBodySchema,
+} from "./inboxes.schemas";
+
+const tags = ["Inboxes"];
+const failure = (description: string) =>
+  jsonResponse(z.object({ error: z.string() }).catchall(z.unknown()), description);
+
+const WEBHOOK_RULES =
+  "`webhooks` replaces the whole list on every write (at most 10). An entry sent with its `secret` keeps it; an entry without one gets a new `whsec_` secret (32 random bytes, base64url), so every webhook has one. Secrets are stored encrypted and answered in clear in the inbox. URLs must be `https://` to a public host: credentials, private, link-local, unique-local, reserved and (in production) loopback addresses are refused; `http://` is accepted only to loopback and only in development and test. `events` names at least one subscribable event, without repeats.";
+
+export const createInboxRoute = defineRoute("write", {
+  method: "post",
+  path: "/v1/inboxes",
+  tags,
+  summary: "Create an inbox",
+  description: `\`email_address\` is stored lowercase and is unique across the whole service, not just the workspace, because inbound mail is routed by it: 409 \`email_address_taken\` when any inbox has it. \`connection_id\`, when given, must be a connection of this workspace (400 \`connection_not_found\`). \`status_after_reply\` defaults to \`pending\`. Fires no event (the spec has no \`inbox.created\`). ${WEBHOOK_RULES}`,
+  request: { body: jsonBody(CreateInboxBodySchema) },
+  responses: {
+    201: jsonResponse(InboxSchema, "The new inbox."),
+    409: failure("The email address is already an inbox's address."),
+  },
+});
+
+export const listInboxesRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/inboxes",
+  tags,
+  summary: "List inboxes",
+  description:
+    "Page-based, as the spec lists for this endpoint: `page` (from 1) and `limit` (default 50, at most 100); `pagination.pages` is the number of pages. Newest first.",
+  request: { query: pageQuery() },
+  responses: { 200: jsonResponse(InboxListSchema, "A page of inboxes.") },
+});
+
+export const getInboxRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/inboxes/{id}",
+  tags,
+  summary: "Get an inbox",
+  request: { params: InboxParamsSchema },
+  responses: { 200: jsonResponse(InboxSchema, "The inbox.") },
+});
+
+export const updateInboxRoute = defineRoute("write", {
+  method: "patch",
+  path: "/v1/inboxes/{id}",
+  tags,
+  summary: "Update an inbox",
+  description: `Changes the fields sent; \`connection_id: null\` detaches the connection. Every successful update fires \`inbox.updated\` with the inbox's new \`id\`, \`name\` and \`email_address\`, recorded in the same transaction as the change. 409 when a new \`email_address\` is taken. ${WEBHOOK_RULES}`,
+  request: { params: InboxParamsSchema, body: jsonBody(UpdateInboxBodySchema) },
+  responses: {
+    200: jsonResponse(InboxSchema, "The inbox after the change."),
+    409: failure("The email address is already an inbox's address."),
+  },
+});
+
+export const deleteInboxRoute = defineRoute("write", {
+  method: "delete",
+  path: "/v1/inboxes/{id}",
+  tags,
+  summary: "Delete an inbox",
+  description:
+    "Deletes the inbox with its tags and tickets (and their messages). Fires `inbox.deleted` carrying the inbox as it last was, recorded in the same transaction; the cascaded tickets fire no `ticket.deleted`.",
+  request: { params: InboxParamsSchema },
+  responses: { 200: jsonResponse(z.object({ id: z.string(), deleted: z.literal(true) }), "Deleted.") },
+});

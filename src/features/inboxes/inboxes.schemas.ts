@@ -1,0 +1,114 @@
+import { z } from "@hono/zod-openapi";
+import { EVENT_NAMES } from "../../events/outbox";
+import { pagedListSchema } from "../../lib/pagination";
+import { isValidAddress } from "../../mail/address";
+
+/** Ticket statuses an agent reply may leave behind; `spam` is a verdict, never a reply's outcome. */
+export const STATUSES_AFTER_REPLY = ["open", "pending", "on_hold", "resolved", "closed"] as const;
+export const MAX_WEBHOOKS = 10;
+/** `whsec_` and at least 32 base64 or base64url characters (24 bytes), as generated secrets are. */
+const SECRET = /^whsec_[A-Za-z0-9+/=_-]{32,256}$/;
+
+export const WebhookSchema = z
+  .object({
+    url: z.string().openapi({ example: "https://hooks.example.com/support" }),
+    events: z.array(z.enum(EVENT_NAMES)).openapi({ example: ["ticket.created", "message.created"] }),
+    enabled: z.boolean(),
+    secret: z.string().openapi({
+      description: "Signing secret. The whole string, as UTF-8 bytes, is the HMAC-SHA256 key.",
+      example: "whsec_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    }),
+  })
+  .openapi("Webhook");
+
+export const WebhookInputSchema = z
+  .object({
+    url: z.string().min(1).openapi({
+      description:
+        "`https://` to a public host. Refused: credentials in the URL, private (10/8, 172.16/12, 192.168/16, 100.64/10), link-local (169.254/16, fe80::/10), unique-local (fc00::/7), `0.0.0.0` and loopback. Plain `http://` (and https) to loopback (127.0.0.0/8, localhost, [::1]) is accepted only when the service runs in development or test.",
+      example: "https://hooks.example.com/support",
+    }),
+    events: z
+      .array(z.enum(EVENT_NAMES))
+      .min(1)
+      .refine((names) => new Set(names).size === names.length, { message: "must not repeat an event" })
+      .openapi({ description: "Events to receive; at least one, no repeats." }),
+    enabled: z.boolean().default(true).openapi({ description: "Defaults to true." }),
+    secret: z
+      .string()
+      .regex(SECRET, "must be `whsec_` followed by at least 32 base64url characters")
+      .optional()
+      .openapi({
+        description:
+          "Send back the secret the inbox answered to keep it; leave it out and a new one is generated.",
+      }),
+  })
+  .strict()
+  .openapi("WebhookInput");
+
+export type WebhookInput = z.infer<typeof WebhookInputSchema>;
+
+export const InboxSchema = z
+  .object({
+    id: z.string().openapi({ example: "inb_01JD3Z6X8Y9ABCDEFGHJKMNPQR" }),
+    name: z.string().openapi({ example: "Support" }),
+    email_address: z.string().openapi({ example: "support@acme.com" }),
+    connection_id: z.string().nullable(),
+    status_after_reply: z.enum(STATUSES_AFTER_REPLY),
+    webhooks: z.array(WebhookSchema),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi("Inbox");
+
+export const InboxListSchema = pagedListSchema(InboxSchema, "InboxList");
+
+const InboxFields = {
+  name: z.string().trim().min(1).max(100).openapi({ example: "Support" }),
+  email_address: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine(isValidAddress, { message: "must be an email address such as support@acme.com" })
+    .openapi({
+      description: "Stored lowercase. Unique across the whole service (inbound mail is routed by it).",
+      example: "support@acme.com",
+    }),
+  connection_id: z.string().nullable().openapi({
+    description: "A connection (domain) of this workspace that the inbox sends through; `null` for none.",
+    example: "con_01JD3Z6X8Y9ABCDEFGHJKMNPQR",
+  }),
+  status_after_reply: z
+    .enum(STATUSES_AFTER_REPLY)
+    .openapi({ description: "Ticket status after an agent reply, unless the reply names one." }),
+  webhooks: z
+    .array(WebhookInputSchema)
+    .max(MAX_WEBHOOKS)
+    .openapi({
+      description: `Up to ${MAX_WEBHOOKS}. Replaces the whole list on every write.`,
+    }),
+};
+
+export const CreateInboxBodySchema = z
+  .object({
+    ...InboxFields,
+    connection_id: InboxFields.connection_id.optional(),
+    status_after_reply: InboxFields.status_after_reply.default("pending"),
+    webhooks: InboxFields.webhooks.default([]),
+  })
+  .strict()
+  .openapi("CreateInboxRequest");
+
+export const UpdateInboxBodySchema = z
+  .object(InboxFields)
+  .partial()
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, { message: "name at least one field to change" })
+  .openapi("UpdateInboxRequest");
+
+export type CreateInboxInput = z.infer<typeof CreateInboxBodySchema>;
+export type UpdateInboxInput = z.infer<typeof UpdateInboxBodySchema>;
+
+export const InboxParamsSchema = z.object({
+  id: z.string().openapi({ param: { name: "id", in: "path" }, example: "inb_01JD3Z6X8Y9ABCDEFGHJKMNPQR" }),
+});

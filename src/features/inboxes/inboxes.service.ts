@@ -1,0 +1,142 @@
+import { type Db, runBatch } from "../../db/client";
+import { recordEvent } from "../../events/outbox";
+import { inboxData } from "../../events/payloads";
+import { AppError, conflict, notFound } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { type PageParams, pagedList, pageOffset } from "../../lib/pagination";
+import { findConnection } from "../connections/connections.repo";
+import { toInbox } from "./inboxes.dto";
+import {
+  addressInUse,
+  deleteInboxStatement,
+  findInbox,
+  type InboxRow,
+  insertInbox,
+  listInboxes,
+  updateInboxStatement,
+} from "./inboxes.repo";
+import type { CreateInboxInput, UpdateInboxInput } from "./inboxes.schemas";
+import { type WebhookEnv, webhooksColumn } from "./webhooks";
+
+export interface InboxContext {
+  db: Db;
+  env: WebhookEnv;
+  accountId: string;
+  now: number;
+}
+
+const addressTaken = (address: string) =>
+  conflict(
+    "email_address_taken",
+    "Email address already in use",
+    `${address} is already the address of an inbox; addresses are unique across the service.`,
+  );
+
+/** The unique index on the address refused a write that raced past the check before it. */
+function isAddressConflict(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause.message.includes("UNIQUE constraint failed: inboxes.email_address")) return true;
+  }
+  return false;
+}
+
+/** A connection named in a body must be one of the workspace's: a bad reference, not a missing route. */
+async function checkConnection(ctx: InboxContext, connectionId: string | null | undefined) {
+  if (!connectionId || (await findConnection(ctx.db, ctx.accountId, connectionId))) return;
+  throw new AppError(
+    400,
+    "connection_not_found",
+    "Connection not found",
+    `Connection ${connectionId} does not exist in this workspace.`,
+    { details: [{ path: "body.connection_id", message: "must be a connection of this workspace" }] },
+  );
+}
+
+async function ownInbox(ctx: InboxContext, id: string) {
+  const row = await findInbox(ctx.db, ctx.accountId, id);
+  if (!row) throw notFound(`Inbox ${id}`);
+  return row;
+}
+
+const present = (row: InboxRow, ctx: InboxContext) => toInbox(row, ctx.env.ENCRYPTION_KEY);
+
+/** Creates an inbox. The spec has no `inbox.created`, so no event is recorded. */
+export async function createInbox(ctx: InboxContext, input: CreateInboxInput) {
+  const webhooks = await webhooksColumn(input.webhooks, ctx.env);
+  await checkConnection(ctx, input.connection_id);
+  const [row] = await insertInbox(ctx.db, {
+    id: newId("inb"),
+    accountId: ctx.accountId,
+    name: input.name,
+    emailAddress: input.email_address,
+    connectionId: input.connection_id ?? null,
+    statusAfterReply: input.status_after_reply,
+    webhooks,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  });
+  if (!row) throw addressTaken(input.email_address);
+  return present(row, ctx);
+}
+
+export async function listAccountInboxes(ctx: InboxContext, page: PageParams) {
+  const { rows, total } = await listInboxes(ctx.db, ctx.accountId, page.limit, pageOffset(page));
+  return pagedList(await Promise.all(rows.map((row) => present(row, ctx))), total, page);
+}
+
+export async function getInbox(ctx: InboxContext, id: string) {
+  return present(await ownInbox(ctx, id), ctx);
+}
+
+/**
+ * Applies the fields sent; `webhooks`, when sent, replaces the whole list. Every successful PATCH
+ * records `inbox.updated` with the new state, in the same batch as the change.
+ */
+export async function updateInbox(ctx: InboxContext, id: string, input: UpdateInboxInput) {
+  const before = await ownInbox(ctx, id);
+  const webhooks = input.webhooks ? await webhooksColumn(input.webhooks, ctx.env) : before.webhooks;
+  await checkConnection(ctx, input.connection_id);
+  const after: InboxRow = {
+    ...before,
+    name: input.name ?? before.name,
+    emailAddress: input.email_address ?? before.emailAddress,
+    connectionId: input.connection_id === undefined ? before.connectionId : input.connection_id,
+    statusAfterReply: input.status_after_reply ?? before.statusAfterReply,
+    webhooks,
+    updatedAt: ctx.now,
+  };
+  if (after.emailAddress !== before.emailAddress && (await addressInUse(ctx.db, after.emailAddress))) {
+    throw addressTaken(after.emailAddress);
+  }
+  const event = { accountId: ctx.accountId, inboxId: id, name: "inbox.updated" as const };
+  try {
+    const [updated] = await runBatch(ctx.db, [
+      updateInboxStatement(ctx.db, after),
+      recordEvent(ctx.db, { ...event, data: { inbox: inboxData(after) } }, ctx.now),
+    ]);
+    // Deleted between the read and the write: the event has no webhooks left to reach.
+    if (!updated?.meta.changes) throw notFound(`Inbox ${id}`);
+  } catch (error) {
+    if (isAddressConflict(error)) throw addressTaken(after.emailAddress);
+    throw error;
+  }
+  return present(after, ctx);
+}
+
+/**
+ * Deletes the inbox with its tickets (and their messages and tag links) and tags, by foreign-key
+ * cascade, and records `inbox.deleted` with the inbox as it last was, all in one batch. Cascaded
+ * tickets fire no `ticket.deleted`: events go only to the inbox's webhooks, which go with it.
+ */
+export async function removeInbox(ctx: InboxContext, id: string) {
+  const before = await ownInbox(ctx, id);
+  const [, deleted] = await runBatch(ctx.db, [
+    recordEvent(
+      ctx.db,
+      { accountId: ctx.accountId, inboxId: id, name: "inbox.deleted", data: { inbox: inboxData(before) } },
+      ctx.now,
+    ),
+    deleteInboxStatement(ctx.db, ctx.accountId, id),
+  ]);
+  if (!deleted?.meta.changes) throw notFound(`Inbox ${id}`);
+}
