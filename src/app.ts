@@ -5,6 +5,7 @@ import { customersRouter } from "./features/customers/customers.handlers";
 import { emailsRouter } from "./features/emails/emails.handlers";
 import { inboxesRouter } from "./features/inboxes/inboxes.handlers";
 import { keysRouter } from "./features/keys/keys.handlers";
+import { messagesRouter } from "./features/messages/messages.handlers";
 import { portalRouter } from "./features/portal/portal.handlers";
 import { recordRequest } from "./features/request-logs/record-request";
 import { requestLogsRouter } from "./features/request-logs/request-logs.handlers";
@@ -49,6 +50,8 @@ export function createApp() {
   app.route("/", customersRouter);
   app.route("/", tagsRouter);
   app.route("/", portalRouter);
+  // Before tickets: /v1/tickets/compose must not be read as a ticket id.
+  app.route("/", messagesRouter);
   app.route("/", ticketsRouter);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import { listConnections } from "../../src/features/connections/connections.repo";
 import { emailQueries, scheduledQueries } from "../../src/features/emails/emails.repo";
 import { listKeys } from "../../src/features/keys/keys.repo";

@@ -175,3 +175,33 @@ export async function cancel(ctx: EmailContext, id: string) {
     );
   return toEmail(row);
 }
+
+/**
+ * Sends one email on behalf of another feature (ticket replies, compose): every check of
+ * POST /v1/emails applies, without the HTTP envelope or idempotency. Answers the stored row.
+ */
+export async function sendFromFeature(
+  ctx: EmailContext,
+  input: SendEmailInput,
+  source: string,
+): Promise<NewEmailRow> {
+  const email = normalizeEmail(input, ctx.now);
+  const state = await loadSendState(
+    ctx.db,
+    ctx.accountId,
+    [email.fromDomain],
+    email.recipients,
+    null,
+    ctx.now,
+  );
+  if (!state.account) throw notFound(`Account ${ctx.accountId}`);
+  const [row] = await acceptEmails(
+    { db: ctx.db, files: ctx.env.FILES, account: state.account, state, now: ctx.now },
+    [email],
+    source,
+    null,
+  );
+  if (!row) throw new Error("acceptEmails accepted nothing");
+  await enqueueEmails(ctx.env.EMAIL_QUEUE, [row as EmailRow], ctx.now);
+  return row;
+}

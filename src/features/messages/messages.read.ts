@@ -1,0 +1,53 @@
+import { and, eq } from "drizzle-orm";
+import { messageAttachments } from "../../db/schema";
+import { notFound } from "../../lib/errors";
+import { namedCountedList, type OffsetParams, standardList } from "../../lib/pagination";
+import type { TicketContext } from "../tickets/ticket-context";
+import { ticketOf } from "../tickets/tickets.service";
+import { toAttachment, toMessage } from "./messages.dto";
+import { attachmentsOf, findMessage, messageQueries } from "./messages.repo";
+
+/** A ticket's messages, oldest first, with `created_after` for incremental sync. */
+export async function listMessages(
+  ctx: TicketContext,
+  ticketId: string,
+  createdAfter: number | undefined,
+  page: OffsetParams,
+) {
+  await ticketOf(ctx, ticketId);
+  const { page: query, total } = messageQueries(ctx.db, ticketId, createdAfter, page.limit, page.offset);
+  const [rows, totals] = await ctx.db.batch([query, total]);
+  const files = await attachmentsOf(
+    ctx.db,
+    rows.map((r) => r.message.id),
+  );
+  return standardList(
+    rows.map((view) => toMessage(view, files)),
+    totals[0]?.total ?? 0,
+    page,
+  );
+}
+
+export async function listAttachments(ctx: TicketContext, messageId: string) {
+  if (!(await findMessage(ctx.db, ctx.accountId, messageId))) throw notFound(`Message ${messageId}`);
+  return namedCountedList("attachments", (await attachmentsOf(ctx.db, [messageId])).map(toAttachment));
+}
+
+/** The attachment's bytes from R2, with its type and a download name. */
+export async function attachmentContent(ctx: TicketContext, messageId: string, attachmentId: string) {
+  const rows = await ctx.db
+    .select()
+    .from(messageAttachments)
+    .where(
+      and(
+        eq(messageAttachments.accountId, ctx.accountId),
+        eq(messageAttachments.messageId, messageId),
+        eq(messageAttachments.id, attachmentId),
+      ),
+    )
+    .limit(1);
+  const row = rows[0];
+  const object = row ? await ctx.env.FILES.get(row.key) : null;
+  if (!row || !object) throw notFound(`Attachment ${attachmentId}`);
+  return { body: object.body, contentType: row.contentType, filename: row.filename, size: row.size };
+}

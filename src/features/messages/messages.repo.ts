@@ -1,0 +1,66 @@
+import { and, asc, count, eq, gt, inArray, isNotNull } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { emails, messageAttachments, messages, tickets } from "../../db/schema";
+
+export type MessageRow = typeof messages.$inferSelect;
+export type AttachmentRow = typeof messageAttachments.$inferSelect;
+
+/** A message with the status of the email that carries it (a reply's delivery). */
+export const messageView = { message: messages, emailStatus: emails.status };
+export type MessageView = { message: MessageRow; emailStatus: (typeof emails.$inferSelect)["status"] | null };
+
+export async function findMessage(db: Db, accountId: string, id: string): Promise<MessageView | null> {
+  const rows = await db
+    .select(messageView)
+    .from(messages)
+    .leftJoin(emails, eq(emails.id, messages.emailId))
+    .where(and(eq(messages.accountId, accountId), eq(messages.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export function messageQueries(
+  db: Db,
+  ticketId: string,
+  createdAfter: number | undefined,
+  limit: number,
+  offset: number,
+) {
+  const where = and(
+    eq(messages.ticketId, ticketId),
+    createdAfter !== undefined ? gt(messages.createdAt, createdAfter) : undefined,
+  );
+  return {
+    page: db
+      .select(messageView)
+      .from(messages)
+      .leftJoin(emails, eq(emails.id, messages.emailId))
+      .where(where)
+      .orderBy(asc(messages.createdAt), asc(messages.id))
+      .limit(limit)
+      .offset(offset),
+    total: db.select({ total: count() }).from(messages).where(where),
+  };
+}
+
+export function attachmentsOf(db: Db, messageIds: string[]) {
+  return db
+    .select()
+    .from(messageAttachments)
+    .where(inArray(messageAttachments.messageId, messageIds.length > 0 ? messageIds : [""]))
+    .orderBy(asc(messageAttachments.createdAt), asc(messageAttachments.id));
+}
+
+/** The RFC 5322 Message-IDs of a ticket's messages so far, oldest first (for References). */
+export async function threadMessageIds(db: Db, ticketId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: messages.emailMessageId })
+    .from(messages)
+    .where(and(eq(messages.ticketId, ticketId), isNotNull(messages.emailMessageId)))
+    .orderBy(asc(messages.createdAt), asc(messages.id));
+  return rows.flatMap((r) => (r.id ? [r.id] : []));
+}
+
+export function bumpTicketStatement(db: Db, ticketId: string, changes: Partial<typeof tickets.$inferInsert>) {
+  return db.update(tickets).set(changes).where(eq(tickets.id, ticketId));
+}

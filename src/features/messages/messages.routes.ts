@@ -1,0 +1,126 @@
+import { z } from "@hono/zod-openapi";
+import { defineRoute, jsonBody, jsonResponse } from "../../lib/openapi";
+import { TicketParamsSchema, TicketSchema } from "../tickets/tickets.schemas";
+import {
+  AttachmentListSchema,
+  AttachmentParamsSchema,
+  ComposeBodySchema,
+  CreateMessageBodySchema,
+  MessageListQuerySchema,
+  MessageListSchema,
+  MessageParamsSchema,
+  MessageSchema,
+  SendDraftBodySchema,
+  UpdateDraftBodySchema,
+} from "./messages.schemas";
+
+const tags = ["Messages"];
+const failure = (description: string) =>
+  jsonResponse(z.object({ error: z.string() }).catchall(z.unknown()), description);
+
+export const listMessagesRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/tickets/{id}/messages",
+  tags,
+  summary: "List a ticket's messages",
+  description: "Oldest first, drafts and notes included. `created_after` for incremental sync.",
+  request: { params: TicketParamsSchema, query: MessageListQuerySchema },
+  responses: { 200: jsonResponse(MessageListSchema, "A page of messages.") },
+});
+
+export const createMessageRoute = defineRoute("write", {
+  method: "post",
+  path: "/v1/tickets/{id}/messages",
+  tags,
+  summary: "Add a message",
+  description:
+    "`customer` (inbound: reopens a pending, on-hold, resolved or closed ticket and ends a snooze; spam stays spam), `reply` (emailed to the customer from the inbox address with threading headers and a Reply-To back to this ticket, through the email pipeline: every check of POST /v1/emails applies; the ticket takes `status_after_send` or the inbox's `status_after_reply`) or `note` (internal). `draft: true` stores it without sending, changing anything or firing an event. Fires `message.created` (not `ticket.updated`).",
+  request: { params: TicketParamsSchema, body: jsonBody(CreateMessageBodySchema) },
+  responses: {
+    201: jsonResponse(MessageSchema, "The message."),
+    403: failure("Sender domain not verified."),
+    413: failure("Too large."),
+    422: failure("Customer suppressed."),
+  },
+});
+
+export const composeRoute = defineRoute("write", {
+  method: "post",
+  path: "/v1/tickets/compose",
+  tags: ["Tickets"],
+  summary: "Start a ticket by email",
+  description:
+    "Creates the customer if new, a ticket (status: the inbox's `status_after_reply`) and an outbound message, and emails it from the inbox address. 413 when the built email exceeds 25 MB. Fires neither `ticket.created` nor `message.created`.",
+  request: { body: jsonBody(ComposeBodySchema) },
+  responses: {
+    201: jsonResponse(TicketSchema, "The new ticket."),
+    403: failure("Sender domain not verified."),
+    413: failure("Too large."),
+  },
+});
+
+export const getMessageRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/messages/{id}",
+  tags,
+  summary: "Get a message",
+  request: { params: MessageParamsSchema },
+  responses: { 200: jsonResponse(MessageSchema, "The message.") },
+});
+
+export const updateDraftRoute = defineRoute("write", {
+  method: "patch",
+  path: "/v1/messages/{id}",
+  tags,
+  summary: "Edit a draft",
+  description: "Only drafts change (409 otherwise).",
+  request: { params: MessageParamsSchema, body: jsonBody(UpdateDraftBodySchema) },
+  responses: { 200: jsonResponse(MessageSchema, "The draft."), 409: failure("Not a draft.") },
+});
+
+export const deleteDraftRoute = defineRoute("write", {
+  method: "delete",
+  path: "/v1/messages/{id}",
+  tags,
+  summary: "Delete a draft",
+  description: "Only drafts can be deleted (409 otherwise).",
+  request: { params: MessageParamsSchema },
+  responses: {
+    200: jsonResponse(z.object({ id: z.string(), deleted: z.literal(true) }), "Deleted."),
+    409: failure("Not a draft."),
+  },
+});
+
+export const sendDraftRoute = defineRoute("write", {
+  method: "post",
+  path: "/v1/messages/{id}/send",
+  tags,
+  summary: "Send a draft",
+  description:
+    "Publishes a draft exactly as posting it would have (a reply is emailed); then `message.created` fires.",
+  request: {
+    params: MessageParamsSchema,
+    body: { required: false, content: { "application/json": { schema: SendDraftBodySchema } } },
+  },
+  responses: { 200: jsonResponse(MessageSchema, "The sent message."), 409: failure("Not a draft.") },
+});
+
+export const listAttachmentsRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/messages/{id}/attachments",
+  tags,
+  summary: "A message's attachments",
+  request: { params: MessageParamsSchema },
+  responses: { 200: jsonResponse(AttachmentListSchema, "Its attachments.") },
+});
+
+export const attachmentContentRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/messages/{id}/attachments/{att_id}/content",
+  tags,
+  summary: "Download an attachment",
+  request: { params: AttachmentParamsSchema },
+  responses: {
+    200: { description: "The bytes.", content: { "application/octet-stream": { schema: z.string() } } },
+  },
+});

@@ -1,0 +1,111 @@
+import { z } from "@hono/zod-openapi";
+import { namedCountedListSchema, offsetQuery, standardListSchema } from "../../lib/pagination";
+import { TicketStatus } from "../tickets/tickets.schemas";
+
+export const AttachmentSchema = z
+  .object({ id: z.string(), filename: z.string(), content_type: z.string(), size: z.number().int() })
+  .openapi("MessageAttachment");
+
+export const MessageSchema = z
+  .object({
+    id: z.string().openapi({ example: "msg_01JD3Z6X8Y9ABCDEFGHJKMNPQR" }),
+    ticket_id: z.string(),
+    type: z.enum(["customer", "reply", "note"]),
+    direction: z.enum(["inbound", "outbound", "internal"]),
+    author: z.object({ type: z.enum(["customer", "user", "api"]), id: z.string().nullable() }),
+    from: z.string().nullable(),
+    to: z.array(z.string()),
+    cc: z.array(z.string()),
+    subject: z.string().nullable(),
+    body_text: z.string().nullable(),
+    body_html: z.string().nullable(),
+    is_draft: z.boolean(),
+    status: z.enum(["draft", "queued", "sent", "failed", "received"]),
+    attachments: z.array(AttachmentSchema),
+    email_id: z
+      .string()
+      .nullable()
+      .openapi({ description: "The email that carried a reply (see /v1/emails)." }),
+    email_message_id: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    sent_at: z.string().nullable(),
+  })
+  .openapi("Message");
+
+export const MessageListSchema = standardListSchema(MessageSchema, "MessageList");
+export const AttachmentListSchema = namedCountedListSchema(
+  "attachments",
+  AttachmentSchema,
+  "MessageAttachmentList",
+);
+
+const AttachmentInput = z
+  .object({
+    filename: z.string().min(1).max(255),
+    content: z.string().min(1),
+    content_type: z.string().max(255).optional(),
+  })
+  .strict();
+
+const Bodies = {
+  body_text: z.string().max(1_000_000).optional(),
+  body_html: z.string().max(1_000_000).optional(),
+};
+const hasBody = (b: { body_text?: string; body_html?: string }) => Boolean(b.body_text || b.body_html);
+
+export const CreateMessageBodySchema = z
+  .object({
+    type: z.enum(["customer", "reply", "note"]).default("reply"),
+    ...Bodies,
+    draft: z.boolean().default(false),
+    cc: z.array(z.string().min(3).max(320)).max(50).optional(),
+    attachments: z.array(AttachmentInput).max(20).optional(),
+    status_after_send: TicketStatus.optional(),
+  })
+  .strict()
+  .refine(hasBody, "give body_text or body_html")
+  .openapi("CreateMessageRequest");
+
+export const UpdateDraftBodySchema = z
+  .object({ ...Bodies, cc: z.array(z.string().min(3).max(320)).max(50).optional() })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, "name at least one field to change")
+  .openapi("UpdateDraftRequest");
+
+export const SendDraftBodySchema = z
+  .object({ status_after_send: TicketStatus.optional() })
+  .strict()
+  .openapi("SendDraftRequest");
+
+export const MessageListQuerySchema = offsetQuery(50).extend({
+  created_after: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .openapi({ description: "Only messages created after this time (incremental sync)." }),
+});
+
+export const MessageParamsSchema = z.object({
+  id: z.string().openapi({ param: { name: "id", in: "path" } }),
+});
+export const AttachmentParamsSchema = MessageParamsSchema.extend({
+  att_id: z.string().openapi({ param: { name: "att_id", in: "path" } }),
+});
+
+export const ComposeBodySchema = z
+  .object({
+    inbox_id: z.string(),
+    to: z.string().min(3).max(320),
+    name: z.string().max(200).optional(),
+    subject: z.string().trim().min(1).max(998),
+    ...Bodies,
+    cc: z.array(z.string().min(3).max(320)).max(50).optional(),
+    attachments: z.array(AttachmentInput).max(20).optional(),
+  })
+  .strict()
+  .refine(hasBody, "give body_text or body_html")
+  .openapi("ComposeRequest");
+
+export type CreateMessageInput = z.infer<typeof CreateMessageBodySchema>;
+export type ComposeInput = z.infer<typeof ComposeBodySchema>;
+export type AttachmentInputs = z.infer<typeof AttachmentInput>[];
