@@ -145,6 +145,17 @@ describe("messages", () => {
     expect(await env.FILES.get(`messages/${body.id}/${attachment}`)).toBeNull();
   });
 
+  it("deletes attachment bytes with the inbox too", async () => {
+    const { ws, inbox, post } = await setup();
+    const { body } = await post({ type: "note", body_text: "file", attachments: [{ filename: "a.txt", content: btoa("hello") }] });
+    const list = await callJson<{ attachments: Array<{ id: string }> }>("GET", `/v1/messages/${body.id}/attachments`, { token: ws.token });
+    const key = `messages/${body.id}/${list.body.attachments[0]?.id}`;
+    expect(await env.FILES.get(key)).not.toBeNull();
+    expect((await call("DELETE", `/v1/inboxes/${inbox.id}`, { token: ws.token })).status).toBe(200);
+    expect(await env.FILES.get(key)).toBeNull();
+    expect((await call("GET", `/v1/messages/${body.id}`, { token: ws.token })).status).toBe(404);
+  });
+
   it("lists oldest first with created_after, and hides other workspaces' messages", async () => {
     const { ws, ticket, post } = await setup();
     const a = (await post({ type: "note", body_text: "one" })).body;

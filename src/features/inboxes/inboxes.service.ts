@@ -5,6 +5,7 @@ import { AppError, conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { type PageParams, pagedList, pageOffset } from "../../lib/pagination";
 import { findConnection } from "../connections/connections.repo";
+import { attachmentKeysUnder, deleteFiles } from "../messages/messages.repo";
 import { toInbox } from "./inboxes.dto";
 import {
   addressInUse,
@@ -20,7 +21,7 @@ import { type WebhookEnv, webhooksColumn } from "./webhooks";
 
 export interface InboxContext {
   db: Db;
-  env: WebhookEnv;
+  env: WebhookEnv & Pick<Env, "FILES">;
   accountId: string;
   now: number;
 }
@@ -127,9 +128,11 @@ export async function updateInbox(ctx: InboxContext, id: string, input: UpdateIn
  * Deletes the inbox with its tickets (and their messages and tag links) and tags, by foreign-key
  * cascade, and records `inbox.deleted` with the inbox as it last was, all in one batch. Cascaded
  * tickets fire no `ticket.deleted`: events go only to the inbox's webhooks, which go with it.
+ * Attachment bytes in R2 are deleted once the rows are gone.
  */
 export async function removeInbox(ctx: InboxContext, id: string) {
   const before = await ownInbox(ctx, id);
+  const files = await attachmentKeysUnder(ctx.db, { inboxId: id });
   const [, deleted] = await runBatch(ctx.db, [
     recordEvent(
       ctx.db,
@@ -139,4 +142,5 @@ export async function removeInbox(ctx: InboxContext, id: string) {
     deleteInboxStatement(ctx.db, ctx.accountId, id),
   ]);
   if (!deleted?.meta.changes) throw notFound(`Inbox ${id}`);
+  await deleteFiles(ctx.env.FILES, files);
 }

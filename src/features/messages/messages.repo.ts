@@ -64,3 +64,25 @@ export async function threadMessageIds(db: Db, ticketId: string): Promise<string
 export function bumpTicketStatement(db: Db, ticketId: string, changes: Partial<typeof tickets.$inferInsert>) {
   return db.update(tickets).set(changes).where(eq(tickets.id, ticketId));
 }
+
+/** R2 keys of every attachment under one ticket or a whole inbox, to delete the bytes after the rows. */
+export async function attachmentKeysUnder(
+  db: Db,
+  scope: { ticketId: string } | { inboxId: string },
+): Promise<string[]> {
+  const ticketIds =
+    "ticketId" in scope
+      ? db.select({ id: tickets.id }).from(tickets).where(eq(tickets.id, scope.ticketId))
+      : db.select({ id: tickets.id }).from(tickets).where(eq(tickets.inboxId, scope.inboxId));
+  const rows = await db
+    .select({ key: messageAttachments.key })
+    .from(messageAttachments)
+    .innerJoin(messages, eq(messages.id, messageAttachments.messageId))
+    .where(inArray(messages.ticketId, ticketIds));
+  return rows.map((r) => r.key);
+}
+
+/** Deletes R2 objects in the chunks of 1,000 that R2 accepts. */
+export async function deleteFiles(files: R2Bucket, keys: string[]) {
+  for (let i = 0; i < keys.length; i += 1000) await files.delete(keys.slice(i, i + 1000));
+}

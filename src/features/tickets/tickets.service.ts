@@ -1,12 +1,12 @@
-import { eq, inArray } from "drizzle-orm";
 import { runBatch, type Statement } from "../../db/client";
-import { messageAttachments, messages, tickets } from "../../db/schema";
+import { messages, tickets } from "../../db/schema";
 import { recordEvent } from "../../events/outbox";
 import { customerData, inboxData, ticketData } from "../../events/payloads";
 import { AppError, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { type OffsetParams, standardList } from "../../lib/pagination";
 import { findOrCreateCustomer } from "../customers/customers.service";
+import { attachmentKeysUnder, deleteFiles } from "../messages/messages.repo";
 import { customerOf, inboxOf, type TicketContext, ticketEventData } from "./ticket-context";
 import { clientIdOf, toTicket } from "./tickets.dto";
 import {
@@ -191,15 +191,7 @@ export async function updateTicket(ctx: TicketContext, id: string, input: Update
 /** DELETE: messages, tag links and attachment rows go with the ticket; attachment bytes after. */
 export async function deleteTicket(ctx: TicketContext, id: string) {
   const { ticket } = await ticketOf(ctx, id);
-  const files = await ctx.db
-    .select({ key: messageAttachments.key })
-    .from(messageAttachments)
-    .where(
-      inArray(
-        messageAttachments.messageId,
-        ctx.db.select({ id: messages.id }).from(messages).where(eq(messages.ticketId, id)),
-      ),
-    );
+  const files = await attachmentKeysUnder(ctx.db, { ticketId: id });
   await runBatch(ctx.db, [
     recordEvent(
       ctx.db,
@@ -213,6 +205,6 @@ export async function deleteTicket(ctx: TicketContext, id: string) {
     ),
     deleteTicketStatement(ctx.db, id),
   ]);
-  if (files.length > 0) await ctx.env.FILES.delete(files.map((f) => f.key));
+  await deleteFiles(ctx.env.FILES, files);
   return { id, deleted: true as const };
 }
