@@ -147,8 +147,16 @@ describe("messages", () => {
 
   it("deletes attachment bytes with the inbox too", async () => {
     const { ws, inbox, post } = await setup();
-    const { body } = await post({ type: "note", body_text: "file", attachments: [{ filename: "a.txt", content: btoa("hello") }] });
-    const list = await callJson<{ attachments: Array<{ id: string }> }>("GET", `/v1/messages/${body.id}/attachments`, { token: ws.token });
+    const { body } = await post({
+      type: "note",
+      body_text: "file",
+      attachments: [{ filename: "a.txt", content: btoa("hello") }],
+    });
+    const list = await callJson<{ attachments: Array<{ id: string }> }>(
+      "GET",
+      `/v1/messages/${body.id}/attachments`,
+      { token: ws.token },
+    );
     const key = `messages/${body.id}/${list.body.attachments[0]?.id}`;
     expect(await env.FILES.get(key)).not.toBeNull();
     expect((await call("DELETE", `/v1/inboxes/${inbox.id}`, { token: ws.token })).status).toBe(200);

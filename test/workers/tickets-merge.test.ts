@@ -10,7 +10,13 @@ describe("merge and cross-workspace access", () => {
     const open = (subject: string, tags: string[]) =>
       callJson<Ticket>("POST", "/v1/tickets", {
         token: ws.token,
-        body: { inbox_id: inbox.id, customer: { email: "ada@example.com" }, subject, tags, message: { body_text: subject } },
+        body: {
+          inbox_id: inbox.id,
+          customer: { email: "ada@example.com" },
+          subject,
+          tags,
+          message: { body_text: subject },
+        },
       });
     const source = (await open("Duplicate", ["billing"])).body;
     const target = (await open("Original", ["vip"])).body;
@@ -21,10 +27,19 @@ describe("merge and cross-workspace access", () => {
     expect(merged.body).toMatchObject({ status: "closed", message_count: 0 });
     const after = (await callJson<Ticket>("GET", `/v1/tickets/${target.id}`, { token: ws.token })).body;
     expect(after).toMatchObject({ message_count: 2, tags: ["billing", "vip"] });
-    const messages = await callJson<{ data: unknown[] }>("GET", `/v1/tickets/${target.id}/messages`, { token: ws.token });
+    const messages = await callJson<{ data: unknown[] }>("GET", `/v1/tickets/${target.id}/messages`, {
+      token: ws.token,
+    });
     expect(messages.body.data).toHaveLength(2);
     expect((await eventsOf(ws.accountId)).map((e) => e.event)).toEqual(["ticket.created", "ticket.created"]);
-    expect((await call("POST", `/v1/tickets/${target.id}/manage`, { token: ws.token, body: { action: "merge", into_ticket_id: target.id } })).status).toBe(400);
+    expect(
+      (
+        await call("POST", `/v1/tickets/${target.id}/manage`, {
+          token: ws.token,
+          body: { action: "merge", into_ticket_id: target.id },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it("answers 404 for another workspace's messages, tags and tickets on every write", async () => {
@@ -38,9 +53,16 @@ describe("merge and cross-workspace access", () => {
       })
     ).body;
     const draft = (
-      await callJson<{ id: string }>("POST", `/v1/tickets/${ticket.id}/messages`, { token: owner.token, body: { type: "note", body_text: "x", draft: true } })
+      await callJson<{ id: string }>("POST", `/v1/tickets/${ticket.id}/messages`, {
+        token: owner.token,
+        body: { type: "note", body_text: "x", draft: true },
+      })
     ).body;
-    const tag = (await callJson<{ data: Array<{ id: string }> }>("GET", `/v1/tickets/${ticket.id}/tags`, { token: owner.token })).body.data[0]?.id;
+    const tag = (
+      await callJson<{ data: Array<{ id: string }> }>("GET", `/v1/tickets/${ticket.id}/tags`, {
+        token: owner.token,
+      })
+    ).body.data[0]?.id;
     for (const [method, path, body] of [
       ["PATCH", `/v1/messages/${draft.id}`, { body_text: "hijack" }],
       ["DELETE", `/v1/messages/${draft.id}`, undefined],
@@ -49,10 +71,19 @@ describe("merge and cross-workspace access", () => {
       ["POST", `/v1/tickets/${ticket.id}/tags`, { name: "x" }],
       ["DELETE", `/v1/tickets/${ticket.id}/tags/${tag}`, undefined],
       ["POST", "/v1/tickets", { inbox_id: inbox.id, customer: { email: "b@example.com" }, subject: "x" }],
-      ["POST", "/v1/tickets/compose", { inbox_id: inbox.id, to: "b@example.com", subject: "x", body_text: "x" }],
+      [
+        "POST",
+        "/v1/tickets/compose",
+        { inbox_id: inbox.id, to: "b@example.com", subject: "x", body_text: "x" },
+      ],
     ] as const) {
-      expect((await call(method, path, { token: stranger.token, body })).status, `${method} ${path}`).toBe(404);
+      expect((await call(method, path, { token: stranger.token, body })).status, `${method} ${path}`).toBe(
+        404,
+      );
     }
-    expect((await callJson<{ body_text: string }>("GET", `/v1/messages/${draft.id}`, { token: owner.token })).body.body_text).toBe("x");
+    expect(
+      (await callJson<{ body_text: string }>("GET", `/v1/messages/${draft.id}`, { token: owner.token })).body
+        .body_text,
+    ).toBe("x");
   });
 });
