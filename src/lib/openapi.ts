@@ -18,7 +18,8 @@ export const ErrorSchema = z
   .catchall(z.unknown())
   .openapi("Error", { description: "Every failure has this shape; some add context fields." });
 
-const errorResponse = (description: string) => ({
+/** A documented error answer, for the statuses a route adds to the shared ones (403, 409, 413...). */
+export const errorResponse = (description: string) => ({
   description,
   content: { "application/json": { schema: ErrorSchema } },
 });

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { customers, inboxes, tickets } from "../../src/db/schema";
 import { updateCustomer } from "../../src/features/customers/customers.repo";
 import { findOrCreateCustomer } from "../../src/features/customers/customers.service";
-import { isUniqueViolation } from "../../src/features/customers/unique-violation";
 import { newId } from "../../src/lib/ids";
+import { isUniqueViolation } from "../../src/lib/unique-violation";
 import { addKey, call, callJson, db, errorBody, seedWorkspace } from "./helpers";
 
 type Customer = {

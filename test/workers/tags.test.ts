@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { customers, inboxes, tickets, ticketTags } from "../../src/db/schema";
-import { isUniqueViolation } from "../../src/features/customers/unique-violation";
 import { findTagsByIds, updateTag } from "../../src/features/tags/tags.repo";
 import { tagNameKey } from "../../src/features/tags/tags.service";
 import { newId } from "../../src/lib/ids";
+import { isUniqueViolation } from "../../src/lib/unique-violation";
 import { addKey, call, callJson, db, errorBody, seedWorkspace } from "./helpers";
 
 type Tag = { id: string; inbox_id: string; name: string; color: string | null; created_at: string };

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { isUniqueViolation } from "../../lib/unique-violation";
 import { isValidAddress } from "../../mail/address";
 import { toCustomer } from "./customers.dto";
 import {
@@ -16,7 +17,6 @@ import {
   updateCustomer,
 } from "./customers.repo";
 import type { CreateCustomerInput, UpdateCustomerInput } from "./customers.schemas";
-import { isUniqueViolation } from "./unique-violation";
 
 export { toCustomer };
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { defineRoute, jsonBody, jsonResponse } from "../../lib/openapi";
+import { defineRoute, errorResponse, jsonBody, jsonResponse } from "../../lib/openapi";
 import { offsetQuery } from "../../lib/pagination";
 import {
   BatchEmailBodySchema,
@@ -16,14 +16,12 @@ import {
 } from "./emails.schemas";
 
 const tags = ["Emails"];
-const failure = (description: string) =>
-  jsonResponse(z.object({ error: z.string() }).catchall(z.unknown()), description);
 const sendFailures = {
-  403: failure("The sender domain is not a verified connection: the body names `domain` and `help`."),
-  409: failure("The Idempotency-Key was used with another body."),
-  413: failure("The built message would exceed 25 MB."),
-  422: failure("A recipient is suppressed: `suppressed` lists them; nothing was sent."),
-  429: failure(
+  403: errorResponse("The sender domain is not a verified connection: the body names `domain` and `help`."),
+  409: errorResponse("The Idempotency-Key was used with another body."),
+  413: errorResponse("The built message would exceed 25 MB."),
+  422: errorResponse("A recipient is suppressed: `suppressed` lists them; nothing was sent."),
+  429: errorResponse(
     "Rate limit, or plan quota (`Limit exceeded` with `current`, `limit`, `percentage`, `recommended_plan`).",
   ),
 };
@@ -103,7 +101,7 @@ export const rescheduleEmailRoute = defineRoute("write", {
   request: { params: EmailParamsSchema, body: jsonBody(RescheduleBodySchema) },
   responses: {
     200: jsonResponse(EmailSchema, "The email."),
-    409: failure("Already sending, sent or cancelled."),
+    409: errorResponse("Already sending, sent or cancelled."),
   },
 });
 
@@ -116,6 +114,6 @@ export const cancelEmailRoute = defineRoute("write", {
   request: { params: EmailParamsSchema },
   responses: {
     200: jsonResponse(EmailSchema, "The cancelled email."),
-    409: failure("Already sending, sent or cancelled."),
+    409: errorResponse("Already sending, sent or cancelled."),
   },
 });

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { defineRoute, jsonBody, jsonResponse } from "../../lib/openapi";
+import { defineRoute, errorResponse, jsonBody, jsonResponse } from "../../lib/openapi";
 import { pageQuery } from "../../lib/pagination";
 import {
   CreateInboxBodySchema,
@@ -10,8 +10,6 @@ import {
 } from "./inboxes.schemas";
 
 const tags = ["Inboxes"];
-const failure = (description: string) =>
-  jsonResponse(z.object({ error: z.string() }).catchall(z.unknown()), description);
 
 const WEBHOOK_RULES =
   "`webhooks` replaces the whole list on every write (at most 10). An entry sent with its `secret` keeps it; an entry without one gets a new `whsec_` secret (32 random bytes, base64url), so every webhook has one. Secrets are stored encrypted and answered in clear in the inbox. URLs must be `https://` to a public host: credentials, private, link-local, unique-local, reserved and (in production) loopback addresses are refused; `http://` is accepted only to loopback and only in development and test. `events` names at least one subscribable event, without repeats.";
@@ -25,7 +23,7 @@ export const createInboxRoute = defineRoute("write", {
   request: { body: jsonBody(CreateInboxBodySchema) },
   responses: {
     201: jsonResponse(InboxSchema, "The new inbox."),
-    409: failure("The email address is already an inbox's address."),
+    409: errorResponse("The email address is already an inbox's address."),
   },
 });
 
@@ -58,7 +56,7 @@ export const updateInboxRoute = defineRoute("write", {
   request: { params: InboxParamsSchema, body: jsonBody(UpdateInboxBodySchema) },
   responses: {
     200: jsonResponse(InboxSchema, "The inbox after the change."),
-    409: failure("The email address is already an inbox's address."),
+    409: errorResponse("The email address is already an inbox's address."),
   },
 });
 

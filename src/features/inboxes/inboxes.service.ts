@@ -4,6 +4,7 @@ import { inboxData } from "../../events/payloads";
 import { AppError, conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { type PageParams, pagedList, pageOffset } from "../../lib/pagination";
+import { isUniqueViolation } from "../../lib/unique-violation";
 import { findConnection } from "../connections/connections.repo";
 import { attachmentKeysUnder, deleteFiles } from "../messages/messages.repo";
 import { toInbox } from "./inboxes.dto";
@@ -34,12 +35,7 @@ const addressTaken = (address: string) =>
   );
 
 /** The unique index on the address refused a write that raced past the check before it. */
-function isAddressConflict(error: unknown): boolean {
-  for (let cause = error; cause instanceof Error; cause = cause.cause) {
-    if (cause.message.includes("UNIQUE constraint failed: inboxes.email_address")) return true;
-  }
-  return false;
-}
+const isAddressConflict = (error: unknown) => isUniqueViolation(error, "inboxes.email_address");
 
 /** A connection named in a body must be one of the workspace's: a bad reference, not a missing route. */
 async function checkConnection(ctx: InboxContext, connectionId: string | null | undefined) {

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { defineRoute, jsonBody, jsonResponse } from "../../lib/openapi";
+import { defineRoute, errorResponse, jsonBody, jsonResponse } from "../../lib/openapi";
 import { TicketParamsSchema, TicketSchema } from "../tickets/tickets.schemas";
 import {
   AttachmentListSchema,
@@ -15,8 +15,6 @@ import {
 } from "./messages.schemas";
 
 const tags = ["Messages"];
-const failure = (description: string) =>
-  jsonResponse(z.object({ error: z.string() }).catchall(z.unknown()), description);
 
 export const listMessagesRoute = defineRoute("read", {
   method: "get",
@@ -38,9 +36,9 @@ export const createMessageRoute = defineRoute("write", {
   request: { params: TicketParamsSchema, body: jsonBody(CreateMessageBodySchema) },
   responses: {
     201: jsonResponse(MessageSchema, "The message."),
-    403: failure("Sender domain not verified."),
-    413: failure("Too large."),
-    422: failure("Customer suppressed."),
+    403: errorResponse("Sender domain not verified."),
+    413: errorResponse("Too large."),
+    422: errorResponse("Customer suppressed."),
   },
 });
 
@@ -54,8 +52,8 @@ export const composeRoute = defineRoute("write", {
   request: { body: jsonBody(ComposeBodySchema) },
   responses: {
     201: jsonResponse(TicketSchema, "The new ticket."),
-    403: failure("Sender domain not verified."),
-    413: failure("Too large."),
+    403: errorResponse("Sender domain not verified."),
+    413: errorResponse("Too large."),
   },
 });
 
@@ -75,7 +73,7 @@ export const updateDraftRoute = defineRoute("write", {
   summary: "Edit a draft",
   description: "Only drafts change (409 otherwise).",
   request: { params: MessageParamsSchema, body: jsonBody(UpdateDraftBodySchema) },
-  responses: { 200: jsonResponse(MessageSchema, "The draft."), 409: failure("Not a draft.") },
+  responses: { 200: jsonResponse(MessageSchema, "The draft."), 409: errorResponse("Not a draft.") },
 });
 
 export const deleteDraftRoute = defineRoute("write", {
@@ -87,7 +85,7 @@ export const deleteDraftRoute = defineRoute("write", {
   request: { params: MessageParamsSchema },
   responses: {
     200: jsonResponse(z.object({ id: z.string(), deleted: z.literal(true) }), "Deleted."),
-    409: failure("Not a draft."),
+    409: errorResponse("Not a draft."),
   },
 });
 
@@ -102,7 +100,7 @@ export const sendDraftRoute = defineRoute("write", {
     params: MessageParamsSchema,
     body: { required: false, content: { "application/json": { schema: SendDraftBodySchema } } },
   },
-  responses: { 200: jsonResponse(MessageSchema, "The sent message."), 409: failure("Not a draft.") },
+  responses: { 200: jsonResponse(MessageSchema, "The sent message."), 409: errorResponse("Not a draft.") },
 });
 
 export const listAttachmentsRoute = defineRoute("read", {

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import { conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { isUniqueViolation } from "../customers/unique-violation";
+import { isUniqueViolation } from "../../lib/unique-violation";
 import { toTag } from "./tags.dto";
 import {
   deleteTag,
