@@ -2,6 +2,7 @@ import type { Scenario } from "../lib/types";
 import { apiBaseline } from "./api-baseline";
 import { emailSend } from "./email-send";
 import { scheduledDrain } from "./scheduled-drain";
+import { ticketsList } from "./tickets-list";
 
 /** Every benchmark, run in this order. A new scenario is one file in this folder and one line here. */
-export const SCENARIOS: readonly Scenario[] = [apiBaseline, emailSend, scheduledDrain];
+export const SCENARIOS: readonly Scenario[] = [apiBaseline, emailSend, scheduledDrain, ticketsList];

@@ -1,0 +1,133 @@
+/**
+ * Workspaces full of tickets, written straight into the local D1 (`wrangler d1 execute --local`):
+ * creating 100,000 tickets through the API would take longer than measuring them. Every run adds
+ * its workspaces to the local database; `localD1Bytes` tells the scenario how much that costs.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { createWorkspace } from "../../scripts/lib/workspace";
+import { executeSql, ROOT, sqlText } from "../../scripts/lib/wrangler";
+import { newId } from "../../src/lib/ids";
+
+const DAY_MS = 86_400_000;
+const SPREAD_MS = 30 * DAY_MS;
+// One INSERT ... SELECT writes at most this many tickets; larger seeds are split into several.
+const ROWS_PER_STATEMENT = 100_000;
+
+export interface TicketWorkspace {
+  accountId: string;
+  token: string;
+  tickets: number;
+  /** Wall time of the `wrangler d1 execute` that wrote the inbox, customer and tickets. */
+  seedSeconds: number;
+  /** Time D1 reports for the ticket INSERT statements alone (without wrangler's start-up). */
+  insertSeconds: number;
+}
+
+/**
+ * The status and priority of ticket number n, as the seed SQL writes them (open/pending/closed in
+ * turn, every tenth high), so a scenario knows what a filter should count.
+ */
+export const seededStatus = (n: number) => (["open", "pending", "closed"] as const)[n % 3];
+export const seededPriority = (n: number) => (n % 10 === 0 ? "high" : "normal");
+
+/** Tickets 1..count of the seed for which `keep` holds. */
+export function countSeeded(count: number, keep: (n: number) => boolean): number {
+  let matches = 0;
+  for (let n = 1; n <= count; n++) if (keep(n)) matches++;
+  return matches;
+}
+
+/** Tickets first..last in one statement: one inbox, one customer, created over the last 30 days. */
+function ticketInsert(
+  ids: { account: string; inbox: string; customer: string },
+  first: number,
+  last: number,
+  count: number,
+  now: number,
+) {
+  const createdAt = `${now - SPREAD_MS} + (n * ${SPREAD_MS}) / ${count}`;
+  return `WITH RECURSIVE seq(n) AS (SELECT ${first} UNION ALL SELECT n + 1 FROM seq WHERE n < ${last})
+INSERT INTO tickets (id, account_id, inbox_id, customer_id, number, client_id, subject, status, priority, shared_uuid, metadata, message_count, created_at, updated_at)
+SELECT 'tkv_' || upper(hex(randomblob(13))), ${sqlText(ids.account)}, ${sqlText(ids.inbox)}, ${sqlText(ids.customer)}, n,
+  'TKT-' || printf('%05d', n), 'Bench ticket ' || n,
+  CASE n % 3 WHEN 0 THEN 'open' WHEN 1 THEN 'pending' ELSE 'closed' END,
+  CASE WHEN n % 10 = 0 THEN 'high' ELSE 'normal' END,
+  'shr_' || upper(hex(randomblob(13))), '{}', 0, ${createdAt}, ${createdAt}
+FROM seq;`;
+}
+
+/**
+ * An enterprise workspace without a practical rate limit, holding `count` tickets, and a check that
+ * they are all there. Throws, quoting wrangler, when writing fails.
+ */
+export async function seedTicketWorkspace(name: string, count: number): Promise<TicketWorkspace> {
+  const workspace = await createWorkspace(
+    { name, plan: "enterprise", overrides: { requests_per_minute: 100_000_000 } },
+    "local",
+  );
+  const now = Date.now();
+  const ids = { account: workspace.account_id, inbox: newId("inb"), customer: newId("cus") };
+  const inserts: string[] = [];
+  for (let first = 1; first <= count; first += ROWS_PER_STATEMENT) {
+    inserts.push(ticketInsert(ids, first, Math.min(count, first + ROWS_PER_STATEMENT - 1), count, now));
+  }
+  const statements = [
+    `INSERT INTO inboxes (id, account_id, name, email_address, created_at, updated_at) VALUES (${sqlText(ids.inbox)}, ${sqlText(ids.account)}, ${sqlText(name)}, ${sqlText(`tickets-${ids.account.toLowerCase()}@bench.test`)}, ${now}, ${now});`,
+    `INSERT INTO customers (id, account_id, email, name, created_at, updated_at) VALUES (${sqlText(ids.customer)}, ${sqlText(ids.account)}, 'customer@example.com', 'Bench Customer', ${now}, ${now});`,
+    ...inserts,
+    `UPDATE accounts SET ticket_sequence = ${count} WHERE id = ${sqlText(ids.account)};`,
+    `SELECT count(*) AS tickets FROM tickets WHERE account_id = ${sqlText(ids.account)};`,
+  ];
+  const started = performance.now();
+  const results = executeSql(statements.join("\n"), "local") as Array<{
+    results: Record<string, unknown>[];
+    meta?: { duration?: number };
+  }>;
+  const seedSeconds = (performance.now() - started) / 1000;
+  const stored = Number(results.at(-1)?.results[0]?.tickets);
+  if (stored !== count) {
+    throw new Error(`seeding ${name}: expected ${count} tickets, the database holds ${stored}`);
+  }
+  const insertMs = results
+    .slice(2, 2 + inserts.length)
+    .reduce((sum, statement) => sum + (statement.meta?.duration ?? 0), 0);
+  return {
+    accountId: ids.account,
+    token: workspace.token,
+    tickets: count,
+    seedSeconds,
+    insertSeconds: insertMs / 1000,
+  };
+}
+
+/**
+ * Deletes what `seedTicketWorkspace` wrote (the accounts and their keys stay: request logs may
+ * name them). SQLite keeps the freed pages and reuses them for the next run's seed, so the local
+ * database stops growing by the size of the seed on every run. Answers how long it took.
+ */
+export function removeSeededTickets(accountIds: string[]): number {
+  if (accountIds.length === 0) return 0;
+  const ids = accountIds.map(sqlText).join(", ");
+  const started = performance.now();
+  executeSql(
+    [
+      `DELETE FROM tickets WHERE account_id IN (${ids});`,
+      `DELETE FROM customers WHERE account_id IN (${ids});`,
+      `DELETE FROM inboxes WHERE account_id IN (${ids});`,
+    ].join("\n"),
+    "local",
+  );
+  return (performance.now() - started) / 1000;
+}
+
+const D1_DIR = join(ROOT, ".wrangler", "state", "v3", "d1", "miniflare-D1DatabaseObject");
+
+/** Bytes of the local D1 files (databases and their write-ahead logs); 0 when there are none. */
+export function localD1Bytes(): number {
+  try {
+    return readdirSync(D1_DIR).reduce((sum, file) => sum + statSync(join(D1_DIR, file)).size, 0);
+  } catch {
+    return 0;
+  }
+}
