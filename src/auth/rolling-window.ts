@@ -1,7 +1,8 @@
 /**
  * An exact sliding log over the last `windowMs`: it admits a request only when fewer than `limit`
  * requests were admitted in the preceding window, so no rolling window ever holds more than
- * `limit`. Memory is one slot per allowed request (6,000 numbers at most).
+ * `limit`. It keeps one timestamp per request actually admitted in the window (memory follows the
+ * traffic, not the limit, so a generous override costs nothing until it is used).
  */
 export interface WindowDecision {
   admitted: boolean;
@@ -11,25 +12,26 @@ export interface WindowDecision {
   resetSeconds: number;
 }
 
+/** Expired entries are dropped from the front in bulk once this many have piled up. */
+const COMPACT_AFTER = 1024;
+
 export class RollingWindow {
-  private readonly slots: Float64Array;
+  private times: number[] = [];
   private head = 0;
-  private count = 0;
 
   constructor(
     readonly limit: number,
     private readonly windowMs = 60_000,
-  ) {
-    this.slots = new Float64Array(Math.max(1, limit));
+  ) {}
+
+  private get count() {
+    return this.times.length - this.head;
   }
 
   tryAdmit(now: number): WindowDecision {
     this.expire(now);
     const admitted = this.count < this.limit;
-    if (admitted) {
-      this.slots[(this.head + this.count) % this.slots.length] = now;
-      this.count++;
-    }
+    if (admitted) this.times.push(now);
     return {
       admitted,
       limit: this.limit,
@@ -38,27 +40,25 @@ export class RollingWindow {
     };
   }
 
-  /** Copies the most recent admissions into a window of another size (after a plan change). */
+  /** Keeps the most recent admissions in a window of another size (after a plan change). */
   resizedTo(limit: number, now: number): RollingWindow {
     this.expire(now);
     const next = new RollingWindow(limit, this.windowMs);
-    const keep = Math.min(this.count, limit);
-    for (let i = this.count - keep; i < this.count; i++) {
-      next.slots[next.count++] = this.slots[(this.head + i) % this.slots.length] ?? now;
-    }
+    next.times = this.times.slice(Math.max(this.head, this.times.length - limit));
     return next;
   }
 
   private expire(now: number): void {
-    while (this.count > 0 && (this.slots[this.head] ?? 0) <= now - this.windowMs) {
-      this.head = (this.head + 1) % this.slots.length;
-      this.count--;
+    while (this.head < this.times.length && (this.times[this.head] ?? 0) <= now - this.windowMs) this.head++;
+    if (this.head >= COMPACT_AFTER && this.head * 2 >= this.times.length) {
+      this.times = this.times.slice(this.head);
+      this.head = 0;
     }
   }
 
   private secondsUntilSlotFrees(now: number): number {
     if (this.count === 0) return 0;
-    const oldest = this.slots[this.head] ?? now;
+    const oldest = this.times[this.head] ?? now;
     return Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000));
   }
 }

@@ -69,6 +69,14 @@ describe("RollingWindow", () => {
     expect(window.tryAdmit(70_000).admitted).toBe(true);
   });
 
+  it("keeps memory to the traffic, not the limit", () => {
+    const window = new RollingWindow(100_000_000);
+    for (let t = 0; t < 5000; t++) expect(window.tryAdmit(t).admitted).toBe(true);
+    expect(window.tryAdmit(5000).remaining).toBe(100_000_000 - 5001);
+    // A minute later the old entries have gone and the log starts again.
+    expect(window.tryAdmit(70_000)).toMatchObject({ admitted: true, remaining: 100_000_000 - 1 });
+  });
+
   it("reports remaining slots and keeps recent admissions when the limit changes", () => {
     const window = new RollingWindow(5);
     for (const t of [0, 1000, 2000, 3000]) window.tryAdmit(t);
