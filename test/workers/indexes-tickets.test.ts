@@ -18,7 +18,8 @@ describe("ticket and message lists are served by indexes", () => {
   ])("GET /v1/tickets with %s", async (_name, filter) => {
     const { page, total } = ticketQueries(db(), { accountId: "acc_X", ...filter }, 50, 0);
     expectIndexed(await planOf(page), "tickets");
-    expectIndexed(await planOf(total), "tickets");
+    // Unfiltered, the total is one row of the trigger-kept count.
+    expectIndexed(await planOf(total), Object.keys(filter).length === 0 ? "ticket_counts" : "tickets");
   });
 
   it.each([

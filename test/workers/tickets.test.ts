@@ -188,3 +188,35 @@ describe("tickets", () => {
     ).toBe(403);
   });
 });
+
+describe("ticket counts", () => {
+  it("keeps the unfiltered total right through creates, deletes, merges and inbox deletion", async () => {
+    const ws = await seedWorkspace();
+    const inbox = await seedInbox(ws.accountId);
+    const other = await seedInbox(ws.accountId);
+    const create = async (inboxId: string) =>
+      (
+        await callJson<Ticket>("POST", "/v1/tickets", {
+          token: ws.token,
+          body: { inbox_id: inboxId, customer: { email: "ada@example.com" }, subject: "x" },
+        })
+      ).body;
+    const total = async () =>
+      (await callJson<{ pagination: { total: number } }>("GET", "/v1/tickets?limit=1", { token: ws.token }))
+        .body.pagination.total;
+    const a = await create(inbox.id);
+    await create(inbox.id);
+    await create(other.id);
+    expect(await total()).toBe(3);
+    await call("DELETE", `/v1/tickets/${a.id}`, { token: ws.token });
+    expect(await total()).toBe(2);
+    await env.DB.prepare("DELETE FROM inboxes WHERE id = ?").bind(inbox.id).run();
+    expect(await total()).toBe(1);
+    const filtered = await callJson<{ pagination: { total: number } }>(
+      "GET",
+      `/v1/tickets?inbox_id=${other.id}`,
+      { token: ws.token },
+    );
+    expect(filtered.body.pagination.total).toBe(1);
+  });
+});

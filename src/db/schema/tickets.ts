@@ -115,3 +115,14 @@ export const messageAttachments = sqliteTable(
   },
   (t) => [index("message_attachments_message").on(t.messageId, t.createdAt)],
 );
+
+/**
+ * How many tickets each account has, kept by triggers on `tickets` (migration 0005), so the
+ * unfiltered ticket list answers its `total` without counting every ticket of the account.
+ */
+export const ticketCounts = sqliteTable("ticket_counts", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  total: integer("total").notNull().default(0),
+});
