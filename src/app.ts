@@ -3,6 +3,7 @@ import { accountsRouter } from "./features/accounts/accounts.handlers";
 import { connectionsRouter } from "./features/connections/connections.handlers";
 import { customersRouter } from "./features/customers/customers.handlers";
 import { emailsRouter } from "./features/emails/emails.handlers";
+import { eventsRouter } from "./features/events/events.handlers";
 import { inboxesRouter } from "./features/inboxes/inboxes.handlers";
 import { keysRouter } from "./features/keys/keys.handlers";
 import { messagesRouter } from "./features/messages/messages.handlers";
@@ -42,6 +43,7 @@ export function createApp() {
   app.route("/", keysRouter);
   app.route("/", accountsRouter);
   app.route("/", requestLogsRouter);
+  app.route("/", eventsRouter);
   app.route("/", connectionsRouter);
   // Before emails: /v1/emails/suppressions must not be read as an email id.
   app.route("/", suppressionsRouter);

@@ -141,6 +141,14 @@ describe("messages", () => {
       token: ws.token,
     });
     expect(new Uint8Array(await content.arrayBuffer())).toEqual(bytes);
+    const stranger = await sendingWorkspace(`other-${crypto.randomUUID().slice(0, 8)}.test`);
+    expect(
+      (
+        await call("GET", `/v1/messages/${body.id}/attachments/${attachment}/content`, {
+          token: stranger.token,
+        })
+      ).status,
+    ).toBe(404);
     await call("DELETE", `/v1/tickets/${ticket.id}`, { token: ws.token });
     expect(await env.FILES.get(`messages/${body.id}/${attachment}`)).toBeNull();
   });
