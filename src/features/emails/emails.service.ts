@@ -185,23 +185,6 @@ export async function sendFromFeature(
   input: SendEmailInput,
   source: string,
 ): Promise<NewEmailRow> {
-  const email = normalizeEmail(input, ctx.now);
-  const state = await loadSendState(
-    ctx.db,
-    ctx.accountId,
-    [email.fromDomain],
-    email.recipients,
-    null,
-    ctx.now,
-  );
-  if (!state.account) throw notFound(`Account ${ctx.accountId}`);
-  const [row] = await acceptEmails(
-    { db: ctx.db, files: ctx.env.FILES, account: state.account, state, now: ctx.now },
-    [email],
-    source,
-    null,
-  );
-  if (!row) throw new Error("acceptEmails accepted nothing");
-  await enqueueEmails(ctx.env.EMAIL_QUEUE, [row as EmailRow], ctx.now);
-  return row;
+  const answer = await send(ctx, [input], input, undefined, source, (rows) => rows[0]);
+  return answer.body as NewEmailRow;
 }

@@ -3,6 +3,7 @@ import { runBatch, type Statement } from "../../db/client";
 import { messages, tags, tickets, ticketTags } from "../../db/schema";
 import { AppError, badRequest, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { tagNameKey } from "../tags/tags.service";
 import type { TicketContext } from "./ticket-context";
 import {
   ensureTags,
@@ -120,7 +121,7 @@ export async function manageTicket(ctx: TicketContext, id: string, input: Manage
     );
   }
   if (input.action === "remove_tags") {
-    const keys = input.tags.map((name) => name.toLowerCase());
+    const keys = input.tags.map(tagNameKey);
     const found = await ctx.db.select().from(tags).where(eq(tags.inboxId, ticket.inboxId));
     statements.push(
       ...found.filter((t) => keys.includes(t.nameKey)).map((t) => unlinkTagStatement(ctx.db, id, t.id)),

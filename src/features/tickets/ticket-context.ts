@@ -1,8 +1,8 @@
-import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { customers, inboxes } from "../../db/schema";
 import { customerData, inboxData, ticketData } from "../../events/payloads";
 import { notFound } from "../../lib/errors";
+import { findCustomer } from "../customers/customers.repo";
+import { findInbox } from "../inboxes/inboxes.repo";
 import type { TicketRow } from "./tickets.repo";
 
 export interface TicketContext {
@@ -13,23 +13,13 @@ export interface TicketContext {
 }
 
 export async function inboxOf(ctx: TicketContext, inboxId: string) {
-  const rows = await ctx.db
-    .select()
-    .from(inboxes)
-    .where(and(eq(inboxes.accountId, ctx.accountId), eq(inboxes.id, inboxId)))
-    .limit(1);
-  const inbox = rows[0];
+  const inbox = await findInbox(ctx.db, ctx.accountId, inboxId);
   if (!inbox) throw notFound(`Inbox ${inboxId}`);
   return inbox;
 }
 
 export async function customerOf(ctx: TicketContext, customerId: string) {
-  const rows = await ctx.db
-    .select()
-    .from(customers)
-    .where(and(eq(customers.accountId, ctx.accountId), eq(customers.id, customerId)))
-    .limit(1);
-  const customer = rows[0];
+  const customer = await findCustomer(ctx.db, ctx.accountId, customerId);
   if (!customer) throw notFound(`Customer ${customerId}`);
   return customer;
 }

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, like, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accounts, customers, tags, ticketCounts, tickets, ticketTags } from "../../db/schema";
+import { tagNameKey } from "../tags/tags.service";
 
 export type TicketRow = typeof tickets.$inferSelect;
 
@@ -61,7 +62,7 @@ function whereOf(f: TicketFilter): SQL | undefined {
     f.assigneeId ? eq(tickets.assigneeId, f.assigneeId) : undefined,
     f.q ? like(tickets.subject, `%${f.q.replace(/[%_\\]/g, "\\$&")}%`) : undefined,
     f.tag
-      ? sql`${tickets.id} IN (SELECT tt.ticket_id FROM ticket_tags tt JOIN tags tg ON tg.id = tt.tag_id WHERE tg.account_id = ${f.accountId} AND tg.name_key = ${f.tag.toLowerCase()})`
+      ? sql`${tickets.id} IN (SELECT tt.ticket_id FROM ticket_tags tt JOIN tags tg ON tg.id = tt.tag_id WHERE tg.account_id = ${f.accountId} AND tg.name_key = ${tagNameKey(f.tag)})`
       : undefined,
     f.updatedAfter !== undefined ? gt(tickets.updatedAt, f.updatedAfter) : undefined,
   );
@@ -117,7 +118,7 @@ export async function ensureTags(
   now: number,
 ) {
   // The first spelling of a name wins when it is given twice in different case.
-  const wanted = [...new Map(names.toReversed().map((name) => [name.toLowerCase(), name])).entries()];
+  const wanted = [...new Map(names.toReversed().map((name) => [tagNameKey(name), name.trim()])).entries()];
   if (wanted.length === 0) return [];
   for (const [key, name] of wanted) {
     await db
