@@ -28,3 +28,32 @@ export const events = sqliteTable(
     index("events_undispatched").on(t.dispatchedAt, t.createdAt),
   ],
 );
+
+/**
+ * One row per event and webhook, written with the event (from the inbox's webhooks at that moment,
+ * so `inbox.deleted` still reaches the webhooks it deletes). A delivery is claimed (`pending` →
+ * `sending`) before its one attempt, so a redelivered Queue message never attempts it again.
+ */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    /** The webhook's secret, encrypted as on the inbox; cleared once the attempt is over. */
+    secret: text("secret"),
+    /** pending | sending | succeeded | failed */
+    status: text("status").notNull(),
+    statusCode: integer("status_code"),
+    durationMs: integer("duration_ms"),
+    error: text("error"),
+    createdAt: integer("created_at").notNull(),
+    attemptedAt: integer("attempted_at"),
+  },
+  (t) => [
+    index("webhook_deliveries_event").on(t.eventId),
+    index("webhook_deliveries_status_attempted").on(t.status, t.attemptedAt),
+  ],
+);
