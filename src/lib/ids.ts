@@ -27,6 +27,7 @@ export const ID_PREFIXES = [
   "dlv",
   "req",
   "sup",
+  "smtp",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
