@@ -8,6 +8,6 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-  queue: (batch, env) => handleQueue(batch, env),
-  scheduled: async (controller, env) => handleScheduled(controller, env),
+  queue: (batch, env, ctx) => handleQueue(batch, env, ctx),
+  scheduled: async (controller, env, ctx) => handleScheduled(controller, env, ctx),
 } satisfies ExportedHandler<Env>;

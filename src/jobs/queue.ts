@@ -1,15 +1,22 @@
 import { log } from "../lib/logger";
 import { consumeEmails } from "./consume-emails";
 import { consumeRequestLogs } from "./consume-request-logs";
+import { consumeWebhookDispatch } from "./consume-webhooks";
 import { QUEUE } from "./queues";
 
 /** Routes each queue batch to its consumer. */
-export async function handleQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+export async function handleQueue(
+  batch: MessageBatch<unknown>,
+  env: Env,
+  ctx: ExecutionContext,
+): Promise<void> {
   switch (batch.queue) {
     case QUEUE.requestLogs:
       return consumeRequestLogs(batch, env);
     case QUEUE.emailSend:
       return consumeEmails(batch, env);
+    case QUEUE.webhookDispatch:
+      return consumeWebhookDispatch(batch, env, ctx);
     case QUEUE.deadLetters:
       // Messages that exhausted their retries: keep a trace for operators (ids only, no bodies).
       for (const message of batch.messages) {

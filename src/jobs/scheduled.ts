@@ -1,11 +1,17 @@
 import { createDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/logger";
+import { pruneEvents } from "./prune-events";
 import { pruneRequestLogs } from "./prune-request-logs";
 import { CRON } from "./schedules";
 import { sweepEmails } from "./sweep-emails";
+import { sweepEvents } from "./sweep-events";
 
-export async function handleScheduled(controller: ScheduledController, env: Env): Promise<void> {
+export async function handleScheduled(
+  controller: ScheduledController,
+  env: Env,
+  ctx: ExecutionContext,
+): Promise<void> {
   switch (controller.cron) {
     case CRON.everyMinute: {
       const db = createDb(env.DB);
@@ -13,6 +19,12 @@ export async function handleScheduled(controller: ScheduledController, env: Env)
       if (swept > 0) log.info("emails.swept", { count: swept });
       const deleted = await pruneRequestLogs(db, controller.scheduledTime);
       if (deleted > 0) log.info("request_logs.pruned", { deleted });
+      const events = await sweepEvents(db, env, controller.scheduledTime);
+      ctx.waitUntil(events.attempts);
+      if (events.swept > 0 || events.lost > 0)
+        log.info("events.swept", { swept: events.swept, lost: events.lost });
+      const prunedEvents = await pruneEvents(db, controller.scheduledTime);
+      if (prunedEvents > 0) log.info("events.pruned", { deleted: prunedEvents });
       return;
     }
     default:

@@ -1,4 +1,4 @@
-import { createScheduledController } from "cloudflare:test";
+import { createExecutionContext, createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
@@ -74,7 +74,11 @@ describe("scheduling", () => {
     await makeDue(body.id);
 
     await Promise.all([
-      worker.scheduled(createScheduledController({ cron: CRON.everyMinute, scheduledTime: Date.now() }), env),
+      worker.scheduled(
+        createScheduledController({ cron: CRON.everyMinute, scheduledTime: Date.now() }),
+        env,
+        createExecutionContext(),
+      ),
       deliverEmail(env, body.id),
       deliverEmail(env, body.id),
     ]);
@@ -108,6 +112,7 @@ describe("scheduling", () => {
     await worker.scheduled(
       createScheduledController({ cron: CRON.everyMinute, scheduledTime: Date.now() }),
       env,
+      createExecutionContext(),
     );
     const sent = await eventually(async () => {
       const email = (await callJson<Email>("GET", `/v1/emails/${body.id}`, { token: ws.token })).body;

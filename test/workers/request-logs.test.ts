@@ -39,7 +39,7 @@ async function consume(messages: RequestLogMessage[] | unknown[]) {
     messages.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body })),
   );
   const ctx = createExecutionContext();
-  await worker.queue(batch, env);
+  await worker.queue(batch, env, ctx);
   return getQueueResult(batch, ctx);
 }
 
@@ -162,7 +162,7 @@ describe("request-log retention", () => {
     ]);
 
     const controller = createScheduledController({ cron: CRON.everyMinute, scheduledTime: now });
-    await worker.scheduled(controller, env);
+    await worker.scheduled(controller, env, createExecutionContext());
 
     const paths = async (accountId: string) =>
       (

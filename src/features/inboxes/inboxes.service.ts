@@ -1,6 +1,6 @@
 import { type Db, runBatch } from "../../db/client";
+import { announceEvents } from "../../events/announce";
 import { recordEvent } from "../../events/outbox";
-import { inboxData } from "../../events/payloads";
 import { AppError, conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { type PageParams, pagedList, pageOffset } from "../../lib/pagination";
@@ -22,7 +22,7 @@ import { type WebhookEnv, webhooksColumn } from "./webhooks";
 
 export interface InboxContext {
   db: Db;
-  env: WebhookEnv & Pick<Env, "FILES">;
+  env: WebhookEnv & Pick<Env, "FILES" | "WEBHOOK_QUEUE">;
   accountId: string;
   now: number;
 }
@@ -105,18 +105,22 @@ export async function updateInbox(ctx: InboxContext, id: string, input: UpdateIn
   if (after.emailAddress !== before.emailAddress && (await addressInUse(ctx.db, after.emailAddress))) {
     throw addressTaken(after.emailAddress);
   }
-  const event = { accountId: ctx.accountId, inboxId: id, name: "inbox.updated" as const };
+  // Sent to the webhooks as they are after the change: a webhook added or enabled by this very
+  // edit hears about it; one removed or disabled by it does not.
+  const event = recordEvent(
+    ctx.db,
+    { accountId: ctx.accountId, inbox: after, name: "inbox.updated" },
+    ctx.now,
+  );
   try {
-    const [updated] = await runBatch(ctx.db, [
-      updateInboxStatement(ctx.db, after),
-      recordEvent(ctx.db, { ...event, data: { inbox: inboxData(after) } }, ctx.now),
-    ]);
+    const [updated] = await runBatch(ctx.db, [updateInboxStatement(ctx.db, after), ...event.statements]);
     // Deleted between the read and the write: the event has no webhooks left to reach.
     if (!updated?.meta.changes) throw notFound(`Inbox ${id}`);
   } catch (error) {
     if (isAddressConflict(error)) throw addressTaken(after.emailAddress);
     throw error;
   }
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event]);
   return present(after, ctx);
 }
 
@@ -129,14 +133,16 @@ export async function updateInbox(ctx: InboxContext, id: string, input: UpdateIn
 export async function removeInbox(ctx: InboxContext, id: string) {
   const before = await ownInbox(ctx, id);
   const files = await attachmentKeysUnder(ctx.db, { inboxId: id });
-  const [, deleted] = await runBatch(ctx.db, [
-    recordEvent(
-      ctx.db,
-      { accountId: ctx.accountId, inboxId: id, name: "inbox.deleted", data: { inbox: inboxData(before) } },
-      ctx.now,
-    ),
+  const event = recordEvent(
+    ctx.db,
+    { accountId: ctx.accountId, inbox: before, name: "inbox.deleted" },
+    ctx.now,
+  );
+  const [deleted] = await runBatch(ctx.db, [
     deleteInboxStatement(ctx.db, ctx.accountId, id),
+    ...event.statements,
   ]);
   if (!deleted?.meta.changes) throw notFound(`Inbox ${id}`);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event]);
   await deleteFiles(ctx.env.FILES, files);
 }

@@ -1,17 +1,25 @@
 import { and, eq } from "drizzle-orm";
 import { runBatch, type Statement } from "../../db/client";
 import { messageAttachments, messages } from "../../db/schema";
+import { announceEvents } from "../../events/announce";
 import { recordEvent } from "../../events/outbox";
-import { inboxData, ticketData } from "../../events/payloads";
+import { ticketData } from "../../events/payloads";
 import { base64Decode, base64Encode } from "../../lib/crypto";
 import { conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { guessContentType } from "../emails/emails.input";
+import type { InboxRow } from "../inboxes/inboxes.repo";
 import { customerOf, inboxOf, type TicketContext } from "../tickets/ticket-context";
 import type { TicketRow } from "../tickets/tickets.repo";
 import { closedAtFor, ticketOf } from "../tickets/tickets.service";
 import { toMessage } from "./messages.dto";
-import { attachmentsOf, bumpTicketStatement, findMessage, type MessageRow } from "./messages.repo";
+import {
+  type AttachmentRow,
+  attachmentsOf,
+  bumpTicketStatement,
+  findMessage,
+  type MessageRow,
+} from "./messages.repo";
 import type { AttachmentInputs, CreateMessageInput } from "./messages.schemas";
 import { emailReply, replySubject } from "./reply-email";
 
@@ -56,33 +64,31 @@ async function storeAttachments(ctx: TicketContext, messageId: string, inputs: A
   );
 }
 
-/** The `message.created` event of a message that was just written. */
-async function messageCreated(
+/**
+ * The `message.created` event of a message being written, built from the rows in hand so that it
+ * joins the message's own batch. A reply's email was created just before: it is `queued`.
+ */
+function messageCreated(
   ctx: TicketContext,
-  ticket: TicketRow,
-  messageId: string,
+  inbox: InboxRow,
   ticketAfter: TicketRow,
+  message: MessageRow,
+  files: AttachmentRow[],
 ) {
-  const inbox = await inboxOf(ctx, ticket.inboxId);
-  const view = await findMessage(ctx.db, ctx.accountId, messageId);
-  if (!view) throw notFound(`Message ${messageId}`);
-  const files = await attachmentsOf(ctx.db, [messageId]);
-  return {
-    statement: recordEvent(
-      ctx.db,
-      {
-        accountId: ctx.accountId,
-        inboxId: ticket.inboxId,
-        name: "message.created",
-        data: {
-          inbox: inboxData(inbox),
-          ticket: ticketData(ticketAfter, ctx.env.PUBLIC_BASE_URL),
-          message: toMessage(view, files),
-        },
+  const view = { message, emailStatus: message.emailId ? ("queued" as const) : null };
+  return recordEvent(
+    ctx.db,
+    {
+      accountId: ctx.accountId,
+      inbox,
+      name: "message.created",
+      data: {
+        ticket: ticketData(ticketAfter, ctx.env.PUBLIC_BASE_URL),
+        message: toMessage(view, files),
       },
-      ctx.now,
-    ),
-  };
+    },
+    ctx.now,
+  );
 }
 
 /**
@@ -149,9 +155,9 @@ export async function addMessage(ctx: TicketContext, ticketId: string, input: Cr
     ...files.map((f) => ctx.db.insert(messageAttachments).values(f)),
   ];
   if (changes) statements.push(bumpTicketStatement(ctx.db, ticketId, changes));
-  await runBatch(ctx.db, statements);
-  if (publish)
-    await runBatch(ctx.db, [(await messageCreated(ctx, ticket, id, { ...ticket, ...changes })).statement]);
+  const event = publish ? messageCreated(ctx, inbox, { ...ticket, ...changes }, row, files) : null;
+  await runBatch(ctx.db, [...statements, ...(event?.statements ?? [])]);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event]);
   return showMessage(ctx, id);
 }
 
@@ -233,20 +239,23 @@ export async function sendDraft(ctx: TicketContext, id: string, statusAfterSend:
       : draft.type === "reply"
         ? ("queued" as const)
         : ("sent" as const);
+  const published = {
+    isDraft: false,
+    status,
+    emailId: email?.id ?? null,
+    emailMessageId: email?.messageId ?? null,
+    sentAt: ctx.now,
+    updatedAt: ctx.now,
+  };
+  const event = messageCreated(ctx, inbox, { ...ticket, ...changes }, { ...draft, ...published }, files);
   await runBatch(ctx.db, [
     ctx.db
       .update(messages)
-      .set({
-        isDraft: false,
-        status,
-        emailId: email?.id ?? null,
-        emailMessageId: email?.messageId ?? null,
-        sentAt: ctx.now,
-        updatedAt: ctx.now,
-      })
+      .set(published)
       .where(and(eq(messages.id, id), eq(messages.isDraft, true))),
     bumpTicketStatement(ctx.db, ticket.id, changes),
+    ...event.statements,
   ]);
-  await runBatch(ctx.db, [(await messageCreated(ctx, ticket, id, { ...ticket, ...changes })).statement]);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event]);
   return showMessage(ctx, id);
 }

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client";
-import { customerData, inboxData, ticketData } from "../../events/payloads";
+import { type EventName, recordEvent } from "../../events/outbox";
+import { customerData, ticketData } from "../../events/payloads";
 import { notFound } from "../../lib/errors";
 import { findCustomer } from "../customers/customers.repo";
 import { findInbox } from "../inboxes/inboxes.repo";
@@ -7,7 +8,7 @@ import type { TicketRow } from "./tickets.repo";
 
 export interface TicketContext {
   db: Db;
-  env: Pick<Env, "PUBLIC_BASE_URL" | "FILES" | "EMAIL_QUEUE" | "ENCRYPTION_KEY">;
+  env: Pick<Env, "PUBLIC_BASE_URL" | "FILES" | "EMAIL_QUEUE" | "WEBHOOK_QUEUE" | "ENCRYPTION_KEY">;
   accountId: string;
   now: number;
 }
@@ -24,15 +25,20 @@ export async function customerOf(ctx: TicketContext, customerId: string) {
   return customer;
 }
 
-/** The `data` of a ticket event: inbox, ticket and customer as they are now. */
-export async function ticketEventData(ctx: TicketContext, ticket: TicketRow) {
+/** A ticket event (inbox, ticket and customer as they are now), ready for the change's batch. */
+export async function recordTicketEvent(ctx: TicketContext, name: EventName, ticket: TicketRow) {
   const [inbox, customer] = await Promise.all([
     inboxOf(ctx, ticket.inboxId),
     customerOf(ctx, ticket.customerId),
   ]);
-  return {
-    inbox: inboxData(inbox),
-    ticket: ticketData(ticket, ctx.env.PUBLIC_BASE_URL),
-    customer: customerData(customer),
-  };
+  return recordEvent(
+    ctx.db,
+    {
+      accountId: ctx.accountId,
+      inbox,
+      name,
+      data: { ticket: ticketData(ticket, ctx.env.PUBLIC_BASE_URL), customer: customerData(customer) },
+    },
+    ctx.now,
+  );
 }

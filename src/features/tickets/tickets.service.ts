@@ -1,13 +1,14 @@
 import { runBatch, type Statement } from "../../db/client";
 import { messages, tickets } from "../../db/schema";
+import { announceEvents } from "../../events/announce";
 import { recordEvent } from "../../events/outbox";
-import { customerData, inboxData, ticketData } from "../../events/payloads";
+import { customerData, ticketData } from "../../events/payloads";
 import { AppError, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { type OffsetParams, standardList } from "../../lib/pagination";
 import { findOrCreateCustomer } from "../customers/customers.service";
 import { attachmentKeysUnder, deleteFiles } from "../messages/messages.repo";
-import { customerOf, inboxOf, type TicketContext, ticketEventData } from "./ticket-context";
+import { customerOf, inboxOf, recordTicketEvent, type TicketContext } from "./ticket-context";
 import { clientIdOf, toTicket } from "./tickets.dto";
 import {
   deleteTicketStatement,
@@ -119,23 +120,22 @@ export async function createTicket(ctx: TicketContext, input: CreateInput) {
       ctx.now,
     ),
   );
-  statements.push(
-    recordEvent(
-      ctx.db,
-      {
-        accountId: ctx.accountId,
-        inboxId: inbox.id,
-        name: "ticket.created",
-        data: {
-          inbox: inboxData(inbox),
-          ticket: ticketData({ ...row, snoozedUntil: null, mergedIntoId: null }, ctx.env.PUBLIC_BASE_URL),
-          customer: customerData(customer),
-        },
+  const event = recordEvent(
+    ctx.db,
+    {
+      accountId: ctx.accountId,
+      inbox,
+      name: "ticket.created",
+      data: {
+        ticket: ticketData({ ...row, snoozedUntil: null, mergedIntoId: null }, ctx.env.PUBLIC_BASE_URL),
+        customer: customerData(customer),
       },
-      ctx.now,
-    ),
+    },
+    ctx.now,
   );
+  statements.push(...event.statements);
   await runBatch(ctx.db, statements);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event]);
   return showTicket(ctx, row.id);
 }
 
@@ -172,19 +172,9 @@ export async function updateTicket(ctx: TicketContext, id: string, input: Update
     updatedAt: ctx.now,
   };
   const after = { ...ticket, ...changes };
-  await runBatch(ctx.db, [
-    updateTicketStatement(ctx.db, id, changes),
-    recordEvent(
-      ctx.db,
-      {
-        accountId: ctx.accountId,
-        inboxId: ticket.inboxId,
-        name: "ticket.updated",
-        data: await ticketEventData(ctx, after),
-      },
-      ctx.now,
-    ),
-  ]);
+  const event = await recordTicketEvent(ctx, "ticket.updated", after);
+  await runBatch(ctx.db, [updateTicketStatement(ctx.db, id, changes), ...event.statements]);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event]);
   return showTicket(ctx, id);
 }
 
@@ -192,19 +182,9 @@ export async function updateTicket(ctx: TicketContext, id: string, input: Update
 export async function deleteTicket(ctx: TicketContext, id: string) {
   const { ticket } = await ticketOf(ctx, id);
   const files = await attachmentKeysUnder(ctx.db, { ticketId: id });
-  await runBatch(ctx.db, [
-    recordEvent(
-      ctx.db,
-      {
-        accountId: ctx.accountId,
-        inboxId: ticket.inboxId,
-        name: "ticket.deleted",
-        data: await ticketEventData(ctx, ticket),
-      },
-      ctx.now,
-    ),
-    deleteTicketStatement(ctx.db, id),
-  ]);
+  const event = await recordTicketEvent(ctx, "ticket.deleted", ticket);
+  await runBatch(ctx.db, [...event.statements, deleteTicketStatement(ctx.db, id)]);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event]);
   await deleteFiles(ctx.env.FILES, files);
   return { id, deleted: true as const };
 }

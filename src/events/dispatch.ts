@@ -1,0 +1,106 @@
+import { sql } from "drizzle-orm";
+import { type Db, runBatch } from "../db/client";
+import { environmentOf } from "../env";
+import { decryptSecret } from "../lib/crypto";
+import { log } from "../lib/logger";
+import { iso } from "../lib/time";
+import { type DeliveryResult, deliver, type OutgoingEvent } from "./deliver";
+
+export type DispatchEnv = Pick<Env, "ENCRYPTION_KEY" | "ENVIRONMENT">;
+
+interface ClaimedDelivery {
+  id: string;
+  event_id: string;
+  url: string;
+  secret: string | null;
+}
+
+interface EventRow {
+  id: string;
+  event: string;
+  data: string;
+  created_at: number;
+}
+
+/**
+ * The envelope's bytes: `id`, `event`, `timestamp`, `data` (product.md adds `id`). `data` is the
+ * JSON stored with the event, spliced in as is rather than parsed and written again.
+ */
+function outgoing(row: EventRow): OutgoingEvent {
+  const head = JSON.stringify({ id: row.id, event: row.event, timestamp: iso(row.created_at) });
+  return { id: row.id, name: row.event, body: `${head.slice(0, -1)},"data":${row.data}}` };
+}
+
+/**
+ * Claims every pending delivery of `eventIds` (pending → sending) and marks the events dispatched,
+ * in one batch. A delivery is claimed once only, so a redelivered Queue message, or the sweep
+ * racing the Queue, finds nothing left to attempt.
+ */
+async function claim(db: Db, eventIds: string[], now: number) {
+  const ids = JSON.stringify(eventIds);
+  const [claimed, , rows] = await runBatch(db, [
+    sql`UPDATE webhook_deliveries SET status = 'sending', attempted_at = ${now}
+        WHERE status = 'pending' AND event_id IN (SELECT value FROM json_each(${ids}))
+        RETURNING id, event_id, url, secret`,
+    sql`UPDATE events SET dispatched_at = ${now}
+        WHERE dispatched_at IS NULL AND id IN (SELECT value FROM json_each(${ids}))`,
+    sql`SELECT id, event, data, created_at FROM events WHERE id IN (SELECT value FROM json_each(${ids}))`,
+  ]);
+  return {
+    deliveries: (claimed?.results ?? []) as ClaimedDelivery[],
+    events: new Map(((rows?.results ?? []) as EventRow[]).map((row) => [row.id, outgoing(row)])),
+  };
+}
+
+/** The outcome of the attempt; the secret copy is dropped, it is not needed any more. */
+function recordResult(db: Db, id: string, result: DeliveryResult) {
+  return db.run(sql`UPDATE webhook_deliveries
+    SET status = ${result.status}, status_code = ${result.statusCode},
+        duration_ms = ${result.durationMs}, error = ${result.error}, secret = NULL
+    WHERE id = ${id} AND status = 'sending'`);
+}
+
+async function attempt(db: Db, env: DispatchEnv, delivery: ClaimedDelivery, event: OutgoingEvent) {
+  let result: DeliveryResult;
+  try {
+    if (!delivery.secret) throw new Error("the delivery has no secret");
+    const secret = await decryptSecret(env.ENCRYPTION_KEY, delivery.secret);
+    result = await deliver({ url: delivery.url, secret }, event, environmentOf(env));
+  } catch (error) {
+    // A secret that no longer decrypts (a rotated ENCRYPTION_KEY) fails the delivery, visibly.
+    result = { status: "failed", statusCode: null, durationMs: 0, error: `not sent: ${String(error)}` };
+  }
+  await recordResult(db, delivery.id, result);
+  if (result.status === "failed") {
+    log.warn("webhook.failed", { delivery: delivery.id, event: event.id, status: result.statusCode });
+  }
+}
+
+/**
+ * Dispatches committed events to their webhooks. The claim is awaited, so the caller (a Queue
+ * consumer or the sweep) knows the hand-over happened; the attempts are returned as one promise for
+ * `waitUntil`. They run concurrently and each is bounded by the 10 s timeout, so a slow receiver
+ * holds up neither the other webhooks nor the next batch of events.
+ */
+export async function dispatchEvents(
+  db: Db,
+  env: DispatchEnv,
+  eventIds: string[],
+  now: number,
+): Promise<{ attempts: Promise<void>; claimed: number }> {
+  if (eventIds.length === 0) return { attempts: Promise.resolve(), claimed: 0 };
+  const { deliveries, events } = await claim(db, eventIds, now);
+  const attempts = deliveries.flatMap((delivery) => {
+    const event = events.get(delivery.event_id);
+    return event ? [attempt(db, env, delivery, event)] : [];
+  });
+  return {
+    attempts: Promise.allSettled(attempts).then((results) => {
+      for (const result of results) {
+        if (result.status === "rejected")
+          log.error("webhook.record_failed", { error: String(result.reason) });
+      }
+    }),
+    claimed: deliveries.length,
+  };
+}

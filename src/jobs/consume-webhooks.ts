@@ -1,0 +1,30 @@
+import { createDb } from "../db/client";
+import { DispatchMessageSchema } from "../events/announce";
+import { dispatchEvents } from "../events/dispatch";
+import { describeError, log } from "../lib/logger";
+
+/**
+ * One claim for the whole batch, then the attempts run on in `waitUntil`: the messages are acked as
+ * soon as their deliveries are claimed, since a delivery is attempted once whatever happens next.
+ * Only a failed claim (D1 unreachable) retries the batch, and a retried claim skips what was taken.
+ */
+export async function consumeWebhookDispatch(
+  batch: MessageBatch<unknown>,
+  env: Env,
+  ctx: ExecutionContext,
+): Promise<void> {
+  const eventIds: string[] = [];
+  for (const message of batch.messages) {
+    const parsed = DispatchMessageSchema.safeParse(message.body);
+    if (parsed.success) eventIds.push(parsed.data.eventId);
+    else log.warn("webhooks.malformed_message", { message_id: message.id });
+  }
+  try {
+    const { attempts } = await dispatchEvents(createDb(env.DB), env, eventIds, Date.now());
+    ctx.waitUntil(attempts);
+    batch.ackAll();
+  } catch (error) {
+    log.error("webhooks.claim_failed", { count: eventIds.length, ...describeError(error) });
+    batch.retryAll({ delaySeconds: 10 });
+  }
+}
