@@ -6,6 +6,7 @@ import { trustedTestTls } from "./test/support/trust-test-ca.js";
 export const TEST_SECRETS = {
   ENCRYPTION_KEY: "dGVzdC1lbmNyeXB0aW9uLWtleS0zMi1ieXRlcy0hISE=",
   OPS_TOKEN: "ops_test_token_for_the_operator_routes",
+  RELAY_TOKEN: "rly_test_token_for_the_relay_routes",
 };
 
 export default defineConfig(async () => {

@@ -3,6 +3,7 @@ import { accountsRouter } from "./features/accounts/accounts.handlers";
 import { connectionsRouter } from "./features/connections/connections.handlers";
 import { customersRouter } from "./features/customers/customers.handlers";
 import { emailsRouter } from "./features/emails/emails.handlers";
+import { rawEmailsRouter } from "./features/emails/emails.raw.handlers";
 import { eventsRouter } from "./features/events/events.handlers";
 import { inboxesRouter } from "./features/inboxes/inboxes.handlers";
 import { keysRouter } from "./features/keys/keys.handlers";
@@ -10,6 +11,7 @@ import { messagesRouter } from "./features/messages/messages.handlers";
 import { portalRouter } from "./features/portal/portal.handlers";
 import { recordRequest } from "./features/request-logs/record-request";
 import { requestLogsRouter } from "./features/request-logs/request-logs.handlers";
+import { smtpLogsRouter } from "./features/smtp-logs/smtp-logs.handlers";
 import { suppressionsRouter } from "./features/suppressions/suppressions.handlers";
 import { systemRouter } from "./features/system/system.handlers";
 import { openApiRoute } from "./features/system/system.routes";
@@ -43,10 +45,13 @@ export function createApp() {
   app.route("/", keysRouter);
   app.route("/", accountsRouter);
   app.route("/", requestLogsRouter);
+  app.route("/", smtpLogsRouter);
   app.route("/", eventsRouter);
   app.route("/", connectionsRouter);
   // Before emails: /v1/emails/suppressions must not be read as an email id.
   app.route("/", suppressionsRouter);
+  // Before emails: /v1/emails/raw/credentials must not be read as an email id and its content.
+  app.route("/", rawEmailsRouter);
   app.route("/", emailsRouter);
   app.route("/", inboxesRouter);
   app.route("/", customersRouter);
@@ -65,6 +70,11 @@ export function createApp() {
     type: "http",
     scheme: "bearer",
     description: "The deployment's OPS_TOKEN secret; operator routes only.",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "relayToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "The deployment's RELAY_TOKEN secret, shared with the SMTP relay; relay routes only.",
   });
 
   let document: unknown;

@@ -12,9 +12,20 @@ export function ensureDevVars(): boolean {
     "# Written by `npm start` with fresh random secrets. Never commit this file.",
     `ENCRYPTION_KEY=${randomBytes(32).toString("base64")}`,
     `OPS_TOKEN=ops_${randomBytes(24).toString("base64url")}`,
+    relayTokenLine(),
     "",
   ];
   writeFileSync(DEV_VARS, lines.join("\n"), { mode: 0o600 });
+  return true;
+}
+
+const relayTokenLine = () => `RELAY_TOKEN=rly_${randomBytes(24).toString("base64url")}`;
+
+/** Adds RELAY_TOKEN to a .dev.vars written before the SMTP relay existed; answers whether it did. */
+export function ensureRelayToken(): boolean {
+  if (readDevVar("RELAY_TOKEN")) return false;
+  const current = readFileSync(DEV_VARS, "utf8");
+  writeFileSync(DEV_VARS, `${current.replace(/\n*$/, "\n")}${relayTokenLine()}\n`, { mode: 0o600 });
   return true;
 }
 

@@ -3,6 +3,7 @@ import { AppError } from "../lib/errors";
 import { log } from "../lib/logger";
 import { pruneEvents } from "./prune-events";
 import { pruneRequestLogs } from "./prune-request-logs";
+import { pruneSmtpLogs } from "./prune-smtp-logs";
 import { CRON } from "./schedules";
 import { sweepEmails } from "./sweep-emails";
 import { sweepEvents } from "./sweep-events";
@@ -19,6 +20,8 @@ export async function handleScheduled(
       if (swept > 0) log.info("emails.swept", { count: swept });
       const deleted = await pruneRequestLogs(db, controller.scheduledTime);
       if (deleted > 0) log.info("request_logs.pruned", { deleted });
+      const smtpDeleted = await pruneSmtpLogs(db, controller.scheduledTime);
+      if (smtpDeleted > 0) log.info("smtp_logs.pruned", { deleted: smtpDeleted });
       const events = await sweepEvents(db, env, controller.scheduledTime);
       ctx.waitUntil(events.attempts);
       if (events.swept > 0 || events.lost > 0)

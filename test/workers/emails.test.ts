@@ -128,6 +128,7 @@ describe("POST /v1/emails", () => {
     expect(over.body).toEqual({
       ...errorBody("Limit exceeded", "limit_exceeded"),
       message: expect.any(String),
+      quota: "recipients_per_email",
       current: 51,
       limit: 50,
       percentage: 102,

@@ -60,7 +60,7 @@ function rowFor(
     trackClicks: email.trackClicks ?? ctx.account.defaultTrackClicks,
     status,
     scheduledAt: email.scheduledAt,
-    messageId: `<${id}@${email.fromDomain}>`,
+    messageId: email.messageId ?? `<${id}@${email.fromDomain}>`,
     lastEvent: status,
     lastEventAt: ctx.now,
     createdAt: ctx.now,

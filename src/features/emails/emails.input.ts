@@ -24,6 +24,8 @@ export interface NormalizedEmail {
   scheduledAt: number | null;
   trackOpens: boolean | undefined;
   trackClicks: boolean | undefined;
+  /** The client's own Message-ID (relayed mail keeps it); otherwise one is made from the email id. */
+  messageId?: string;
 }
 
 const MAX_SCHEDULE_AHEAD_MS = 30 * 86_400_000;

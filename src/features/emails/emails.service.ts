@@ -4,7 +4,8 @@ import { flatList, type OffsetParams, standardList } from "../../lib/pagination"
 import { iso, isoOrNull } from "../../lib/time";
 import { acceptEmails } from "./emails.accept";
 import { toEmail, toEmailSummary } from "./emails.dto";
-import { normalizeEmail } from "./emails.input";
+import { type NormalizedEmail, normalizeEmail } from "./emails.input";
+import { normalizeRaw, type RawEnvelope } from "./emails.raw";
 import {
   cancelEmail,
   type EmailFilter,
@@ -44,7 +45,7 @@ export interface Answer {
  * batch, replay an idempotent answer if there is one, else check, store and queue. Answers 200
  * with Resend's shapes.
  */
-async function send(
+function send(
   ctx: EmailContext,
   inputs: SendEmailInput[],
   body: unknown,
@@ -54,6 +55,17 @@ async function send(
 ): Promise<Answer> {
   const prefix = (i: number) => (source === "batch" ? `body.${i}.` : "body.");
   const emails = inputs.map((input, i) => normalizeEmail(input, ctx.now, prefix(i)));
+  return sendNormalized(ctx, emails, body, idempotencyKey, source, answerOf);
+}
+
+async function sendNormalized(
+  ctx: EmailContext,
+  emails: NormalizedEmail[],
+  body: unknown,
+  idempotencyKey: string | undefined,
+  source: string,
+  answerOf: (rows: NewEmailRow[]) => unknown,
+): Promise<Answer> {
   const idem = await idempotencyOf(idempotencyKey, body);
   const domains = [...new Set(emails.map((e) => e.fromDomain))];
   const recipients = [...new Set(emails.flatMap((e) => e.recipients))];
@@ -89,6 +101,23 @@ export function sendEmail(ctx: EmailContext, input: SendEmailInput, idempotencyK
 
 export function sendBatch(ctx: EmailContext, inputs: BatchEmailInput[], idempotencyKey: string | undefined) {
   return send(ctx, inputs, inputs, idempotencyKey, "batch", (rows) => ({ data: rows.map(sentAnswer) }));
+}
+
+/**
+ * POST /v1/emails/raw: a relayed message, parsed into the same email POST /v1/emails would make,
+ * then every check of that route in the same order. The idempotency hash covers envelope and bytes.
+ */
+export async function sendRaw(
+  ctx: EmailContext,
+  raw: Uint8Array,
+  envelope: RawEnvelope,
+  body: unknown,
+  idempotencyKey: string | undefined,
+) {
+  const email = await normalizeRaw(raw, envelope);
+  return sendNormalized(ctx, [email], body, idempotencyKey, "smtp", (rows) =>
+    sentAnswer(rows[0] as NewEmailRow),
+  );
 }
 
 async function ownEmail(ctx: EmailContext, id: string) {

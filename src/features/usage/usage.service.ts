@@ -43,7 +43,7 @@ export function limitExceeded(quota: QuotaName, current: number, limit: number, 
     "limit_exceeded",
     "Limit exceeded",
     `This request needs ${needed} against the ${quota.replaceAll("_", " ")} limit of ${limit}; ${current} already used. Wait for the period to reset or move to the ${plan} plan.`,
-    { current, limit, percentage: percentage(current, limit), recommended_plan: plan },
+    { quota, current, limit, percentage: percentage(current, limit), recommended_plan: plan },
   );
 }
 
