@@ -33,7 +33,7 @@ describe("GET /v1/openapi.json", () => {
     );
     expect(operations.length).toBeGreaterThan(5);
     for (const { path, op } of operations) {
-      expect(["public", "read", "write", "admin", "operator"], path).toContain(op["x-permission"]);
+      expect(["public", "read", "write", "admin", "operator", "relay"], path).toContain(op["x-permission"]);
       if (path.startsWith("/v1/") && op["x-permission"] !== "public") {
         expect(op.security, path).toEqual([{ bearerAuth: [] }]);
         expect(Object.keys(op.responses), path).toEqual(expect.arrayContaining(["401", "403", "429", "500"]));
