@@ -10,5 +10,7 @@ declare module "vitest" {
     smtpTest: SmtpTestEnv;
     /** The loopback DNS-over-HTTPS resolver (`PUT /records` to publish). */
     dohUrl: string;
+    /** The loopback webhook receiver (see webhook-receiver.ts). */
+    webhookUrl: string;
   }
 }

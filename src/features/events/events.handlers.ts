@@ -7,7 +7,7 @@ import { createRouter } from "../../lib/router";
 import { iso, isoOrNull } from "../../lib/time";
 import { AccountParamsSchema } from "../accounts/accounts.routes";
 import { getOwnAccount } from "../accounts/accounts.service";
-import { type EventRow, eventQueries } from "./events.repo";
+import { type DeliveryRow, deliveriesOf, type EventRow, eventQueries } from "./events.repo";
 import { EventListSchema, EventQuerySchema } from "./events.schemas";
 
 export const listEventsRoute = defineRoute("read", {
@@ -16,18 +16,29 @@ export const listEventsRoute = defineRoute("read", {
   tags: ["Accounts"],
   summary: "The event stream",
   description:
-    "Every webhook event of the workspace, newest first, with the payload it carries; filters `event` and `inbox_id`. Events are recorded in the same transaction as the change that caused them, so the stream is complete even when a webhook is down.",
+    "Every webhook event of the workspace, newest first, with the payload it carries and one delivery record per webhook it went to (URL, status code, duration, error); filters `event` and `inbox_id`. Events are recorded in the same transaction as the change that caused them, so the stream is complete even when a webhook is down. Events and their deliveries are kept as long as request logs (`request_log_retention`).",
   request: { params: AccountParamsSchema, query: EventQuerySchema },
   responses: { 200: jsonResponse(EventListSchema, "A page of events.") },
 });
 
-const toEvent = (row: EventRow) => ({
+const toDelivery = (row: DeliveryRow) => ({
+  id: row.id,
+  url: row.url,
+  status: row.status as "pending" | "sending" | "succeeded" | "failed",
+  status_code: row.statusCode,
+  duration_ms: row.durationMs,
+  error: row.error,
+  attempted_at: isoOrNull(row.attemptedAt),
+});
+
+const toEvent = (row: EventRow, deliveries: DeliveryRow[]) => ({
   id: row.id,
   event: row.event as EventName,
   inbox_id: row.inboxId,
   data: JSON.parse(row.data) as Record<string, unknown>,
   created_at: iso(row.createdAt),
   dispatched_at: isoOrNull(row.dispatchedAt),
+  deliveries: deliveries.filter((d) => d.eventId === row.id).map(toDelivery),
 });
 
 export const eventsRouter = createRouter().openapi(listEventsRoute, async (c) => {
@@ -37,5 +48,19 @@ export const eventsRouter = createRouter().openapi(listEventsRoute, async (c) =>
   await getOwnAccount(db, principalOf(c).accountId, id);
   const { page, total } = eventQueries(db, { accountId: id, event, inboxId: inbox_id }, limit, offset);
   const [rows, totals] = await db.batch([page, total]);
-  return c.json(standardList(rows.map(toEvent), totals[0]?.total ?? 0, { limit, offset }), 200);
+  const deliveries =
+    rows.length > 0
+      ? await deliveriesOf(
+          db,
+          rows.map((row) => row.id),
+        )
+      : [];
+  return c.json(
+    standardList(
+      rows.map((row) => toEvent(row, deliveries)),
+      totals[0]?.total ?? 0,
+      { limit, offset },
+    ),
+    200,
+  );
 });

@@ -1,8 +1,9 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { events } from "../../db/schema";
+import { events, webhookDeliveries } from "../../db/schema";
 
 export type EventRow = typeof events.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 export interface EventFilter {
   accountId: string;
@@ -27,4 +28,13 @@ export function eventQueries(db: Db, filter: EventFilter, limit: number, offset:
       .offset(offset),
     total: db.select({ total: count() }).from(events).where(where),
   };
+}
+
+/** The delivery records of a page of events, one indexed lookup for the whole page. */
+export function deliveriesOf(db: Db, eventIds: string[]) {
+  return db
+    .select()
+    .from(webhookDeliveries)
+    .where(sql`${webhookDeliveries.eventId} IN (SELECT value FROM json_each(${JSON.stringify(eventIds)}))`)
+    .orderBy(asc(webhookDeliveries.eventId), asc(webhookDeliveries.id));
 }

@@ -2,6 +2,25 @@ import { z } from "@hono/zod-openapi";
 import { EVENT_NAMES } from "../../events/outbox";
 import { offsetQuery, standardListSchema } from "../../lib/pagination";
 
+export const DeliverySchema = z
+  .object({
+    id: z.string().openapi({ example: "dlv_01JD3Z6X8Y9ABCDEFGHJKMNPQR" }),
+    url: z.string().openapi({ description: "The webhook's URL when the event happened." }),
+    status: z.enum(["pending", "sending", "succeeded", "failed"]).openapi({
+      description:
+        "`pending` until the dispatcher claims it, `sending` during the one attempt, then `succeeded` (a 2xx answer) or `failed` (any other answer, a redirect, a network error, or no answer within 10 s). Failed deliveries are not retried.",
+    }),
+    status_code: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "The receiver's HTTP status, if it answered." }),
+    duration_ms: z.number().int().nullable(),
+    error: z.string().nullable().openapi({ description: "Why it failed, in words; null on success." }),
+    attempted_at: z.string().nullable(),
+  })
+  .openapi("WebhookDelivery");
+
 export const EventSchema = z
   .object({
     id: z.string().openapi({ example: "evt_01JD3Z6X8Y9ABCDEFGHJKMNPQR" }),
@@ -15,6 +34,10 @@ export const EventSchema = z
       .string()
       .nullable()
       .openapi({ description: "When it was handed to the inbox's webhooks; null until then." }),
+    deliveries: z.array(DeliverySchema).openapi({
+      description:
+        "One record per webhook of the inbox that was enabled and subscribed to this event when it happened.",
+    }),
   })
   .openapi("Event");
 
