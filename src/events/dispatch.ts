@@ -32,20 +32,24 @@ function outgoing(row: EventRow): OutgoingEvent {
 }
 
 /**
- * Claims every pending delivery of `eventIds` (pending → sending) and marks the events dispatched,
- * in one batch. A delivery is claimed once only, so a redelivered Queue message, or the sweep
- * racing the Queue, finds nothing left to attempt.
+ * Claims every pending delivery of `eventIds` (pending → sending), marks the events dispatched and
+ * reads them, as one batch. A delivery is claimed once only, so a redelivered Queue message, or
+ * the sweep racing the Queue, finds nothing left to attempt.
  */
-async function claim(db: Db, eventIds: string[], now: number) {
+export function claimStatements(eventIds: string[], now: number) {
   const ids = JSON.stringify(eventIds);
-  const [claimed, , rows] = await runBatch(db, [
+  return [
     sql`UPDATE webhook_deliveries SET status = 'sending', attempted_at = ${now}
         WHERE status = 'pending' AND event_id IN (SELECT value FROM json_each(${ids}))
         RETURNING id, event_id, url, secret`,
     sql`UPDATE events SET dispatched_at = ${now}
         WHERE dispatched_at IS NULL AND id IN (SELECT value FROM json_each(${ids}))`,
     sql`SELECT id, event, data, created_at FROM events WHERE id IN (SELECT value FROM json_each(${ids}))`,
-  ]);
+  ];
+}
+
+async function claim(db: Db, eventIds: string[], now: number) {
+  const [claimed, , rows] = await runBatch(db, claimStatements(eventIds, now));
   return {
     deliveries: (claimed?.results ?? []) as ClaimedDelivery[],
     events: new Map(((rows?.results ?? []) as EventRow[]).map((row) => [row.id, outgoing(row)])),

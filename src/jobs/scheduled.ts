@@ -22,12 +22,13 @@ export async function handleScheduled(
       if (deleted > 0) log.info("request_logs.pruned", { deleted });
       const smtpDeleted = await pruneSmtpLogs(db, controller.scheduledTime);
       if (smtpDeleted > 0) log.info("smtp_logs.pruned", { deleted: smtpDeleted });
+      // Pruning first: an event the sweep is about to dispatch stays for the next run to judge.
+      const prunedEvents = await pruneEvents(db, controller.scheduledTime);
+      if (prunedEvents > 0) log.info("events.pruned", { deleted: prunedEvents });
       const events = await sweepEvents(db, env, controller.scheduledTime);
       ctx.waitUntil(events.attempts);
       if (events.swept > 0 || events.lost > 0)
         log.info("events.swept", { swept: events.swept, lost: events.lost });
-      const prunedEvents = await pruneEvents(db, controller.scheduledTime);
-      if (prunedEvents > 0) log.info("events.pruned", { deleted: prunedEvents });
       return;
     }
     default:

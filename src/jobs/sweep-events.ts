@@ -8,13 +8,9 @@ const MAX_EVENTS_PER_RUN = 500;
 /** Longer than the 10 s timeout plus recording: an attempt still `sending` by then lost its result. */
 const LOST_AFTER_MS = 2 * 60_000;
 
-/**
- * The minute sweep of the outbox. Events whose Queue message never came (a failed send, a lost
- * message) are dispatched here directly, through the same claim, so nothing is attempted twice.
- * Attempts whose Worker stopped before recording the outcome are closed as failed, not retried.
- */
-export async function sweepEvents(db: Db, env: DispatchEnv, now: number) {
-  const [untaken, lost] = await runBatch(db, [
+/** The sweep's two statements: events nobody took, and attempts whose outcome was lost. */
+export function sweepStatements(now: number) {
+  return [
     sql`SELECT id FROM events
       WHERE dispatched_at IS NULL AND created_at <= ${now - UNTAKEN_AFTER_MS}
       ORDER BY created_at LIMIT ${MAX_EVENTS_PER_RUN}`,
@@ -22,7 +18,16 @@ export async function sweepEvents(db: Db, env: DispatchEnv, now: number) {
       SET status = 'failed', secret = NULL,
           error = 'the outcome of the attempt was lost (the Worker stopped); not retried'
       WHERE status = 'sending' AND attempted_at < ${now - LOST_AFTER_MS}`,
-  ]);
+  ];
+}
+
+/**
+ * The minute sweep of the outbox. Events whose Queue message never came (a failed send, a lost
+ * message) are dispatched here directly, through the same claim, so nothing is attempted twice.
+ * Attempts whose Worker stopped before recording the outcome are closed as failed, not retried.
+ */
+export async function sweepEvents(db: Db, env: DispatchEnv, now: number) {
+  const [untaken, lost] = await runBatch(db, sweepStatements(now));
   const ids = ((untaken?.results ?? []) as Array<{ id: string }>).map((row) => row.id);
   const dispatch = await dispatchEvents(db, env, ids, now);
   return { ...dispatch, swept: ids.length, lost: lost?.meta.changes ?? 0 };

@@ -56,7 +56,7 @@ export class WebhookReceiver {
         this.received.filter((r) => r.path.startsWith(prefix)),
       );
     }
-    if (req.method === "POST" && url.pathname === "/_verify") return json(res, 200, verifyBoth(body));
+    if (req.method === "POST" && url.pathname === "/_verify") return json(res, 200, await verifyBoth(body));
     this.received.push({
       path: url.pathname,
       headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
@@ -95,18 +95,18 @@ export class WebhookReceiver {
 const stripe = new Stripe("sk_test_unused_by_signature_checks");
 
 /** `{ body, header, secret }` checked by the README's verifier and by Stripe's. */
-function verifyBoth(request: string) {
+async function verifyBoth(request: string) {
   const { body, header, secret } = JSON.parse(request) as { body: string; header: string; secret: string };
-  const attempt = (check: () => unknown) => {
+  const attempt = async (check: () => unknown) => {
     try {
-      check();
+      await check();
       return "valid";
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }
   };
   return {
-    readme: attempt(() => verifyWebhook(body, header, secret)),
-    stripe: attempt(() => stripe.webhooks.constructEvent(body, header, secret, 300)),
+    readme: await attempt(() => verifyWebhook(body, header, secret)),
+    stripe: await attempt(() => stripe.webhooks.constructEventAsync(body, header, secret, 300)),
   };
 }

@@ -1,12 +1,13 @@
 import { env } from "cloudflare:workers";
-import type { SQL } from "drizzle-orm";
+import { is, SQL } from "drizzle-orm";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { expect } from "vitest";
 
 /** The plan of a drizzle query: each line of SQLite's EXPLAIN QUERY PLAN. */
 export async function planOf(
   query: { toSQL(): { sql: string; params: unknown[] } } | SQL,
 ): Promise<string[]> {
-  const { sql, params } = "toSQL" in query ? query.toSQL() : { sql: "", params: [] };
+  const { sql, params } = is(query, SQL) ? new SQLiteSyncDialect().sqlToQuery(query) : query.toSQL();
   const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
     .bind(...params)
     .all<{ detail: string }>();

@@ -38,7 +38,10 @@ const toEvent = (row: EventRow, deliveries: DeliveryRow[]) => ({
   data: JSON.parse(row.data) as Record<string, unknown>,
   created_at: iso(row.createdAt),
   dispatched_at: isoOrNull(row.dispatchedAt),
-  deliveries: deliveries.filter((d) => d.eventId === row.id).map(toDelivery),
+  deliveries: deliveries
+    .filter((d) => d.eventId === row.id)
+    .sort((a, b) => a.id.localeCompare(b.id))
+    .map(toDelivery),
 });
 
 export const eventsRouter = createRouter().openapi(listEventsRoute, async (c) => {

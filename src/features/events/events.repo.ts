@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { events, webhookDeliveries } from "../../db/schema";
 
@@ -30,11 +30,10 @@ export function eventQueries(db: Db, filter: EventFilter, limit: number, offset:
   };
 }
 
-/** The delivery records of a page of events, one indexed lookup for the whole page. */
+/** The delivery records of a page of events, one indexed lookup for the whole page, in no order. */
 export function deliveriesOf(db: Db, eventIds: string[]) {
   return db
     .select()
     .from(webhookDeliveries)
-    .where(sql`${webhookDeliveries.eventId} IN (SELECT value FROM json_each(${JSON.stringify(eventIds)}))`)
-    .orderBy(asc(webhookDeliveries.eventId), asc(webhookDeliveries.id));
+    .where(sql`${webhookDeliveries.eventId} IN (SELECT value FROM json_each(${JSON.stringify(eventIds)}))`);
 }
