@@ -1,3 +1,4 @@
+// @ts-check
 // Verifies a webhook of the service (README "Verifying webhooks"). Node 18+, no dependencies.
 import { createHmac, timingSafeEqual } from "node:crypto";
 
