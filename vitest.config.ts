@@ -55,6 +55,17 @@ export default defineConfig(async () => {
             testTimeout: 60_000,
           },
         },
+        {
+          test: {
+            name: "smtp-relay",
+            include: ["smtp-relay/test/**/*.test.ts"],
+            environment: "node",
+            // One real Worker (wrangler dev) serves every relay test; starting it takes a while.
+            globalSetup: ["smtp-relay/test/support/global-setup.ts"],
+            testTimeout: 60_000,
+            hookTimeout: 120_000,
+          },
+        },
       ],
     },
   };

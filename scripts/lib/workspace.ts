@@ -41,20 +41,27 @@ export function parseOverride(text: string, into: QuotaOverrides): void {
 
 /** Creates an account and an admin key in one D1 transaction and answers the key's token. */
 export async function createWorkspace(options: WorkspaceOptions, target: Target): Promise<CreatedWorkspace> {
+  const { sql, workspace } = await workspaceSql(options, target);
+  executeSql(sql, target);
+  return workspace;
+}
+
+/** The SQL that creates a workspace, for callers that run it themselves (test databases). */
+export async function workspaceSql(
+  options: WorkspaceOptions,
+  target: Target,
+): Promise<{ sql: string; workspace: CreatedWorkspace }> {
   const token = generateToken();
   const accountId = newId("acc");
   const keyId = newId("key");
   const now = Date.now();
   const connection = options.domain ? await connectionInsert(accountId, options.domain, target, now) : "";
-  executeSql(
-    [
-      `INSERT INTO accounts (id, name, plan, quota_overrides, created_at, updated_at) VALUES (${sqlText(accountId)}, ${sqlText(options.name)}, ${sqlText(options.plan)}, ${sqlText(JSON.stringify(options.overrides))}, ${now}, ${now});`,
-      `INSERT INTO api_keys (id, account_id, name, key_prefix, token_hash, permission, created_at) VALUES (${sqlText(keyId)}, ${sqlText(accountId)}, ${sqlText(options.keyName ?? "Bootstrap admin key")}, ${sqlText(keyPrefixOf(token))}, ${sqlText(await hashToken(token))}, 'admin', ${now});`,
-      connection,
-    ].join("\n"),
-    target,
-  );
-  return { account_id: accountId, key_id: keyId, token };
+  const sql = [
+    `INSERT INTO accounts (id, name, plan, quota_overrides, created_at, updated_at) VALUES (${sqlText(accountId)}, ${sqlText(options.name)}, ${sqlText(options.plan)}, ${sqlText(JSON.stringify(options.overrides))}, ${now}, ${now});`,
+    `INSERT INTO api_keys (id, account_id, name, key_prefix, token_hash, permission, created_at) VALUES (${sqlText(keyId)}, ${sqlText(accountId)}, ${sqlText(options.keyName ?? "Bootstrap admin key")}, ${sqlText(keyPrefixOf(token))}, ${sqlText(await hashToken(token))}, 'admin', ${now});`,
+    connection,
+  ].join("\n");
+  return { sql, workspace: { account_id: accountId, key_id: keyId, token } };
 }
 
 /**

@@ -1,0 +1,107 @@
+/**
+ * The real API for the relay's tests: `wrangler dev` of this checkout on a free loopback port, with
+ * its own throwaway state directory (migrations applied, workspaces seeded with SQL), so the tests
+ * exercise the very Worker the relay talks to in production, and never touch the developer's data.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../../../bench/lib/port";
+import { hasExited, sleep, stopGroup } from "../../../bench/lib/process-group";
+import { ROOT, WRANGLER } from "../../../scripts/lib/wrangler";
+
+export interface RunningWorker {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export const WORKER_SECRETS = {
+  ENCRYPTION_KEY: "dGVzdC1lbmNyeXB0aW9uLWtleS0zMi1ieXRlcy0hISE=",
+  OPS_TOKEN: "ops_relay_test_operator_token",
+  RELAY_TOKEN: "rly_relay_test_token_for_smtp_logs",
+};
+
+const READY_TIMEOUT_MS = 90_000;
+
+function wrangler(args: string[], persistTo: string): string {
+  const result = spawnSync(WRANGLER, [...args, "--local", "--persist-to", persistTo], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+  });
+  if (result.status !== 0)
+    throw new Error(`wrangler ${args.join(" ")} failed: ${result.stderr || result.stdout}`);
+  return result.stdout;
+}
+
+/** Starts the Worker with `seedSql` applied after the migrations. */
+export async function startWorker(seedSql: string): Promise<RunningWorker> {
+  const state = mkdtempSync(join(tmpdir(), "relay-worker-"));
+  wrangler(["d1", "migrations", "apply", "DB"], state);
+  const seedFile = join(state, "seed.sql");
+  writeFileSync(seedFile, seedSql);
+  wrangler(["d1", "execute", "DB", `--file=${seedFile}`], state);
+
+  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const vars = Object.entries({ ...WORKER_SECRETS, ENVIRONMENT: "test" }).flatMap(([k, v]) => [
+    "--var",
+    `${k}:${v}`,
+  ]);
+  const child = spawn(
+    WRANGLER,
+    [
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(inspectorPort),
+      "--persist-to",
+      state,
+      "--show-interactive-dev-session=false",
+      ...vars,
+    ],
+    {
+      cwd: ROOT,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    },
+  );
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await stopGroup(child);
+    rmSync(state, { recursive: true, force: true });
+  };
+  try {
+    await waitForHealth(url, child, () => output);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, stop };
+}
+
+async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (hasExited(child)) throw new Error(`wrangler dev exited early:\n${output()}`);
+    try {
+      const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) });
+      await response.body?.cancel();
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(250);
+  }
+  throw new Error(`wrangler dev did not become healthy:\n${output()}`);
+}
