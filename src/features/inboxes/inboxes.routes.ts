@@ -12,7 +12,7 @@ import {
 const tags = ["Inboxes"];
 
 const WEBHOOK_RULES =
-  "`webhooks` replaces the whole list on every write (at most 10). An entry sent with its `secret` keeps it; an entry without one gets a new `whsec_` secret (32 random bytes, base64url), so every webhook has one. Secrets are stored encrypted and answered in clear in the inbox. URLs must be `https://` to a public host: credentials, private, link-local, unique-local, reserved and (in production) loopback addresses are refused; `http://` is accepted only to loopback and only in development and test. `events` names at least one subscribable event, without repeats.";
+  "`webhooks` replaces the whole list on every write (at most 10). An entry sent with its `secret` keeps it; an entry without one gets a new `whsec_` secret (32 random bytes, base64url), so every webhook has one. Secrets are stored encrypted and answered in clear in the inbox. URLs must be `https://` to a public host: credentials, private, link-local, unique-local, reserved and (in production) loopback addresses are refused; `http://` is accepted only to loopback and only in development and test. `events` names at least one subscribable event, without repeats. Delivery: each event goes to the webhooks that were enabled and subscribed when it happened (for `inbox.updated`, the list as this write leaves it), as one signed POST (`X-Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">`, plus `X-Webhook-Event` and `X-Webhook-Id`); a 2xx acknowledges, anything else or no answer within 10 s is a failure, attempted once and never retried; redirects are not followed. Each attempt is recorded in the event stream (`GET /v1/accounts/{id}/events`).";
 
 export const createInboxRoute = defineRoute("write", {
   method: "post",
