@@ -42,7 +42,7 @@ export function createRelayServer(
 
   const server: SMTPServer = new SMTPServer({
     name: config.name,
-    banner: "ESMTP relay: AUTH with user apikey and an API key as the password, after STARTTLS",
+    banner: "relay: AUTH with user apikey and an API key as the password, after STARTTLS",
     key: certificate.key,
     cert: certificate.cert,
     authMethods: ["PLAIN", "LOGIN"],
