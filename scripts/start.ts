@@ -2,17 +2,19 @@
  * npm start: prepares a fresh checkout and serves it.
  * 1. writes .dev.vars with random secrets if missing; 2. copies the docs assets; 3. applies the
  * local D1 migrations; 4. creates a development workspace and admin key on first run (kept in
- * .wrangler/dev-workspace.json) and prints it; 5. runs `wrangler dev` on 127.0.0.1:$PORT.
+ * .wrangler/dev-workspace.json) and prints it; 5. runs `wrangler dev` on 127.0.0.1:$PORT and the
+ * SMTP relay (smtp-relay/) on 127.0.0.1:$SMTP_PORT, forwarding to it. Both stop together.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildAssets } from "./build-assets";
-import { ensureDevVars } from "./lib/dev-vars";
+import { ensureDevVars, ensureRelayToken, readDevVar } from "./lib/dev-vars";
 import { type CreatedWorkspace, createWorkspace, keyIsActive } from "./lib/workspace";
 import { ROOT, runWrangler, WRANGLER } from "./lib/wrangler";
 
 const PORT = Number(process.env.PORT ?? 8787);
+const SMTP_PORT = Number(process.env.SMTP_PORT ?? 2587);
 const WORKSPACE_FILE = join(ROOT, ".wrangler", "dev-workspace.json");
 
 async function ensureDevWorkspace(): Promise<{ workspace: CreatedWorkspace; created: boolean }> {
@@ -41,11 +43,13 @@ function banner({ workspace, created }: { workspace: CreatedWorkspace; created: 
     "Try it:",
     `  curl -H "Authorization: Bearer ${workspace.token}" ${base}/v1/accounts`,
     `  API docs: ${base}/docs`,
+    `  SMTP relay: 127.0.0.1:${SMTP_PORT}, STARTTLS (self-signed), user apikey, password the API key`,
     "",
   ].join("\n");
 }
 
 if (ensureDevVars()) console.log("Wrote .dev.vars with fresh secrets.");
+else if (ensureRelayToken()) console.log("Added RELAY_TOKEN to .dev.vars for the SMTP relay.");
 buildAssets();
 runWrangler(["d1", "migrations", "apply", "DB", "--local"]);
 const workspace = await ensureDevWorkspace();
@@ -74,7 +78,40 @@ dev.stdout.on("data", (chunk: Buffer) => {
   }
 });
 
+// The relay beside the API: it reaches the Worker over loopback and records SMTP logs with RELAY_TOKEN.
+const relay = spawn(process.execPath, ["--import", "tsx", join(ROOT, "smtp-relay", "src", "main.ts")], {
+  cwd: ROOT,
+  stdio: ["ignore", "inherit", "inherit"],
+  env: {
+    ...process.env,
+    SMTP_PORT: String(SMTP_PORT),
+    SMTP_HOST: "127.0.0.1",
+    RELAY_API_URL: `http://127.0.0.1:${PORT}`,
+    RELAY_TOKEN: readDevVar("RELAY_TOKEN") ?? "",
+  },
+});
+
+// One goes, both go: a signal reaches both, and either one exiting stops the other.
+const children = [dev, relay];
+let exiting = false;
+const stopAll = (signal: NodeJS.Signals) => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+};
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => dev.kill(signal));
+  process.on(signal, () => {
+    exiting = true;
+    stopAll(signal);
+  });
 }
-dev.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+let running = children.length;
+for (const child of children) {
+  child.on("exit", (code, signal) => {
+    if (!exiting) {
+      exiting = true;
+      process.exitCode = code ?? (signal ? 0 : 1);
+      stopAll("SIGTERM");
+    }
+    running -= 1;
+    if (running === 0) process.exit();
+  });
+}

@@ -1,20 +1,23 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { dkimVerify } from "mailauth/lib/dkim/verify.js";
+import nodemailer from "nodemailer";
 import { Resend } from "resend";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
  * The README's commands, for real, in a fresh copy of the repository (its node_modules linked):
  * `npm start` prepares and serves, `npm run bootstrap` works while it serves, and
- * `npm run keys:revoke` takes effect at the next request.
+ * `npm run keys:revoke` takes effect at the next request, and the SMTP relay it runs beside the API
+ * accepts mail.
  */
 const ROOT = new URL("../..", import.meta.url).pathname;
 let workdir: string;
 let port: number;
+let smtpPort: number;
 let server: ChildProcess | null = null;
 let output = "";
 
@@ -45,7 +48,7 @@ async function startServer(): Promise<string> {
   output = "";
   server = spawn("npm", ["start"], {
     cwd: workdir,
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, PORT: String(port), SMTP_PORT: String(smtpPort) },
     detached: true,
   });
   server.stdout?.on("data", (chunk: Buffer) => {
@@ -55,7 +58,7 @@ async function startServer(): Promise<string> {
     output += chunk.toString();
   });
   const deadline = Date.now() + 150_000;
-  while (!/API key:\s+sk_\w+/.test(output)) {
+  while (!/API key:\s+sk_\w+/.test(output) || !/smtp-relay: listening/.test(output)) {
     if (Date.now() > deadline || server.exitCode !== null)
       throw new Error(`npm start did not come up:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -87,6 +90,7 @@ const api = (path: string, token?: string, init: RequestInit = {}) =>
 beforeAll(async () => {
   workdir = copyRepository();
   port = await freePort();
+  smtpPort = await freePort();
 }, 60_000);
 
 afterAll(async () => {
@@ -177,6 +181,30 @@ describe("npm start on a fresh copy", () => {
     });
     expect(verified.results[0]?.status.result).toBe("pass");
   }, 90_000);
+
+  it("relays SMTP on $SMTP_PORT into the API: STARTTLS, user apikey, the key as password", async () => {
+    const lines = npmRun(["bootstrap", "--", "--json", "--domain", "relay-e2e.test"]).trim().split("\n");
+    const created = JSON.parse(lines.at(-1) ?? "") as { token: string };
+    const relay = nodemailer.createTransport({
+      host: "127.0.0.1",
+      port: smtpPort,
+      requireTLS: true,
+      auth: { user: "apikey", pass: created.token },
+      // The development certificate npm start generated on first start.
+      tls: { ca: readFileSync(join(workdir, "smtp-relay", ".certs", "cert.pem")), servername: "localhost" },
+    });
+    const info = await relay.sendMail({
+      from: "hello@relay-e2e.test",
+      to: "ada@example.com",
+      bcc: "audit@example.com",
+      subject: "Through the relay",
+      text: "Hello over SMTP",
+    });
+    const id = /queued as (eml_\w+)/.exec(info.response)?.[1];
+    expect(id).toBeDefined();
+    const email = (await (await api(`/v1/emails/${id}`, created.token)).json()) as Record<string, unknown>;
+    expect(email).toMatchObject({ subject: "Through the relay", bcc: ["audit@example.com"] });
+  }, 60_000);
 
   it("reuses the development workspace on the next start", async () => {
     await stopServer();
