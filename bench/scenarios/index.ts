@@ -2,7 +2,16 @@ import type { Scenario } from "../lib/types";
 import { apiBaseline } from "./api-baseline";
 import { emailSend } from "./email-send";
 import { scheduledDrain } from "./scheduled-drain";
+import { smtpRelay } from "./smtp-relay";
 import { ticketsList } from "./tickets-list";
+import { webhookDispatch } from "./webhook-dispatch";
 
 /** Every benchmark, run in this order. A new scenario is one file in this folder and one line here. */
-export const SCENARIOS: readonly Scenario[] = [apiBaseline, emailSend, scheduledDrain, ticketsList];
+export const SCENARIOS: readonly Scenario[] = [
+  apiBaseline,
+  emailSend,
+  scheduledDrain,
+  ticketsList,
+  smtpRelay,
+  webhookDispatch,
+];

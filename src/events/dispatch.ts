@@ -64,7 +64,14 @@ function recordResult(db: Db, id: string, result: DeliveryResult) {
     WHERE id = ${id} AND status = 'sending'`);
 }
 
-async function attempt(db: Db, env: DispatchEnv, delivery: ClaimedDelivery, event: OutgoingEvent) {
+/** A claimed delivery with the event it carries: what one attempt needs, and nothing more. */
+export interface DeliveryJob {
+  delivery: ClaimedDelivery;
+  event: OutgoingEvent;
+}
+
+/** The one attempt of a claimed delivery, and its outcome recorded. */
+export async function attemptDelivery(db: Db, env: DispatchEnv, { delivery, event }: DeliveryJob) {
   let result: DeliveryResult;
   try {
     if (!delivery.secret) throw new Error("the delivery has no secret");
@@ -81,30 +88,39 @@ async function attempt(db: Db, env: DispatchEnv, delivery: ClaimedDelivery, even
 }
 
 /**
- * Dispatches committed events to their webhooks. The claim is awaited, so the caller (a Queue
- * consumer or the sweep) knows the hand-over happened; the attempts are returned as one promise for
- * `waitUntil`. They run concurrently and each is bounded by the 10 s timeout, so a slow receiver
- * holds up neither the other webhooks nor the next batch of events.
+ * Starts one attempt somewhere it can run on its own (the WebhookSender entrypoint: an invocation
+ * per delivery). Resolves once it has started, not when it ends.
+ */
+export type Launch = (job: DeliveryJob) => Promise<void>;
+
+/**
+ * Dispatches committed events to their webhooks: claims their deliveries, then launches each
+ * attempt as an invocation of its own, so that a receiver that never answers holds up neither the
+ * event's other webhooks nor the next events (a Queue batch, or the sweep, ends as soon as its
+ * attempts have started). An attempt that cannot be launched runs in `fallback` (the caller's
+ * `waitUntil`) instead: it is claimed, so it must be attempted here or never.
  */
 export async function dispatchEvents(
   db: Db,
   env: DispatchEnv,
   eventIds: string[],
   now: number,
-): Promise<{ attempts: Promise<void>; claimed: number }> {
-  if (eventIds.length === 0) return { attempts: Promise.resolve(), claimed: 0 };
+  launch: Launch,
+  fallback: (attempt: Promise<void>) => void,
+): Promise<number> {
+  if (eventIds.length === 0) return 0;
   const { deliveries, events } = await claim(db, eventIds, now);
-  const attempts = deliveries.flatMap((delivery) => {
+  const jobs = deliveries.flatMap((delivery) => {
     const event = events.get(delivery.event_id);
-    return event ? [attempt(db, env, delivery, event)] : [];
+    return event ? [{ delivery, event }] : [];
   });
-  return {
-    attempts: Promise.allSettled(attempts).then((results) => {
-      for (const result of results) {
-        if (result.status === "rejected")
-          log.error("webhook.record_failed", { error: String(result.reason) });
-      }
-    }),
-    claimed: deliveries.length,
-  };
+  await Promise.all(
+    jobs.map((job) =>
+      launch(job).catch((error: unknown) => {
+        log.warn("webhook.launch_failed", { delivery: job.delivery.id, error: String(error) });
+        fallback(attemptDelivery(db, env, job));
+      }),
+    ),
+  );
+  return jobs.length;
 }

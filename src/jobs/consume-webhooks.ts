@@ -1,11 +1,12 @@
 import { createDb } from "../db/client";
 import { DispatchMessageSchema } from "../events/announce";
 import { dispatchEvents } from "../events/dispatch";
+import { launcherOf } from "../events/webhook-sender";
 import { describeError, log } from "../lib/logger";
 
 /**
- * One claim for the whole batch, then the attempts run on in `waitUntil`: the messages are acked as
- * soon as their deliveries are claimed, since a delivery is attempted once whatever happens next.
+ * One claim for the whole batch, then each attempt is launched on its own: the messages are acked
+ * as soon as their deliveries are claimed, since a delivery is attempted once whatever happens next.
  * Only a failed claim (D1 unreachable) retries the batch, and a retried claim skips what was taken.
  */
 export async function consumeWebhookDispatch(
@@ -20,8 +21,8 @@ export async function consumeWebhookDispatch(
     else log.warn("webhooks.malformed_message", { message_id: message.id });
   }
   try {
-    const { attempts } = await dispatchEvents(createDb(env.DB), env, eventIds, Date.now());
-    ctx.waitUntil(attempts);
+    const fallback = (attempt: Promise<void>) => ctx.waitUntil(attempt);
+    await dispatchEvents(createDb(env.DB), env, eventIds, Date.now(), launcherOf(ctx), fallback);
     batch.ackAll();
   } catch (error) {
     log.error("webhooks.claim_failed", { count: eventIds.length, ...describeError(error) });

@@ -25,8 +25,7 @@ export async function handleScheduled(
       // Pruning first: an event the sweep is about to dispatch stays for the next run to judge.
       const prunedEvents = await pruneEvents(db, controller.scheduledTime);
       if (prunedEvents > 0) log.info("events.pruned", { deleted: prunedEvents });
-      const events = await sweepEvents(db, env, controller.scheduledTime);
-      ctx.waitUntil(events.attempts);
+      const events = await sweepEvents(db, env, controller.scheduledTime, ctx);
       if (events.swept > 0 || events.lost > 0)
         log.info("events.swept", { swept: events.swept, lost: events.lost });
       return;

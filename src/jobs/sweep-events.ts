@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Db, runBatch } from "../db/client";
 import { type DispatchEnv, dispatchEvents } from "../events/dispatch";
+import { launcherOf } from "../events/webhook-sender";
 
 /** An event the Queue has not taken after this long is dispatched by the sweep itself. */
 const UNTAKEN_AFTER_MS = 30_000;
@@ -26,9 +27,10 @@ export function sweepStatements(now: number) {
  * message) are dispatched here directly, through the same claim, so nothing is attempted twice.
  * Attempts whose Worker stopped before recording the outcome are closed as failed, not retried.
  */
-export async function sweepEvents(db: Db, env: DispatchEnv, now: number) {
+export async function sweepEvents(db: Db, env: DispatchEnv, now: number, ctx: ExecutionContext) {
   const [untaken, lost] = await runBatch(db, sweepStatements(now));
   const ids = ((untaken?.results ?? []) as Array<{ id: string }>).map((row) => row.id);
-  const dispatch = await dispatchEvents(db, env, ids, now);
-  return { ...dispatch, swept: ids.length, lost: lost?.meta.changes ?? 0 };
+  const fallback = (attempt: Promise<void>) => ctx.waitUntil(attempt);
+  await dispatchEvents(db, env, ids, now, launcherOf(ctx), fallback);
+  return { swept: ids.length, lost: lost?.meta.changes ?? 0 };
 }

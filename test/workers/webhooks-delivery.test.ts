@@ -144,6 +144,20 @@ describe("webhook deliveries", { timeout: 30_000 }, () => {
     expect(await receivedAt(silent.path)).toHaveLength(1);
   });
 
+  it("keeps dispatching later events while a receiver hangs", async () => {
+    const silent = endpoint("hang");
+    const healthy = endpoint();
+    const first = await inboxWithWebhooks([{ url: silent.url, events: ["ticket.created"] }]);
+    const second = await inboxWithWebhooks([{ url: healthy.url, events: ["ticket.created"] }]);
+    await openTicket(first.ws.token, first.inbox.id);
+    await awaitDeliveries(silent.path, 1, 0);
+    // The silent receiver holds its request for 10 s; the Queue's next batch must not wait for it.
+    const started = Date.now();
+    await openTicket(second.ws.token, second.inbox.id);
+    await awaitDeliveries(healthy.path, 1, 0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it("never attempts a delivery twice when the Queue delivers a message again", async () => {
     const hook = endpoint();
     const { ws, inbox } = await inboxWithWebhooks([{ url: hook.url, events: ["ticket.updated"] }]);

@@ -1,0 +1,19 @@
+import { WorkerEntrypoint } from "cloudflare:workers";
+import { createDb } from "../db/client";
+import { attemptDelivery, type DeliveryJob } from "./dispatch";
+
+/**
+ * Runs each webhook attempt as an invocation of its own, reached through `ctx.exports` (a loopback
+ * binding, never exposed over HTTP). The call returns at once and the attempt goes on in this
+ * invocation's `waitUntil`, so the dispatcher is never held by a receiver, and each attempt has
+ * its own connection and subrequest limits rather than sharing a Queue batch's.
+ */
+export class WebhookSender extends WorkerEntrypoint<Env> {
+  send(job: DeliveryJob): void {
+    this.ctx.waitUntil(attemptDelivery(createDb(this.env.DB), this.env, job));
+  }
+}
+
+/** The launcher of `dispatchEvents` for a handler's context. */
+export const launcherOf = (ctx: ExecutionContext) => (job: DeliveryJob) =>
+  ctx.exports.WebhookSender.send(job);
