@@ -10,7 +10,7 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { constants } from "node:os";
 import { join } from "node:path";
 import { buildAssets } from "../../scripts/build-assets";
-import { ensureDevVars, readDevVar } from "../../scripts/lib/dev-vars";
+import { ensureDevVars, ensureRelayToken, readDevVar } from "../../scripts/lib/dev-vars";
 import { createWorkspace } from "../../scripts/lib/workspace";
 import { ROOT, runWrangler, WRANGLER } from "../../scripts/lib/wrangler";
 import { freePort } from "./port";
@@ -40,7 +40,8 @@ export async function startServer(): Promise<Server> {
   }
   if (url || token) throw new Error("set both BENCH_URL and BENCH_TOKEN to use a running server, or neither");
 
-  ensureDevVars();
+  // The smtp-relay scenario records SMTP logs with RELAY_TOKEN; wrangler reads .dev.vars at start.
+  if (!ensureDevVars()) ensureRelayToken();
   const encryptionKey = readDevVar("ENCRYPTION_KEY");
   if (!encryptionKey)
     throw new Error("ENCRYPTION_KEY is missing from .dev.vars; the sending domain needs it");

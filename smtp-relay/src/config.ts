@@ -75,7 +75,7 @@ export interface RelayConfig {
 }
 
 /** Parses the environment; throws one Error listing every problem. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): RelayConfig {
+export function loadConfig(env: Record<string, string | undefined> = process.env): RelayConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`);

@@ -5,7 +5,6 @@
  */
 import { existsSync, mkdirSync, readFileSync, unwatchFile, watchFile, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { generate } from "selfsigned";
 import type { RelayConfig } from "./config";
 
 export interface Certificate {
@@ -19,6 +18,8 @@ export function readCertificate(tls: RelayConfig["tls"]): Certificate {
 
 /** A year-long self-signed certificate for `name` and loopback. RSA: selfsigned's EC path is broken here. */
 export async function selfSignedCertificate(name: string): Promise<Certificate> {
+  // Loaded only when needed: its X.509 libraries would otherwise weigh on every relay's memory.
+  const { generate } = await import("selfsigned");
   const notBeforeDate = new Date(Date.now() - 60_000);
   const notAfterDate = new Date(notBeforeDate.getTime() + 365 * 86_400_000);
   const pems = await generate([{ name: "commonName", value: name }], {
