@@ -1,5 +1,6 @@
 import { iso } from "../../lib/time";
 import type { SmtpLogRow } from "./smtp-logs.repo";
+import type { SMTP_OUTCOMES } from "./smtp-logs.schemas";
 
 export function toSmtpLog(row: SmtpLogRow) {
   return {
@@ -13,7 +14,8 @@ export function toSmtpLog(row: SmtpLogRow) {
     mail_from: row.mailFrom,
     rcpt_to: JSON.parse(row.rcptTo) as string[],
     size: row.size,
-    outcome: row.outcome as "accepted",
+    // Written only from SmtpLogRecord, whose schema allows nothing else.
+    outcome: row.outcome as (typeof SMTP_OUTCOMES)[number],
     reply_code: row.replyCode,
     reply: row.reply,
     email_id: row.emailId,
