@@ -54,7 +54,11 @@ export const smtpRelay: Scenario = {
       method: "POST" as const,
       connections: SENDERS,
       headers: { Authorization: `Bearer ${ctx.token}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ mail_from: `bench@${ctx.fromDomain}`, rcpt_to: [message.to], raw: raw.toString("base64") }),
+      body: JSON.stringify({
+        mail_from: `bench@${ctx.fromDomain}`,
+        rcpt_to: [message.to],
+        raw: raw.toString("base64"),
+      }),
     };
     await warmUp(direct);
     const directFigures = await measure({

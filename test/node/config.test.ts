@@ -37,6 +37,7 @@ describe("wrangler.toml", () => {
 
   it("lists every secret in .dev.vars.example", () => {
     const example = readFileSync(new URL("../../.dev.vars.example", import.meta.url), "utf8");
-    for (const name of ["ENCRYPTION_KEY", "OPS_TOKEN", "RELAY_TOKEN"]) expect(example).toMatch(new RegExp(`^${name}=`, "m"));
+    for (const name of ["ENCRYPTION_KEY", "OPS_TOKEN", "RELAY_TOKEN"])
+      expect(example).toMatch(new RegExp(`^${name}=`, "m"));
   });
 });
