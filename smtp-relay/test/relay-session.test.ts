@@ -48,6 +48,40 @@ describe("SMTP sessions", () => {
     }
   });
 
+  it("552 at the end of DATA when a client that did not declare SIZE sends too much", async () => {
+    const relay = await startRelay({ maxMessageBytes: 2_000 });
+    const { main } = ctx().workspaces;
+    const connection = new SMTPConnection({
+      host: "127.0.0.1",
+      port: relay.port,
+      requireTLS: true,
+      tls: { ca: ctx().certificate.cert, servername: "localhost" },
+    });
+    try {
+      await new Promise<void>((resolve, reject) =>
+        connection.connect((error) => (error ? reject(error) : resolve())),
+      );
+      await new Promise<void>((resolve, reject) =>
+        connection.login({ user: "apikey", pass: main.token }, (error) =>
+          error ? reject(error) : resolve(),
+        ),
+      );
+      // A stream has no size to declare, so MAIL FROM carries no SIZE and the limit bites at DATA.
+      const body = new PassThrough();
+      const sent = new Promise<unknown>((resolve, reject) =>
+        connection.send({ from: `a@${main.domain}`, to: ["b@example.com"] }, body, (error, info) =>
+          error ? reject(error) : resolve(info),
+        ),
+      );
+      body.end(`From: a@${main.domain}\r\nSubject: big\r\n\r\n${"x".repeat(5_000)}\r\n`);
+      const error = await sendFails(sent);
+      expect(error.response).toMatch(/^552 5\.3\.4 /);
+    } finally {
+      connection.close();
+      await relay.close();
+    }
+  });
+
   it("accepts AUTH LOGIN as well as PLAIN", async () => {
     const relay = await startRelay();
     try {
