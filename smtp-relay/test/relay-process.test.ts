@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { closedPort } from "./support/fake-api";
+import { closedPort } from "./support/failing-api";
 import { ctx, rawSession } from "./support/relay";
 
 const MAIN = new URL("../src/main.ts", import.meta.url).pathname;

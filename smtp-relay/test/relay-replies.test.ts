@@ -3,7 +3,7 @@
  * on port 0, the relay to the running Worker (or, for a dead or failing API, to a loopback stand-in).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closedPort, startFakeApi } from "./support/fake-api";
+import { closedPort, startFailingApi } from "./support/failing-api";
 import { api, ctx, type StartedRelay, sendFails, startRelay, transport } from "./support/relay";
 
 const message = (from: string, to: string | string[], extra: Record<string, unknown> = {}) => ({
@@ -107,23 +107,23 @@ describe("SMTP replies through the running API", () => {
 
 describe("SMTP replies when the API fails", () => {
   it("451 4.3.0 when the API answers 5xx: the client keeps the message", async () => {
-    const fake = await startFakeApi("500");
-    const failing = await startRelay({ apiUrl: fake.url });
+    const failing = await startFailingApi("500");
+    const relay = await startRelay({ apiUrl: failing.url });
     try {
       const error = await sendFails(
-        transport(failing.port, "sk_any").sendMail(message("a@relay.test", "ada@example.com")),
+        transport(relay.port, "sk_any").sendMail(message("a@relay.test", "ada@example.com")),
       );
       expect(error.responseCode).toBe(451);
       expect(error.response).toMatch(/^451 4\.3\.0 /);
     } finally {
+      await relay.close();
       await failing.close();
-      await fake.close();
     }
   });
 
   it("451 4.3.0 when the API goes away mid-request, 454 4.7.0 at AUTH when it is not there at all", async () => {
-    const fake = await startFakeApi("drop");
-    const dropping = await startRelay({ apiUrl: fake.url });
+    const failing = await startFailingApi("drop");
+    const dropping = await startRelay({ apiUrl: failing.url });
     const dead = await startRelay({ apiUrl: `http://127.0.0.1:${await closedPort()}` });
     try {
       const dropped = await sendFails(
@@ -136,7 +136,7 @@ describe("SMTP replies when the API fails", () => {
       expect(refused.response).toMatch(/^454 4\.7\.0 Temporary authentication failure/);
     } finally {
       await Promise.all([dropping.close(), dead.close()]);
-      await fake.close();
+      await failing.close();
     }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * A stand-in API on loopback for the failures the real Worker cannot be made to produce on demand:
+ * A failing API on loopback for the failures the real Worker cannot be made to produce on demand:
  * it accepts any key at AUTH, then answers sends with what the test asks (a 500, or a dropped
  * connection as if the API had gone away). Everything else is the real relay over real sockets.
  */
@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 
 export type SendBehaviour = "500" | "drop";
 
-export async function startFakeApi(behaviour: SendBehaviour) {
+export async function startFailingApi(behaviour: SendBehaviour) {
   const logs: unknown[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
