@@ -6,19 +6,24 @@ import type { RecordedEvent } from "./outbox";
 export const DispatchMessageSchema = z.object({ eventId: z.string().regex(/^evt_/) });
 export type DispatchMessage = z.infer<typeof DispatchMessageSchema>;
 
+/** Keeps work alive after the response (`executionCtx.waitUntil`), where a request has one. */
+export type Defer = (work: Promise<unknown>) => void;
+
 /**
- * Hands committed events to the webhook Queue. A failed send is logged, not thrown: the change and
- * its event are already stored, and the minute sweep dispatches any event the Queue did not take.
+ * Hands committed events to the webhook Queue, after the response when `defer` is given, so the
+ * request does not wait for it. A failed send is logged, not thrown: the change and its event are
+ * already stored, and the minute sweep dispatches any event the Queue did not take.
  */
 export async function announceEvents(
   queue: Queue,
   recorded: Array<RecordedEvent | null | undefined>,
+  defer?: Defer,
 ): Promise<void> {
   const ids = recorded.flatMap((event) => (event?.dispatchId ? [event.dispatchId] : []));
   if (ids.length === 0) return;
-  try {
-    await queue.sendBatch(ids.map((id) => ({ body: { eventId: id } })));
-  } catch (error) {
+  const send = queue.sendBatch(ids.map((id) => ({ body: { eventId: id } }))).catch((error: unknown) => {
     log.warn("events.enqueue_failed", { events: ids.join(","), error: String(error) });
-  }
+  });
+  if (defer) defer(send);
+  else await send;
 }

@@ -18,6 +18,7 @@ const contextOf = (c: Context<AppEnv>): InboxContext => ({
   env: c.env,
   accountId: principalOf(c).accountId,
   now: Date.now(),
+  defer: (work) => c.executionCtx.waitUntil(work),
 });
 
 export const inboxesRouter = createRouter()

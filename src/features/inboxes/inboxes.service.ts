@@ -1,5 +1,5 @@
 import { type Db, runBatch } from "../../db/client";
-import { announceEvents } from "../../events/announce";
+import { announceEvents, type Defer } from "../../events/announce";
 import { recordEvent } from "../../events/outbox";
 import { AppError, conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -25,6 +25,8 @@ export interface InboxContext {
   env: WebhookEnv & Pick<Env, "FILES" | "WEBHOOK_QUEUE">;
   accountId: string;
   now: number;
+  /** Where work after the response goes; without it, that work is awaited. */
+  defer?: Defer;
 }
 
 const addressTaken = (address: string) =>
@@ -120,7 +122,7 @@ export async function updateInbox(ctx: InboxContext, id: string, input: UpdateIn
     if (isAddressConflict(error)) throw addressTaken(after.emailAddress);
     throw error;
   }
-  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event]);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
   return present(after, ctx);
 }
 
@@ -143,6 +145,6 @@ export async function removeInbox(ctx: InboxContext, id: string) {
     ...event.statements,
   ]);
   if (!deleted?.meta.changes) throw notFound(`Inbox ${id}`);
-  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event]);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
   await deleteFiles(ctx.env.FILES, files);
 }

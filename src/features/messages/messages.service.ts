@@ -157,7 +157,7 @@ export async function addMessage(ctx: TicketContext, ticketId: string, input: Cr
   if (changes) statements.push(bumpTicketStatement(ctx.db, ticketId, changes));
   const event = publish ? messageCreated(ctx, inbox, { ...ticket, ...changes }, row, files) : null;
   await runBatch(ctx.db, [...statements, ...(event?.statements ?? [])]);
-  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event]);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
   return showMessage(ctx, id);
 }
 
@@ -256,6 +256,6 @@ export async function sendDraft(ctx: TicketContext, id: string, statusAfterSend:
     bumpTicketStatement(ctx.db, ticket.id, changes),
     ...event.statements,
   ]);
-  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event]);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
   return showMessage(ctx, id);
 }

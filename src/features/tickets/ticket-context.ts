@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import type { Defer } from "../../events/announce";
 import { type EventName, recordEvent } from "../../events/outbox";
 import { customerData, ticketData } from "../../events/payloads";
 import { notFound } from "../../lib/errors";
@@ -11,6 +12,8 @@ export interface TicketContext {
   env: Pick<Env, "PUBLIC_BASE_URL" | "FILES" | "EMAIL_QUEUE" | "WEBHOOK_QUEUE" | "ENCRYPTION_KEY">;
   accountId: string;
   now: number;
+  /** Where work after the response goes; without it, that work is awaited. */
+  defer?: Defer;
 }
 
 export async function inboxOf(ctx: TicketContext, inboxId: string) {

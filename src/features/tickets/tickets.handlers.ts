@@ -33,6 +33,7 @@ export const ticketContext = (c: Context<AppEnv>): TicketContext => ({
   env: c.env,
   accountId: principalOf(c).accountId,
   now: Date.now(),
+  defer: (work) => c.executionCtx.waitUntil(work),
 });
 
 async function tagList(ctx: TicketContext, id: string) {

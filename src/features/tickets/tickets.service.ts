@@ -135,7 +135,7 @@ export async function createTicket(ctx: TicketContext, input: CreateInput) {
   );
   statements.push(...event.statements);
   await runBatch(ctx.db, statements);
-  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event]);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
   return showTicket(ctx, row.id);
 }
 
@@ -174,7 +174,7 @@ export async function updateTicket(ctx: TicketContext, id: string, input: Update
   const after = { ...ticket, ...changes };
   const event = await recordTicketEvent(ctx, "ticket.updated", after);
   await runBatch(ctx.db, [updateTicketStatement(ctx.db, id, changes), ...event.statements]);
-  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event]);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
   return showTicket(ctx, id);
 }
 
@@ -184,7 +184,7 @@ export async function deleteTicket(ctx: TicketContext, id: string) {
   const files = await attachmentKeysUnder(ctx.db, { ticketId: id });
   const event = await recordTicketEvent(ctx, "ticket.deleted", ticket);
   await runBatch(ctx.db, [...event.statements, deleteTicketStatement(ctx.db, id)]);
-  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event]);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
   await deleteFiles(ctx.env.FILES, files);
   return { id, deleted: true as const };
 }
