@@ -1,5 +1,6 @@
-import type { Db, Statement } from "../db/client";
-import { events, type inboxes, webhookDeliveries } from "../db/schema";
+import { sql } from "drizzle-orm";
+import type { Statement } from "../db/client";
+import type { inboxes } from "../db/schema";
 import { newId } from "../lib/ids";
 import { inboxData } from "./payloads";
 
@@ -38,6 +39,16 @@ function targetsOf(inbox: InboxRow, name: EventName): StoredWebhook[] {
 }
 
 /**
+ * The row the event is about, when it may vanish under a concurrent request: the event is written
+ * only while that row exists, so two racing deletes of one inbox record one `inbox.deleted`, and an
+ * edit that loses to a delete records nothing. Put a guarded event before a delete, after an update.
+ */
+export interface EventGuard {
+  table: "inboxes" | "tickets";
+  id: string;
+}
+
+/**
  * The statements that record an event: put them in the same batch as the change that caused it,
  * so an event exists exactly when its change does (the outbox). `data` is the envelope's data
  * besides `inbox`, as it is now; `inbox` is the inbox as it is after the change, whose webhooks
@@ -46,36 +57,36 @@ function targetsOf(inbox: InboxRow, name: EventName): StoredWebhook[] {
  * (`inbox.deleted` deletes it in the same batch) or on later edits of its webhook list.
  */
 export function recordEvent(
-  db: Db,
-  event: { accountId: string; inbox: InboxRow; name: EventName; data?: Record<string, unknown> },
+  event: {
+    accountId: string;
+    inbox: InboxRow;
+    name: EventName;
+    data?: Record<string, unknown>;
+    guard?: EventGuard;
+  },
   now: number,
 ): RecordedEvent {
   const id = newId("evt");
   const targets = targetsOf(event.inbox, event.name);
+  const data = JSON.stringify({ inbox: inboxData(event.inbox), ...event.data });
+  // Nothing to hand over when no webhook takes it: the event is complete as soon as it is stored.
+  const dispatchedAt = targets.length === 0 ? now : null;
+  const guard = event.guard
+    ? sql`WHERE EXISTS (SELECT 1 FROM ${sql.identifier(event.guard.table)} WHERE id = ${event.guard.id})`
+    : sql``;
   const statements: Statement[] = [
-    db.insert(events).values({
-      id,
-      accountId: event.accountId,
-      inboxId: event.inbox.id,
-      event: event.name,
-      data: JSON.stringify({ inbox: inboxData(event.inbox), ...event.data }),
-      createdAt: now,
-      // Nothing to hand over: the event is complete as soon as it is stored.
-      dispatchedAt: targets.length === 0 ? now : null,
-    }),
+    sql`INSERT INTO events (id, account_id, inbox_id, event, data, created_at, dispatched_at)
+        SELECT ${id}, ${event.accountId}, ${event.inbox.id}, ${event.name}, ${data}, ${now}, ${dispatchedAt}
+        ${guard}`,
   ];
   if (targets.length > 0) {
+    const rows = targets.map((webhook) => ({ id: newId("dlv"), url: webhook.url, secret: webhook.secret }));
     statements.push(
-      db.insert(webhookDeliveries).values(
-        targets.map((webhook) => ({
-          id: newId("dlv"),
-          eventId: id,
-          url: webhook.url,
-          secret: webhook.secret,
-          status: "pending",
-          createdAt: now,
-        })),
-      ),
+      sql`INSERT INTO webhook_deliveries (id, event_id, url, secret, status, created_at)
+          SELECT json_extract(value, '$.id'), ${id}, json_extract(value, '$.url'),
+                 json_extract(value, '$.secret'), 'pending', ${now}
+          FROM json_each(${JSON.stringify(rows)})
+          WHERE EXISTS (SELECT 1 FROM events WHERE id = ${id})`,
     );
   }
   return { statements, dispatchId: targets.length > 0 ? id : null };

@@ -7,6 +7,7 @@ import {
   envelopesAt,
   inboxWithWebhooks,
   openTicket,
+  receivedAt,
   streamOf,
 } from "./webhook-helpers";
 
@@ -132,6 +133,33 @@ describe("which events reach which webhooks", { timeout: 30_000 }, () => {
       ["inbox.deleted", { id: inbox.id, name: "Billing", email_address: expect.any(String) }],
     ]);
     expect((await envelopesAt(added.path)).map((e) => e.event)).toEqual(["inbox.deleted"]);
+  });
+
+  it("records one deletion when two deletes race, and no update that loses to a delete", async () => {
+    const hook = endpoint();
+    const { ws, inbox } = await inboxWithWebhooks([{ url: hook.url, events: ALL }]);
+    const ticket = await openTicket(ws.token, inbox.id);
+    const ticketCalls = await Promise.all([
+      call("DELETE", `/v1/tickets/${ticket.id}`, { token: ws.token }),
+      call("DELETE", `/v1/tickets/${ticket.id}`, { token: ws.token }),
+      call("PATCH", `/v1/tickets/${ticket.id}`, { token: ws.token, body: { priority: "low" } }),
+    ]);
+    const inboxCalls = await Promise.all([
+      call("DELETE", `/v1/inboxes/${inbox.id}`, { token: ws.token }),
+      call("DELETE", `/v1/inboxes/${inbox.id}`, { token: ws.token }),
+    ]);
+    const statuses = [...ticketCalls, ...inboxCalls].map((r) => r.status);
+    const events = (await streamOf(ws)).map((e) => e.event).sort();
+    expect(events.filter((e) => e === "ticket.deleted")).toHaveLength(1);
+    expect(events.filter((e) => e === "inbox.deleted")).toHaveLength(1);
+    // The edit either landed before the delete (one event) or after it (nothing to edit, no event).
+    const updates = events.filter((e) => e === "ticket.updated").length;
+    expect(updates).toBeLessThanOrEqual(1);
+    if (statuses[2] === 200) expect(updates).toBe(1);
+    expect(statuses.slice(0, 2).sort()).toEqual([200, 404]);
+    expect(statuses.slice(3).sort()).toEqual([200, 404]);
+    await awaitDeliveries(hook.path, events.length);
+    expect(await receivedAt(hook.path)).toHaveLength(events.length);
   });
 
   it("honours subscriptions and enabled, and never crosses inboxes", async () => {

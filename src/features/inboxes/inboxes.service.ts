@@ -110,8 +110,7 @@ export async function updateInbox(ctx: InboxContext, id: string, input: UpdateIn
   // Sent to the webhooks as they are after the change: a webhook added or enabled by this very
   // edit hears about it; one removed or disabled by it does not.
   const event = recordEvent(
-    ctx.db,
-    { accountId: ctx.accountId, inbox: after, name: "inbox.updated" },
+    { accountId: ctx.accountId, inbox: after, name: "inbox.updated", guard: { table: "inboxes", id } },
     ctx.now,
   );
   try {
@@ -136,14 +135,14 @@ export async function removeInbox(ctx: InboxContext, id: string) {
   const before = await ownInbox(ctx, id);
   const files = await attachmentKeysUnder(ctx.db, { inboxId: id });
   const event = recordEvent(
-    ctx.db,
-    { accountId: ctx.accountId, inbox: before, name: "inbox.deleted" },
+    { accountId: ctx.accountId, inbox: before, name: "inbox.deleted", guard: { table: "inboxes", id } },
     ctx.now,
   );
-  const [deleted] = await runBatch(ctx.db, [
-    deleteInboxStatement(ctx.db, ctx.accountId, id),
+  const results = await runBatch(ctx.db, [
     ...event.statements,
+    deleteInboxStatement(ctx.db, ctx.accountId, id),
   ]);
+  const deleted = results.at(-1);
   if (!deleted?.meta.changes) throw notFound(`Inbox ${id}`);
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
   await deleteFiles(ctx.env.FILES, files);

@@ -77,7 +77,6 @@ function messageCreated(
 ) {
   const view = { message, emailStatus: message.emailId ? ("queued" as const) : null };
   return recordEvent(
-    ctx.db,
     {
       accountId: ctx.accountId,
       inbox,

@@ -28,19 +28,22 @@ export async function customerOf(ctx: TicketContext, customerId: string) {
   return customer;
 }
 
-/** A ticket event (inbox, ticket and customer as they are now), ready for the change's batch. */
+/**
+ * A ticket event (inbox, ticket and customer as they are now), ready for the change's batch and
+ * written only while the ticket exists: after an update, before a delete.
+ */
 export async function recordTicketEvent(ctx: TicketContext, name: EventName, ticket: TicketRow) {
   const [inbox, customer] = await Promise.all([
     inboxOf(ctx, ticket.inboxId),
     customerOf(ctx, ticket.customerId),
   ]);
   return recordEvent(
-    ctx.db,
     {
       accountId: ctx.accountId,
       inbox,
       name,
       data: { ticket: ticketData(ticket, ctx.env.PUBLIC_BASE_URL), customer: customerData(customer) },
+      guard: { table: "tickets", id: ticket.id },
     },
     ctx.now,
   );

@@ -121,7 +121,6 @@ export async function createTicket(ctx: TicketContext, input: CreateInput) {
     ),
   );
   const event = recordEvent(
-    ctx.db,
     {
       accountId: ctx.accountId,
       inbox,
@@ -183,7 +182,9 @@ export async function deleteTicket(ctx: TicketContext, id: string) {
   const { ticket } = await ticketOf(ctx, id);
   const files = await attachmentKeysUnder(ctx.db, { ticketId: id });
   const event = await recordTicketEvent(ctx, "ticket.deleted", ticket);
-  await runBatch(ctx.db, [...event.statements, deleteTicketStatement(ctx.db, id)]);
+  const results = await runBatch(ctx.db, [...event.statements, deleteTicketStatement(ctx.db, id)]);
+  // Deleted by a concurrent request between the read and the write: that one answered 200.
+  if (!results.at(-1)?.meta.changes) throw notFound(`Ticket ${id}`);
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
   await deleteFiles(ctx.env.FILES, files);
   return { id, deleted: true as const };
