@@ -4,7 +4,7 @@ import { connectionsRouter } from "./features/connections/connections.handlers";
 import { customersRouter } from "./features/customers/customers.handlers";
 import { emailsRouter } from "./features/emails/emails.handlers";
 import { rawEmailsRouter } from "./features/emails/emails.raw.handlers";
-import { eventsRouter } from "./features/events/events.handlers";
+import { eventsRouter } from "./features/event-stream/event-stream.handlers";
 import { inboxesRouter } from "./features/inboxes/inboxes.handlers";
 import { keysRouter } from "./features/keys/keys.handlers";
 import { messagesRouter } from "./features/messages/messages.handlers";

@@ -3,7 +3,7 @@ import { handleQueue } from "./jobs/queue";
 import { handleScheduled } from "./jobs/scheduled";
 
 export { KeyGuard } from "./auth/key-guard";
-export { WebhookSender } from "./events/webhook-sender";
+export { WebhookSender } from "./webhooks/webhook-sender";
 
 const app = createApp();
 

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
+import { deliverEmail } from "../features/emails/deliver";
 import { describeError, log } from "../lib/logger";
-import { deliverEmail } from "../mail/deliver";
 
 const SendMessageSchema = z.object({ emailId: z.string().regex(/^eml_/) });
 

@@ -1,8 +1,8 @@
 import { createDb } from "../db/client";
-import { DispatchMessageSchema } from "../events/announce";
-import { dispatchEvents } from "../events/dispatch";
-import { launcherOf } from "../events/webhook-sender";
 import { describeError, log } from "../lib/logger";
+import { DispatchMessageSchema } from "../webhooks/announce";
+import { dispatchEvents } from "../webhooks/dispatch";
+import { launcherOf } from "../webhooks/webhook-sender";
 
 /**
  * One claim for the whole batch, then each attempt is launched on its own: the messages are acked

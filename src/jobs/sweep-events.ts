@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Db, runBatch } from "../db/client";
-import { type DispatchEnv, dispatchEvents } from "../events/dispatch";
-import { launcherOf } from "../events/webhook-sender";
+import { type DispatchEnv, dispatchEvents } from "../webhooks/dispatch";
+import { launcherOf } from "../webhooks/webhook-sender";
 
 /** An event the Queue has not taken after this long is dispatched by the sweep itself. */
 const UNTAKEN_AFTER_MS = 30_000;

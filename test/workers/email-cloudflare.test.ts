@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { deliverEmail } from "../../src/mail/deliver";
+import { deliverEmail } from "../../src/features/emails/deliver";
 import { callJson, sendingWorkspace } from "./helpers";
 
 describe("cloudflare transport", () => {

@@ -1,9 +1,9 @@
 import { createExecutionContext, createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { deliverEmail } from "../../src/features/emails/deliver";
 import worker from "../../src/index";
 import { CRON } from "../../src/jobs/schedules";
-import { deliverEmail } from "../../src/mail/deliver";
 import { call, callJson, eventually, sendingWorkspace } from "./helpers";
 
 type Email = Record<string, unknown> & { id: string; status: string; scheduled_at: string | null };

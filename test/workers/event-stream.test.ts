@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { eventQueries } from "../../src/features/events/events.repo";
+import { eventQueries } from "../../src/features/event-stream/event-stream.repo";
 import { call, callJson, db, seedInbox, seedWorkspace } from "./helpers";
 import { expectIndexed, planOf } from "./query-plan";
 

@@ -7,10 +7,10 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { deliver, WEBHOOK_TIMEOUT_MS } from "../../src/events/deliver";
 import { updateTicket } from "../../src/features/tickets/tickets.service";
 import worker from "../../src/index";
 import { CRON } from "../../src/jobs/schedules";
+import { deliver, WEBHOOK_TIMEOUT_MS } from "../../src/webhooks/deliver";
 import { db, eventually } from "./helpers";
 import {
   awaitDeliveries,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EVENT_NAMES } from "../../src/events/outbox";
+import { EVENT_NAMES } from "../../src/webhooks/outbox";
 import { call, callJson, sendingWorkspace } from "./helpers";
 import {
   awaitDeliveries,

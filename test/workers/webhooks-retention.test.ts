@@ -1,11 +1,11 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { claimStatements } from "../../src/events/dispatch";
-import { deliveriesOf } from "../../src/features/events/events.repo";
+import { deliveriesOf } from "../../src/features/event-stream/event-stream.repo";
 import worker from "../../src/index";
 import { CRON } from "../../src/jobs/schedules";
 import { sweepStatements } from "../../src/jobs/sweep-events";
+import { claimStatements } from "../../src/webhooks/dispatch";
 import { call, db } from "./helpers";
 import { expectIndexed, planOf } from "./query-plan";
 import { endpoint, inboxWithWebhooks, openTicket, streamOf } from "./webhook-helpers";

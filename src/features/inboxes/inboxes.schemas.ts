@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { EVENT_NAMES } from "../../events/outbox";
 import { pagedListSchema } from "../../lib/pagination";
 import { isValidAddress } from "../../mail/address";
+import { EVENT_NAMES } from "../../webhooks/outbox";
 
 /** Ticket statuses an agent reply may leave behind; `spam` is a verdict, never a reply's outcome. */
 export const STATUSES_AFTER_REPLY = ["open", "pending", "on_hold", "resolved", "closed"] as const;

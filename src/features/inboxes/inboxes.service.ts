@@ -1,10 +1,10 @@
 import { type Db, runBatch } from "../../db/client";
-import { announceEvents, type Defer } from "../../events/announce";
-import { recordEvent } from "../../events/outbox";
 import { AppError, conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { type PageParams, pagedList, pageOffset } from "../../lib/pagination";
 import { isUniqueViolation } from "../../lib/unique-violation";
+import { announceEvents, type Defer } from "../../webhooks/announce";
+import { recordEvent } from "../../webhooks/outbox";
 import { findConnection } from "../connections/connections.repo";
 import { attachmentKeysUnder, deleteFiles } from "../messages/messages.repo";
 import { toInbox } from "./inboxes.dto";

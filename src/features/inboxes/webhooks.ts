@@ -1,7 +1,7 @@
 import { environmentOf } from "../../env";
-import type { EventName } from "../../events/outbox";
 import { decryptSecret, encryptSecret, randomBase64Url } from "../../lib/crypto";
 import { validationError } from "../../lib/router";
+import type { EventName } from "../../webhooks/outbox";
 import type { WebhookInput } from "./inboxes.schemas";
 import { webhookUrlProblem } from "./webhook-url";
 

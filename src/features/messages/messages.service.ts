@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { runBatch, type Statement } from "../../db/client";
 import { messageAttachments, messages } from "../../db/schema";
-import { announceEvents } from "../../events/announce";
-import { recordEvent } from "../../events/outbox";
-import { ticketData } from "../../events/payloads";
 import { base64Decode, base64Encode } from "../../lib/crypto";
 import { conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { announceEvents } from "../../webhooks/announce";
+import { recordEvent } from "../../webhooks/outbox";
+import { ticketData } from "../../webhooks/payloads";
 import { guessContentType } from "../emails/emails.input";
 import type { InboxRow } from "../inboxes/inboxes.repo";
 import { customerOf, inboxOf, type TicketContext } from "../tickets/ticket-context";

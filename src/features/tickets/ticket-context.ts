@@ -1,8 +1,8 @@
 import type { Db } from "../../db/client";
-import type { Defer } from "../../events/announce";
-import { type EventName, recordEvent } from "../../events/outbox";
-import { customerData, ticketData } from "../../events/payloads";
 import { notFound } from "../../lib/errors";
+import type { Defer } from "../../webhooks/announce";
+import { type EventName, recordEvent } from "../../webhooks/outbox";
+import { customerData, ticketData } from "../../webhooks/payloads";
 import { findCustomer } from "../customers/customers.repo";
 import { findInbox } from "../inboxes/inboxes.repo";
 import type { TicketRow } from "./tickets.repo";

@@ -1,5 +1,5 @@
-import { publicUrlOf } from "../../events/payloads";
 import { iso, isoOrNull } from "../../lib/time";
+import { publicUrlOf } from "../../webhooks/payloads";
 import type { TicketView } from "./tickets.repo";
 
 export function toTicket(view: TicketView, baseUrl: string) {

@@ -1,11 +1,11 @@
 import { runBatch, type Statement } from "../../db/client";
 import { messages, tickets } from "../../db/schema";
-import { announceEvents } from "../../events/announce";
-import { recordEvent } from "../../events/outbox";
-import { customerData, ticketData } from "../../events/payloads";
 import { AppError, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { type OffsetParams, standardList } from "../../lib/pagination";
+import { announceEvents } from "../../webhooks/announce";
+import { recordEvent } from "../../webhooks/outbox";
+import { customerData, ticketData } from "../../webhooks/payloads";
 import { findOrCreateCustomer } from "../customers/customers.service";
 import { attachmentKeysUnder, deleteFiles } from "../messages/messages.repo";
 import { customerOf, inboxOf, recordTicketEvent, type TicketContext } from "./ticket-context";

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { EVENT_NAMES } from "../../events/outbox";
 import { offsetQuery, standardListSchema } from "../../lib/pagination";
+import { EVENT_NAMES } from "../../webhooks/outbox";
 
 export const DeliverySchema = z
   .object({

@@ -1,14 +1,14 @@
 import { principalOf } from "../../auth/principal";
 import { createDb } from "../../db/client";
-import type { EventName } from "../../events/outbox";
 import { defineRoute, jsonResponse } from "../../lib/openapi";
 import { standardList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
 import { iso, isoOrNull } from "../../lib/time";
+import type { EventName } from "../../webhooks/outbox";
 import { AccountParamsSchema } from "../accounts/accounts.routes";
 import { getOwnAccount } from "../accounts/accounts.service";
-import { type DeliveryRow, deliveriesOf, type EventRow, eventQueries } from "./events.repo";
-import { EventListSchema, EventQuerySchema } from "./events.schemas";
+import { type DeliveryRow, deliveriesOf, type EventRow, eventQueries } from "./event-stream.repo";
+import { EventListSchema, EventQuerySchema } from "./event-stream.schemas";
 
 export const listEventsRoute = defineRoute("read", {
   method: "get",

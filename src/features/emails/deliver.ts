@@ -1,15 +1,15 @@
-import { createDb, type Db } from "../db/client";
-import { findConnection } from "../features/connections/connections.repo";
-import type { StoredAttachment } from "../features/emails/emails.dto";
-import { claimEmail, type EmailRow, finishEmail } from "../features/emails/emails.repo";
-import { recordBounce } from "../features/suppressions/bounces";
-import { decryptSecret } from "../lib/crypto";
-import { parseAddress } from "./address";
-import { signDkim } from "./dkim/sign";
-import { buildMime, mimeSize } from "./mime";
-import { applyTracking } from "./tracking/apply";
-import { transportFor } from "./transports";
-import type { TransportResult } from "./transports/transport";
+import { createDb, type Db } from "../../db/client";
+import { decryptSecret } from "../../lib/crypto";
+import { parseAddress } from "../../mail/address";
+import { signDkim } from "../../mail/dkim/sign";
+import { buildMime, mimeSize } from "../../mail/mime";
+import { applyTracking } from "../../mail/tracking/apply";
+import { transportFor } from "../../mail/transports";
+import type { TransportResult } from "../../mail/transports/transport";
+import { findConnection } from "../connections/connections.repo";
+import { recordBounce } from "../suppressions/bounces";
+import type { StoredAttachment } from "./emails.dto";
+import { claimEmail, type EmailRow, finishEmail } from "./emails.repo";
 
 /** Temporary failures are retried this many times in all, with growing pauses, then the email fails. */
 export const MAX_ATTEMPTS = 6;
