@@ -20,6 +20,7 @@ import { ticketsRouter } from "./features/tickets/tickets.handlers";
 import { trackingRouter } from "./features/tracking/tracking.handlers";
 import { handleError } from "./lib/error-handler";
 import { notFoundOrMethodNotAllowed } from "./lib/method-not-allowed";
+import { requestContext } from "./lib/request-context";
 import { requestId } from "./lib/request-id";
 import { createRouter } from "./lib/router";
 
@@ -39,6 +40,7 @@ export function createApp() {
   app.use("*", requestId);
   app.use("/v1/*", recordRequest);
   app.use("/v1/*", (c, next) => (PUBLIC_V1_PATHS.has(c.req.path) ? next() : authenticate(c, next)));
+  app.use("*", requestContext);
 
   app.route("/", systemRouter);
   app.route("/", trackingRouter);

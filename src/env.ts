@@ -1,4 +1,5 @@
 import type { Permission } from "./auth/permissions";
+import type { RequestContext } from "./lib/request-context";
 
 /** What a request knows about its caller once the key guard has admitted it. */
 export interface Principal {
@@ -16,6 +17,8 @@ export interface AppEnv {
     principal: Principal | undefined;
     /** The machine code of the error answered, for the request log. */
     errorCode: string | undefined;
+    /** Built by the `requestContext` middleware: what services are called with. */
+    ctx: RequestContext;
   };
 }
 

@@ -1,13 +1,14 @@
 import { z } from "@hono/zod-openapi";
 import { log } from "../lib/logger";
+import type { Defer } from "../lib/request-context";
+
+export type { Defer };
+
 import type { RecordedEvent } from "./outbox";
 
 /** The Queue message of `webhook-dispatch`: an id, never a payload (architecture.md). */
 export const DispatchMessageSchema = z.object({ eventId: z.string().regex(/^evt_/) });
 export type DispatchMessage = z.infer<typeof DispatchMessageSchema>;
-
-/** Keeps work alive after the response (`executionCtx.waitUntil`), where a request has one. */
-export type Defer = (work: Promise<unknown>) => void;
 
 /**
  * Hands committed events to the webhook Queue, after the response when `defer` is given, so the

@@ -1,5 +1,3 @@
-import { principalOf } from "../../auth/principal";
-import { createDb } from "../../db/client";
 import { countedList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
 import { toAccount } from "./accounts.dto";
@@ -8,24 +6,17 @@ import { accountUsage, getOwnAccount, listOwnAccounts, patchAccount } from "./ac
 
 export const accountsRouter = createRouter()
   .openapi(listAccountsRoute, async (c) => {
-    return c.json(countedList(await listOwnAccounts(createDb(c.env.DB), principalOf(c).accountId)), 200);
+    return c.json(countedList(await listOwnAccounts(c.var.ctx.db, c.var.ctx.accountId)), 200);
   })
   .openapi(getAccountRoute, async (c) => {
-    const account = await getOwnAccount(
-      createDb(c.env.DB),
-      principalOf(c).accountId,
-      c.req.valid("param").id,
-    );
+    const account = await getOwnAccount(c.var.ctx.db, c.var.ctx.accountId, c.req.valid("param").id);
     return c.json(toAccount(account), 200);
   })
   .openapi(updateAccountRoute, async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(
-      await patchAccount(createDb(c.env.DB), principalOf(c).accountId, id, c.req.valid("json")),
-      200,
-    );
+    return c.json(await patchAccount(c.var.ctx.db, c.var.ctx.accountId, id, c.req.valid("json")), 200);
   })
   .openapi(accountUsageRoute, async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(await accountUsage(createDb(c.env.DB), principalOf(c).accountId, id), 200);
+    return c.json(await accountUsage(c.var.ctx.db, c.var.ctx.accountId, id), 200);
   });

@@ -1,5 +1,3 @@
-import { principalOf } from "../../auth/principal";
-import { createDb } from "../../db/client";
 import { metaList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
 import {
@@ -20,24 +18,21 @@ import {
 export const connectionsRouter = createRouter()
   .openapi(createConnectionRoute, async (c) => {
     const { domain } = c.req.valid("json");
-    return c.json(await createConnection(createDb(c.env.DB), c.env, principalOf(c).accountId, domain), 201);
+    return c.json(await createConnection(c.var.ctx.db, c.env, c.var.ctx.accountId, domain), 201);
   })
   .openapi(listConnectionsRoute, async (c) => {
-    return c.json(
-      metaList(await listAccountConnections(createDb(c.env.DB), c.env, principalOf(c).accountId)),
-      200,
-    );
+    return c.json(metaList(await listAccountConnections(c.var.ctx.db, c.env, c.var.ctx.accountId)), 200);
   })
   .openapi(getConnectionRoute, async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(await getConnection(createDb(c.env.DB), c.env, principalOf(c).accountId, id), 200);
+    return c.json(await getConnection(c.var.ctx.db, c.env, c.var.ctx.accountId, id), 200);
   })
   .openapi(verifyConnectionRoute, async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(await verifyConnection(createDb(c.env.DB), c.env, principalOf(c).accountId, id), 200);
+    return c.json(await verifyConnection(c.var.ctx.db, c.env, c.var.ctx.accountId, id), 200);
   })
   .openapi(deleteConnectionRoute, async (c) => {
     const { id } = c.req.valid("param");
-    await removeConnection(createDb(c.env.DB), principalOf(c).accountId, id);
+    await removeConnection(c.var.ctx.db, c.var.ctx.accountId, id);
     return c.json({ id, deleted: true as const }, 200);
   });

@@ -1,5 +1,3 @@
-import { principalOf } from "../../auth/principal";
-import { createDb } from "../../db/client";
 import { standardList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
 import {
@@ -21,32 +19,26 @@ export const customersRouter = createRouter()
   .openapi(listCustomersRoute, async (c) => {
     const { limit, offset, email, q } = c.req.valid("query");
     const { customers, total } = await listCustomers(
-      createDb(c.env.DB),
-      { accountId: principalOf(c).accountId, email, q },
+      c.var.ctx.db,
+      { accountId: c.var.ctx.accountId, email, q },
       limit,
       offset,
     );
     return c.json(standardList(customers, total, { limit, offset }), 200);
   })
   .openapi(createCustomerRoute, async (c) => {
-    return c.json(
-      await createCustomer(createDb(c.env.DB), principalOf(c).accountId, c.req.valid("json")),
-      201,
-    );
+    return c.json(await createCustomer(c.var.ctx.db, c.var.ctx.accountId, c.req.valid("json")), 201);
   })
   .openapi(getCustomerRoute, async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(await getCustomer(createDb(c.env.DB), principalOf(c).accountId, id), 200);
+    return c.json(await getCustomer(c.var.ctx.db, c.var.ctx.accountId, id), 200);
   })
   .openapi(updateCustomerRoute, async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(
-      await patchCustomer(createDb(c.env.DB), principalOf(c).accountId, id, c.req.valid("json")),
-      200,
-    );
+    return c.json(await patchCustomer(c.var.ctx.db, c.var.ctx.accountId, id, c.req.valid("json")), 200);
   })
   .openapi(deleteCustomerRoute, async (c) => {
     const { id } = c.req.valid("param");
-    await removeCustomer(createDb(c.env.DB), principalOf(c).accountId, id);
+    await removeCustomer(c.var.ctx.db, c.var.ctx.accountId, id);
     return c.json({ id, deleted: true as const }, 200);
   });

@@ -1,7 +1,3 @@
-import type { Context } from "hono";
-import { principalOf } from "../../auth/principal";
-import { createDb } from "../../db/client";
-import type { AppEnv } from "../../env";
 import { createRouter } from "../../lib/router";
 import {
   cancelEmailRoute,
@@ -24,13 +20,6 @@ import {
   sendEmail,
 } from "./emails.service";
 
-const contextOf = (c: Context<AppEnv>) => ({
-  db: createDb(c.env.DB),
-  env: c.env,
-  accountId: principalOf(c).accountId,
-  now: Date.now(),
-});
-
 const tagFilter = (tag: string | undefined) => {
   if (!tag) return undefined;
   const [name = "", ...rest] = tag.split(":");
@@ -39,38 +28,28 @@ const tagFilter = (tag: string | undefined) => {
 
 export const emailsRouter = createRouter()
   .openapi(sendEmailRoute, async (c) => {
-    const answer = await sendEmail(
-      contextOf(c),
-      c.req.valid("json"),
-      c.req.valid("header")["idempotency-key"],
-    );
+    const answer = await sendEmail(c.var.ctx, c.req.valid("json"), c.req.valid("header")["idempotency-key"]);
     return c.json(answer.body as never, answer.status);
   })
   .openapi(sendBatchRoute, async (c) => {
-    const answer = await sendBatch(
-      contextOf(c),
-      c.req.valid("json"),
-      c.req.valid("header")["idempotency-key"],
-    );
+    const answer = await sendBatch(c.var.ctx, c.req.valid("json"), c.req.valid("header")["idempotency-key"]);
     return c.json(answer.body as never, answer.status);
   })
   .openapi(listEmailsRoute, async (c) => {
     const { limit, offset, status, to, tag } = c.req.valid("query");
     return c.json(
-      await listAccountEmails(contextOf(c), { status, to, tag: tagFilter(tag) }, { limit, offset }),
+      await listAccountEmails(c.var.ctx, { status, to, tag: tagFilter(tag) }, { limit, offset }),
       200,
     );
   })
-  .openapi(listScheduledRoute, async (c) =>
-    c.json(await listScheduled(contextOf(c), c.req.valid("query")), 200),
-  )
-  .openapi(getEmailRoute, async (c) => c.json(await getEmail(contextOf(c), c.req.valid("param").id), 200))
+  .openapi(listScheduledRoute, async (c) => c.json(await listScheduled(c.var.ctx, c.req.valid("query")), 200))
+  .openapi(getEmailRoute, async (c) => c.json(await getEmail(c.var.ctx, c.req.valid("param").id), 200))
   .openapi(emailContentRoute, async (c) => {
-    const body = await emailContent(contextOf(c), c.req.valid("param").id);
+    const body = await emailContent(c.var.ctx, c.req.valid("param").id);
     return c.body(body, 200, { "Content-Type": "message/rfc822" });
   })
   .openapi(rescheduleEmailRoute, async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(await reschedule(contextOf(c), id, c.req.valid("json").scheduled_at), 200);
+    return c.json(await reschedule(c.var.ctx, id, c.req.valid("json").scheduled_at), 200);
   })
-  .openapi(cancelEmailRoute, async (c) => c.json(await cancel(contextOf(c), c.req.valid("param").id), 200));
+  .openapi(cancelEmailRoute, async (c) => c.json(await cancel(c.var.ctx, c.req.valid("param").id), 200));

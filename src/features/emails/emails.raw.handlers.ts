@@ -1,5 +1,4 @@
 import { principalOf } from "../../auth/principal";
-import { createDb } from "../../db/client";
 import { createRouter } from "../../lib/router";
 import { decodeRaw } from "./emails.raw";
 import { relayCredentialsRoute, sendRawEmailRoute } from "./emails.raw.routes";
@@ -7,10 +6,9 @@ import { sendRaw } from "./emails.service";
 
 export const rawEmailsRouter = createRouter()
   .openapi(sendRawEmailRoute, async (c) => {
-    const principal = principalOf(c);
     const body = c.req.valid("json");
     const answer = await sendRaw(
-      { db: createDb(c.env.DB), env: c.env, accountId: principal.accountId, now: Date.now() },
+      c.var.ctx,
       decodeRaw(body.raw),
       { mailFrom: body.mail_from, rcptTo: body.rcpt_to },
       body,

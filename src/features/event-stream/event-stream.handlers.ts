@@ -1,5 +1,3 @@
-import { principalOf } from "../../auth/principal";
-import { createDb } from "../../db/client";
 import { defineRoute, jsonResponse } from "../../lib/openapi";
 import { standardList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
@@ -45,10 +43,10 @@ const toEvent = (row: EventRow, deliveries: DeliveryRow[]) => ({
 });
 
 export const eventsRouter = createRouter().openapi(listEventsRoute, async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.ctx.db;
   const { id } = c.req.valid("param");
   const { limit, offset, event, inbox_id } = c.req.valid("query");
-  await getOwnAccount(db, principalOf(c).accountId, id);
+  await getOwnAccount(db, c.var.ctx.accountId, id);
   const { page, total } = eventQueries(db, { accountId: id, event, inboxId: inbox_id }, limit, offset);
   const [rows, totals] = await db.batch([page, total]);
   const deliveries =

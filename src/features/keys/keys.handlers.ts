@@ -1,5 +1,3 @@
-import { principalOf } from "../../auth/principal";
-import { createDb } from "../../db/client";
 import { metaList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
 import { createKeyRoute, listKeysRoute } from "./keys.routes";
@@ -7,10 +5,10 @@ import { createKey, listAccountKeys } from "./keys.service";
 
 export const keysRouter = createRouter()
   .openapi(listKeysRoute, async (c) => {
-    const keys = await listAccountKeys(createDb(c.env.DB), principalOf(c).accountId);
+    const keys = await listAccountKeys(c.var.ctx.db, c.var.ctx.accountId);
     return c.json(metaList(keys), 200);
   })
   .openapi(createKeyRoute, async (c) => {
-    const created = await createKey(createDb(c.env.DB), principalOf(c).accountId, c.req.valid("json"));
+    const created = await createKey(c.var.ctx.db, c.var.ctx.accountId, c.req.valid("json"));
     return c.json(created, 201);
   });

@@ -1,5 +1,4 @@
 import { createRouter } from "../../lib/router";
-import { ticketContext } from "../tickets/tickets.handlers";
 import { compose } from "./compose.service";
 import { attachmentContent, listAttachments, listMessages } from "./messages.read";
 import {
@@ -16,39 +15,32 @@ import {
 import { addMessage, deleteDraft, sendDraft, showMessage, updateDraft } from "./messages.service";
 
 export const messagesRouter = createRouter()
-  .openapi(composeRoute, async (c) => c.json(await compose(ticketContext(c), c.req.valid("json")), 201))
+  .openapi(composeRoute, async (c) => c.json(await compose(c.var.ctx, c.req.valid("json")), 201))
   .openapi(listMessagesRoute, async (c) => {
     const { limit, offset, created_after } = c.req.valid("query");
     const after = created_after ? Date.parse(created_after) : undefined;
-    return c.json(
-      await listMessages(ticketContext(c), c.req.valid("param").id, after, { limit, offset }),
-      200,
-    );
+    return c.json(await listMessages(c.var.ctx, c.req.valid("param").id, after, { limit, offset }), 200);
   })
   .openapi(createMessageRoute, async (c) =>
-    c.json(await addMessage(ticketContext(c), c.req.valid("param").id, c.req.valid("json")), 201),
+    c.json(await addMessage(c.var.ctx, c.req.valid("param").id, c.req.valid("json")), 201),
   )
-  .openapi(getMessageRoute, async (c) =>
-    c.json(await showMessage(ticketContext(c), c.req.valid("param").id), 200),
-  )
+  .openapi(getMessageRoute, async (c) => c.json(await showMessage(c.var.ctx, c.req.valid("param").id), 200))
   .openapi(updateDraftRoute, async (c) =>
-    c.json(await updateDraft(ticketContext(c), c.req.valid("param").id, c.req.valid("json")), 200),
+    c.json(await updateDraft(c.var.ctx, c.req.valid("param").id, c.req.valid("json")), 200),
   )
-  .openapi(deleteDraftRoute, async (c) =>
-    c.json(await deleteDraft(ticketContext(c), c.req.valid("param").id), 200),
-  )
+  .openapi(deleteDraftRoute, async (c) => c.json(await deleteDraft(c.var.ctx, c.req.valid("param").id), 200))
   .openapi(sendDraftRoute, async (c) => {
     const body = c.req.header("Content-Type")?.includes("json")
       ? ((await c.req.json().catch(() => ({}))) as { status_after_send?: never })
       : {};
-    return c.json(await sendDraft(ticketContext(c), c.req.valid("param").id, body.status_after_send), 200);
+    return c.json(await sendDraft(c.var.ctx, c.req.valid("param").id, body.status_after_send), 200);
   })
   .openapi(listAttachmentsRoute, async (c) =>
-    c.json(await listAttachments(ticketContext(c), c.req.valid("param").id), 200),
+    c.json(await listAttachments(c.var.ctx, c.req.valid("param").id), 200),
   )
   .openapi(attachmentContentRoute, async (c) => {
     const { id, att_id } = c.req.valid("param");
-    const file = await attachmentContent(ticketContext(c), id, att_id);
+    const file = await attachmentContent(c.var.ctx, id, att_id);
     return c.body(file.body, 200, {
       "Content-Type": file.contentType,
       "Content-Length": String(file.size),

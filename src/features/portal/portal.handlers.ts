@@ -1,4 +1,3 @@
-import { createDb } from "../../db/client";
 import { idPattern } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
 import { renderNotFoundPage, renderTicketPage } from "./portal.render";
@@ -22,7 +21,7 @@ const PAGE_HEADERS = {
 export const portalRouter = createRouter().openapi(publicTicketRoute, async (c) => {
   const { shared_uuid: sharedUuid } = c.req.valid("param");
   // A malformed id cannot match a row: answer without a database trip.
-  const ticket = SHARED_ID.test(sharedUuid) ? await findPublicTicket(createDb(c.env.DB), sharedUuid) : null;
+  const ticket = SHARED_ID.test(sharedUuid) ? await findPublicTicket(c.var.ctx.db, sharedUuid) : null;
   if (!ticket) return c.html(renderNotFoundPage(), 404, PAGE_HEADERS);
   return c.html(renderTicketPage(ticket), 200, PAGE_HEADERS);
 });

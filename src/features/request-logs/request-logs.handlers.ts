@@ -1,5 +1,3 @@
-import { principalOf } from "../../auth/principal";
-import { createDb } from "../../db/client";
 import { standardList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
 import { getOwnAccount } from "../accounts/accounts.service";
@@ -8,10 +6,10 @@ import { listRequestLogs } from "./request-logs.repo";
 import { listRequestLogsRoute } from "./request-logs.routes";
 
 export const requestLogsRouter = createRouter().openapi(listRequestLogsRoute, async (c) => {
-  const db = createDb(c.env.DB);
+  const db = c.var.ctx.db;
   const { id } = c.req.valid("param");
   const { limit, offset, status, key_id } = c.req.valid("query");
-  await getOwnAccount(db, principalOf(c).accountId, id);
+  await getOwnAccount(db, c.var.ctx.accountId, id);
   const { rows, total } = await listRequestLogs(db, { accountId: id, status, keyId: key_id }, limit, offset);
   return c.json(standardList(rows.map(toRequestLog), total, { limit, offset }), 200);
 });

@@ -1,5 +1,3 @@
-import { principalOf } from "../../auth/principal";
-import { createDb } from "../../db/client";
 import { standardList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
 import { getOwnAccount } from "../accounts/accounts.service";
@@ -10,14 +8,14 @@ import { recordSmtpLogs } from "./smtp-logs.service";
 
 export const smtpLogsRouter = createRouter()
   .openapi(listSmtpLogsRoute, async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.ctx.db;
     const { id } = c.req.valid("param");
     const { limit, offset } = c.req.valid("query");
-    await getOwnAccount(db, principalOf(c).accountId, id);
+    await getOwnAccount(db, c.var.ctx.accountId, id);
     const { rows, total } = await listSmtpLogs(db, id, limit, offset);
     return c.json(standardList(rows.map(toSmtpLog), total, { limit, offset }), 200);
   })
   .openapi(recordSmtpLogsRoute, async (c) => {
-    const recorded = await recordSmtpLogs(createDb(c.env.DB), c.req.valid("json").logs);
+    const recorded = await recordSmtpLogs(c.var.ctx.db, c.req.valid("json").logs);
     return c.json({ recorded }, 200);
   });

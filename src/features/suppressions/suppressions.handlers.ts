@@ -1,5 +1,3 @@
-import { principalOf } from "../../auth/principal";
-import { createDb } from "../../db/client";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { standardList } from "../../lib/pagination";
@@ -27,15 +25,9 @@ export function toSuppression(row: SuppressionRow) {
 
 export const suppressionsRouter = createRouter()
   .openapi(listSuppressionsRoute, async (c) => {
-    const db = createDb(c.env.DB);
+    const db = c.var.ctx.db;
     const { limit, offset, email } = c.req.valid("query");
-    const { page, total } = suppressionQueries(
-      db,
-      principalOf(c).accountId,
-      email?.toLowerCase(),
-      limit,
-      offset,
-    );
+    const { page, total } = suppressionQueries(db, c.var.ctx.accountId, email?.toLowerCase(), limit, offset);
     const [rows, totals] = await db.batch([page, total]);
     return c.json(standardList(rows.map(toSuppression), totals[0]?.total ?? 0, { limit, offset }), 200);
   })
@@ -48,20 +40,20 @@ export const suppressionsRouter = createRouter()
         "Invalid request",
         `${JSON.stringify(email)} is not an email address.`,
       );
-    const row = await insertSuppression(createDb(c.env.DB), {
+    const row = await insertSuppression(c.var.ctx.db, {
       id: newId("sup"),
-      accountId: principalOf(c).accountId,
+      accountId: c.var.ctx.accountId,
       email: address,
       reason: "manual",
       detail: detail ?? null,
-      createdAt: Date.now(),
+      createdAt: c.var.ctx.now,
     });
     if (!row) throw conflict("already_suppressed", "Already suppressed", `${address} is already suppressed.`);
     return c.json(toSuppression(row), 201);
   })
   .openapi(deleteSuppressionRoute, async (c) => {
     const email = decodeURIComponent(c.req.valid("param").email).toLowerCase();
-    if (!(await deleteSuppression(createDb(c.env.DB), principalOf(c).accountId, email))) {
+    if (!(await deleteSuppression(c.var.ctx.db, c.var.ctx.accountId, email))) {
       throw notFound(`Suppression of ${email}`);
     }
     return c.json({ email, deleted: true as const }, 200);

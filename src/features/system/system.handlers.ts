@@ -1,4 +1,3 @@
-import { createDb } from "../../db/client";
 import { constantTimeEqual } from "../../lib/crypto";
 import { AppError, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/router";
@@ -21,6 +20,6 @@ export const systemRouter = createRouter()
         "Send `Authorization: Bearer <OPS_TOKEN>`.",
       );
     }
-    const key = await revokeKey(createDb(c.env.DB), c.env.KEY_GUARD, c.req.valid("param").id);
+    const key = await revokeKey(c.var.ctx.db, c.env.KEY_GUARD, c.req.valid("param").id);
     return c.json({ id: key.id, is_active: false as const }, 200);
   });

@@ -1,5 +1,3 @@
-import { principalOf } from "../../auth/principal";
-import { createDb } from "../../db/client";
 import { countedList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
 import { createTagRoute, deleteTagRoute, getTagRoute, listTagsRoute, updateTagRoute } from "./tags.routes";
@@ -8,21 +6,21 @@ import { createTag, getTag, listTags, patchTag, removeTag } from "./tags.service
 export const tagsRouter = createRouter()
   .openapi(listTagsRoute, async (c) => {
     const { inbox_id } = c.req.valid("query");
-    return c.json(countedList(await listTags(createDb(c.env.DB), principalOf(c).accountId, inbox_id)), 200);
+    return c.json(countedList(await listTags(c.var.ctx.db, c.var.ctx.accountId, inbox_id)), 200);
   })
   .openapi(createTagRoute, async (c) => {
-    return c.json(await createTag(createDb(c.env.DB), principalOf(c).accountId, c.req.valid("json")), 201);
+    return c.json(await createTag(c.var.ctx.db, c.var.ctx.accountId, c.req.valid("json")), 201);
   })
   .openapi(getTagRoute, async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(await getTag(createDb(c.env.DB), principalOf(c).accountId, id), 200);
+    return c.json(await getTag(c.var.ctx.db, c.var.ctx.accountId, id), 200);
   })
   .openapi(updateTagRoute, async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(await patchTag(createDb(c.env.DB), principalOf(c).accountId, id, c.req.valid("json")), 200);
+    return c.json(await patchTag(c.var.ctx.db, c.var.ctx.accountId, id, c.req.valid("json")), 200);
   })
   .openapi(deleteTagRoute, async (c) => {
     const { id } = c.req.valid("param");
-    await removeTag(createDb(c.env.DB), principalOf(c).accountId, id);
+    await removeTag(c.var.ctx.db, c.var.ctx.accountId, id);
     return c.json({ id, deleted: true as const }, 200);
   });

@@ -1,4 +1,3 @@
-import { createDb } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { describeError, log } from "../../lib/logger";
 import { createRouter } from "../../lib/router";
@@ -17,7 +16,7 @@ export const trackingRouter = createRouter()
     if (await verifyTrackingSignature(c.env.ENCRYPTION_KEY, "open", id, "", signature)) {
       // Counting must never break the image: mail clients show broken images prominently.
       c.executionCtx.waitUntil(
-        recordOpen(createDb(c.env.DB), id, Date.now()).catch((e: unknown) =>
+        recordOpen(c.var.ctx.db, id, c.var.ctx.now).catch((e: unknown) =>
           log.warn("tracking.open_failed", describeError(e)),
         ),
       );
@@ -38,6 +37,6 @@ export const trackingRouter = createRouter()
         "Invalid link",
         "This tracking link was altered; it redirects nowhere.",
       );
-    await recordClick(createDb(c.env.DB), id, u, Date.now());
+    await recordClick(c.var.ctx.db, id, u, c.var.ctx.now);
     return c.redirect(u, 302);
   });

@@ -1,0 +1,35 @@
+import { createMiddleware } from "hono/factory";
+import { createDb, type Db } from "../db/client";
+import type { AppEnv } from "../env";
+
+/** Keeps work alive after the response (`executionCtx.waitUntil`), where a request has one. */
+export type Defer = (work: Promise<unknown>) => void;
+
+/** What every service call of a request is given: built once, by `requestContext`, on `c.var.ctx`. */
+export interface RequestContext {
+  db: Db;
+  env: Env;
+  /**
+   * The authenticated caller's workspace. Routes without an API key (portal, tracking, operator
+   * and relay routes) have none: it is "", which matches no row, so a mistaken use finds nothing.
+   */
+  accountId: string;
+  /** One clock reading for the whole request, so every row it writes agrees on the time. */
+  now: number;
+  defer: Defer;
+}
+
+/**
+ * Builds the request context. Registered after `authenticate`, so on /v1 routes it sees the
+ * principal the key guard admitted.
+ */
+export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
+  c.set("ctx", {
+    db: createDb(c.env.DB),
+    env: c.env,
+    accountId: c.get("principal")?.accountId ?? "",
+    now: Date.now(),
+    defer: (work) => c.executionCtx.waitUntil(work),
+  });
+  await next();
+});
