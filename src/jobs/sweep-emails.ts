@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { recoverExpiredClaims } from "../features/emails/delivery.repo";
 import { dueEmailIds } from "../features/emails/emails.repo";
 import { purgeExpiredIdempotencyKeys } from "../features/emails/idempotency";
 
@@ -9,11 +10,15 @@ const MAX_PER_RUN = 5_000;
 /**
  * The minute sweep: scheduled emails whose time has come (the queue only carries delays up to
  * 12 h) and queued emails whose message was lost go (back) to the send queue. Sending twice is
- * impossible: delivery claims the email first. Also drops idempotency keys older than 24 h.
+ * impossible: delivery claims the email first. Emails whose claim ran out (the sender died) are
+ * taken back first: queued again when their message never reached the transport, closed when it
+ * may have. Also drops idempotency keys older than 24 h.
  */
 export async function sweepEmails(db: Db, queue: Queue, now: number): Promise<number> {
   await purgeExpiredIdempotencyKeys(db, now);
-  const ids = await dueEmailIds(db, now, now - STALE_AFTER_MS, MAX_PER_RUN);
+  const recovered = await recoverExpiredClaims(db, now);
+  const due = await dueEmailIds(db, now, now - STALE_AFTER_MS, MAX_PER_RUN);
+  const ids = [...new Set([...recovered, ...due])];
   for (let i = 0; i < ids.length; i += 100) {
     await queue.sendBatch(ids.slice(i, i + 100).map((emailId) => ({ body: { emailId } })));
   }

@@ -47,6 +47,20 @@ export const emails = sqliteTable(
     lastEvent: text("last_event").notNull(),
     lastEventAt: integer("last_event_at").notNull(),
     attempts: integer("attempts").notNull().default(0),
+    /**
+     * While `sending`: the claim lasts until this time. A sender that has not finished by then is
+     * presumed dead, and the minute sweep takes the email back (see `handoffAttempt`).
+     */
+    leaseUntil: integer("lease_until"),
+    /**
+     * The attempt (its `attempts` number) that handed the message to the transport. Set, with a
+     * check that the claim is still this attempt's, just before the transport is called: a claim
+     * taken back before this point is safe to send again; one taken back after it may have been
+     * accepted, and is never sent again.
+     */
+    handoffAttempt: integer("handoff_attempt"),
+    /** Bytes this email accounts for in the storage quota: its own attachments and its built message. */
+    storedBytes: integer("stored_bytes").notNull().default(0),
     /** After a temporary failure: not to be tried again before this time. */
     nextAttemptAt: integer("next_attempt_at"),
     /** The transport's last answer, or why the email failed. */
@@ -68,10 +82,17 @@ export const emails = sqliteTable(
     index("emails_account_status_scheduled").on(t.accountId, t.status, t.scheduledAt, t.id),
     index("emails_status_scheduled").on(t.status, t.scheduledAt),
     index("emails_status_updated").on(t.status, t.updatedAt),
+    index("emails_status_lease").on(t.status, t.leaseUntil),
   ],
 );
 
-/** Every distinct recipient (to, cc and bcc) of an email, for the `to` filter. */
+export const RECIPIENT_STATES = ["pending", "accepted", "deferred", "rejected", "unknown"] as const;
+
+/**
+ * Every distinct recipient (to, cc and bcc) of an email, for the `to` filter, with how its delivery
+ * stands: a retry goes only to recipients still `pending` or `deferred`, never to one the
+ * transport accepted. `unknown`: the sender stopped after handing the message over.
+ */
 export const emailRecipients = sqliteTable(
   "email_recipients",
   {
@@ -80,6 +101,9 @@ export const emailRecipients = sqliteTable(
       .references(() => emails.id, { onDelete: "cascade" }),
     accountId: text("account_id").notNull(),
     address: text("address").notNull(),
+    state: text("state", { enum: RECIPIENT_STATES }).notNull().default("pending"),
+    /** The transport's last answer about this recipient. */
+    response: text("response"),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [

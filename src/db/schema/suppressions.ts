@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { accounts } from "./accounts";
 
@@ -34,5 +35,12 @@ export const bounces = sqliteTable(
     detail: text("detail"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("bounces_account_email_created").on(t.accountId, t.email, t.createdAt)],
+  (t) => [
+    index("bounces_account_email_created").on(t.accountId, t.email, t.createdAt),
+    // One soft bounce per email and recipient, however often the email is retried: a greylisting
+    // host that defers every attempt must not reach the three-soft-bounce rule with one email.
+    uniqueIndex("bounces_soft_once")
+      .on(t.emailId, t.email)
+      .where(sql`kind = 'soft' AND email_id IS NOT NULL`),
+  ],
 );

@@ -4,12 +4,11 @@ import { describeError, log } from "../../lib/logger";
 import { limitsFor, type PlanName, parseQuotaOverrides } from "../../lib/plans";
 import { formatAddress } from "../../mail/address";
 import type { AccountRow } from "../accounts/accounts.repo";
-import { reserveEmailQuota } from "../usage/usage.service";
+import { reserveQuota } from "../usage/usage.service";
 import { checkQuotas, checkSizes, checkSuppressions, senderConnections } from "./emails.checks";
 import type { StoredAttachment } from "./emails.dto";
-import { formatList, type NormalizedEmail } from "./emails.input";
+import { estimateSize, formatList, type NormalizedEmail } from "./emails.input";
 import { insertEmailStatements, type NewEmailRow } from "./emails.repo";
-import { type Idempotency, storeAnswer } from "./idempotency";
 import type { SendState } from "./send-state";
 
 export interface AcceptContext {
@@ -23,6 +22,24 @@ export interface AcceptContext {
 
 export const attachmentKey = (emailId: string, index: number) => `emails/${emailId}/attachments/${index}`;
 
+/**
+ * Emails that passed every check and hold their quota, ready to be written: the caller adds
+ * `statements` to its own batch (so an email commits with whatever it belongs to: a ticket
+ * message, an idempotent answer), calls `store()` before that batch and `abort()` if it fails.
+ */
+export interface PreparedEmails {
+  rows: NewEmailRow[];
+  statements: Statement[];
+  /** Puts the attachment bytes the emails own into R2. */
+  store(): Promise<void>;
+  /** Gives the quota back and deletes what `store()` put: the batch did not commit. */
+  abort(): Promise<void>;
+}
+
+/** The bytes an email keeps in R2 of its own: attachments given as bytes, and the built message. */
+const ownBytes = (email: NormalizedEmail) =>
+  email.attachments.reduce((sum, a) => sum + ("bytes" in a.content ? a.size : 0), 0) + estimateSize(email);
+
 /** Builds the stored row of an accepted email. */
 function rowFor(
   ctx: AcceptContext,
@@ -35,8 +52,8 @@ function rowFor(
     filename: a.filename,
     content_type: a.contentType,
     content_id: a.contentId,
-    size: a.bytes.length,
-    key: attachmentKey(id, i),
+    size: a.size,
+    key: "key" in a.content ? a.content.key : attachmentKey(id, i),
   }));
   const status = email.scheduledAt ? "scheduled" : "queued";
   return {
@@ -63,25 +80,24 @@ function rowFor(
     messageId: email.messageId ?? `<${id}@${email.fromDomain}>`,
     lastEvent: status,
     lastEventAt: ctx.now,
+    storedBytes: ownBytes(email),
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
 }
 
 /**
- * Accepts emails after the checks, in the order the API promises: sender domain (403), plan
- * limits and quotas (429), suppressed recipients (422), size (413). Quota is reserved atomically;
- * attachments go to R2; the rows, and the idempotent answer if any, are written in one batch.
+ * Checks emails in the order the API promises: sender domain (403), plan limits and quotas (429),
+ * suppressed recipients (422), size (413); then reserves their sends and storage atomically (429
+ * when a concurrent request took the last of it). `extraBytes` is storage the caller adds in the
+ * same batch (a ticket message's attachments), reserved with the emails.
  */
-export async function acceptEmails(
+export async function prepareEmails(
   ctx: AcceptContext,
   emails: NormalizedEmail[],
   source: string,
-  idempotency: {
-    idem: Idempotency;
-    answer: (rows: NewEmailRow[]) => { status: number; body: unknown };
-  } | null,
-): Promise<NewEmailRow[]> {
+  extraBytes = 0,
+): Promise<PreparedEmails> {
   const { db, account, now } = ctx;
   const connections = senderConnections(ctx.state, emails);
   const limits = limitsFor(account.plan as PlanName, parseQuotaOverrides(account.quotaOverrides));
@@ -89,27 +105,41 @@ export async function acceptEmails(
   checkSuppressions(ctx.state);
   checkSizes(emails);
 
-  const reservation = await reserveEmailQuota(db, account.id, limits, emails.length, now);
   const rows = emails.map((email) => rowFor(ctx, email, connections.get(email.fromDomain)?.id ?? "", source));
-  const stored = rows.flatMap((row, i) =>
-    (emails[i]?.attachments ?? []).map((a, j) => ({ key: attachmentKey(row.id, j), bytes: a.bytes })),
+  const bytes = rows.reduce((sum, row) => sum + (row.storedBytes ?? 0), extraBytes);
+  const reservation = await reserveQuota(db, account.id, limits, { emails: emails.length, bytes }, now);
+  const files = rows.flatMap((row, i) =>
+    (emails[i]?.attachments ?? []).flatMap((a, j) =>
+      "bytes" in a.content ? [{ key: attachmentKey(row.id, j), bytes: a.content.bytes }] : [],
+    ),
   );
-  try {
-    await Promise.all(stored.map((file) => ctx.files.put(file.key, file.bytes)));
-    const statements: Statement[] = rows.flatMap((row, i) =>
+  return {
+    rows,
+    statements: rows.flatMap((row, i) =>
       insertEmailStatements(db, row, emails[i]?.recipients ?? [], emails[i]?.tags ?? []),
-    );
-    if (idempotency) {
-      const answer = idempotency.answer(rows);
-      statements.push(storeAnswer(db, account.id, idempotency.idem, answer.status, answer.body, now));
-    }
-    await runBatch(db, statements);
+    ),
+    store: async () => {
+      await Promise.all(files.map((file) => ctx.files.put(file.key, file.bytes)));
+    },
+    abort: async () => {
+      await reservation.release();
+      await Promise.all(files.map((file) => ctx.files.delete(file.key))).catch((cleanup: unknown) =>
+        log.warn("emails.attachment_cleanup_failed", describeError(cleanup)),
+      );
+    },
+  };
+}
+
+/**
+ * Writes prepared emails with `more` statements in one batch, after their attachments are in R2;
+ * a failure gives the reservation back and removes the bytes.
+ */
+export async function commitEmails(db: Db, prepared: PreparedEmails, more: Statement[] = []) {
+  try {
+    await prepared.store();
+    await runBatch(db, [...prepared.statements, ...more]);
   } catch (error) {
-    await reservation.release();
-    await Promise.all(stored.map((file) => ctx.files.delete(file.key))).catch((cleanup: unknown) =>
-      log.warn("emails.attachment_cleanup_failed", describeError(cleanup)),
-    );
+    await prepared.abort();
     throw error;
   }
-  return rows;
 }

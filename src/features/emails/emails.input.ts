@@ -5,6 +5,18 @@ import { checkCustomHeaders } from "../../mail/mime/custom-headers";
 import { checkMediaType } from "../../mail/mime/params";
 import type { SendEmailInput } from "./emails.schemas";
 
+export interface EmailAttachment {
+  filename: string;
+  contentType: string;
+  contentId: string | null;
+  size: number;
+  /**
+   * The bytes, to be stored with the email; or the R2 key where they already are (a ticket
+   * message's file, which its reply sends without a second copy).
+   */
+  content: { bytes: Uint8Array } | { key: string };
+}
+
 /** What one accepted email is, once its input has been checked and decoded. */
 export interface NormalizedEmail {
   from: MailAddress;
@@ -20,7 +32,7 @@ export interface NormalizedEmail {
   text: string | null;
   headers: Record<string, string>;
   tags: Array<{ name: string; value: string }>;
-  attachments: Array<{ filename: string; contentType: string; contentId: string | null; bytes: Uint8Array }>;
+  attachments: EmailAttachment[];
   scheduledAt: number | null;
   trackOpens: boolean | undefined;
   trackClicks: boolean | undefined;
@@ -105,12 +117,14 @@ export function normalizeEmail(input: SendEmailInput, now: number, prefix = "bod
       problems.add(`attachments.${i}.content_type`, (error as Error).message);
       return [];
     }
+    const bytes = base64Decode(content);
     return [
       {
         filename: attachment.filename,
         contentType,
         contentId: attachment.content_id ?? null,
-        bytes: base64Decode(content),
+        size: bytes.length,
+        content: { bytes },
       },
     ];
   });
@@ -156,6 +170,6 @@ export const formatList = (list: MailAddress[]) => list.map(formatAddress);
  */
 export function estimateSize(email: NormalizedEmail): number {
   const bodies = ((email.text?.length ?? 0) + (email.html?.length ?? 0)) * 1.2;
-  const files = email.attachments.reduce((sum, a) => sum + Math.ceil(a.bytes.length / 57) * 78 + 400, 0);
+  const files = email.attachments.reduce((sum, a) => sum + Math.ceil(a.size / 57) * 78 + 400, 0);
   return Math.ceil(8_192 + bodies + files);
 }

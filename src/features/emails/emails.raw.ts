@@ -109,7 +109,8 @@ function attachmentsOf(parsed: Email): NormalizedEmail["attachments"] {
       filename: a.filename?.trim() || `attachment-${i + 1}`,
       contentType,
       contentId: inline && cid && /^[^\s<>]{1,255}$/.test(cid) ? cid : null,
-      bytes,
+      size: bytes.length,
+      content: { bytes },
     };
   });
 }

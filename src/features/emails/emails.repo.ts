@@ -160,43 +160,6 @@ export async function cancelEmail(db: Db, accountId: string, id: string, now: nu
   return rows[0] ?? null;
 }
 
-/**
- * Takes a due email for sending. The status test makes this the one place where an email can
- * start going out: a second queue delivery, or the sweep's copy, finds it taken and does nothing.
- */
-export async function claimEmail(db: Db, id: string, now: number) {
-  const rows = await db
-    .update(emails)
-    .set({ status: "sending", attempts: sql`${emails.attempts} + 1`, updatedAt: now })
-    .where(
-      and(
-        eq(emails.id, id),
-        inArray(emails.status, ["queued", "scheduled"]),
-        lte(sql`coalesce(${emails.scheduledAt}, 0)`, now),
-        lte(sql`coalesce(${emails.nextAttemptAt}, 0)`, now),
-      ),
-    )
-    .returning();
-  return rows[0] ?? null;
-}
-
-/** Records how a send ended, with its event, in one batch. */
-export function finishEmail(
-  db: Db,
-  id: string,
-  changes: Partial<NewEmailRow> & { lastEvent: string },
-  detail: string | null,
-  now: number,
-) {
-  return db.batch([
-    db
-      .update(emails)
-      .set({ ...changes, lastEventAt: now, updatedAt: now })
-      .where(eq(emails.id, id)),
-    db.insert(emailEvents).values({ emailId: id, type: changes.lastEvent, detail, createdAt: now }),
-  ]);
-}
-
 /** Due emails the queue may not carry: scheduled ones whose time came, queued ones nobody took. */
 export async function dueEmailIds(
   db: Db,

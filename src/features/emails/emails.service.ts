@@ -2,7 +2,8 @@ import type { Db } from "../../db/client";
 import { AppError, conflict, notFound } from "../../lib/errors";
 import { flatList, type OffsetParams, standardList } from "../../lib/pagination";
 import { iso, isoOrNull } from "../../lib/time";
-import { acceptEmails } from "./emails.accept";
+import type { AccountRow } from "../accounts/accounts.repo";
+import { commitEmails, type PreparedEmails, prepareEmails } from "./emails.accept";
 import { toEmail, toEmailSummary } from "./emails.dto";
 import { type NormalizedEmail, normalizeEmail } from "./emails.input";
 import { normalizeRaw, type RawEnvelope } from "./emails.raw";
@@ -18,8 +19,8 @@ import {
 } from "./emails.repo";
 import type { BatchEmailInput, SendEmailInput } from "./emails.schemas";
 import { enqueueEmails } from "./enqueue";
-import { answerFrom, idempotencyOf, storedAnswer } from "./idempotency";
-import { loadSendState } from "./send-state";
+import { answerFrom, type Idempotency, idempotencyOf, storeAnswer, storedAnswer } from "./idempotency";
+import { loadSendState, type SendState } from "./send-state";
 
 export interface EmailContext {
   db: Db;
@@ -67,23 +68,17 @@ async function sendNormalized(
   answerOf: (rows: NewEmailRow[]) => unknown,
 ): Promise<Answer> {
   const idem = await idempotencyOf(idempotencyKey, body);
-  const domains = [...new Set(emails.map((e) => e.fromDomain))];
-  const recipients = [...new Set(emails.flatMap((e) => e.recipients))];
-  const state = await loadSendState(ctx.db, ctx.accountId, domains, recipients, idem, ctx.now);
+  const state = await stateFor(ctx, emails, idem);
   const replay = idem && answerFrom(state.stored, idem);
   if (replay) return { status: 200, body: replay.body };
   if (!state.account) throw notFound(`Account ${ctx.accountId}`);
 
-  let rows: NewEmailRow[];
+  const prepared = await prepareEmails(acceptContext(ctx, state.account, state), emails, source);
   try {
-    rows = await acceptEmails(
-      { db: ctx.db, files: ctx.env.FILES, account: state.account, state, now: ctx.now },
-      emails,
-      source,
-      idem && {
-        idem,
-        answer: (accepted) => ({ status: 200, body: answerOf(accepted) }),
-      },
+    await commitEmails(
+      ctx.db,
+      prepared,
+      idem ? [storeAnswer(ctx.db, ctx.accountId, idem, 200, answerOf(prepared.rows), ctx.now)] : [],
     );
   } catch (error) {
     // A concurrent request with the same key won the race: answer what it answered.
@@ -91,9 +86,23 @@ async function sendNormalized(
     if (raced) return { status: 200, body: raced.body };
     throw error;
   }
-  await enqueueEmails(ctx.env.EMAIL_QUEUE, rows as EmailRow[], ctx.now);
-  return { status: 200, body: answerOf(rows) };
+  await enqueueEmails(ctx.env.EMAIL_QUEUE, prepared.rows as EmailRow[], ctx.now);
+  return { status: 200, body: answerOf(prepared.rows) };
 }
+
+function stateFor(ctx: EmailContext, emails: NormalizedEmail[], idem: Idempotency | null) {
+  const domains = [...new Set(emails.map((e) => e.fromDomain))];
+  const recipients = [...new Set(emails.flatMap((e) => e.recipients))];
+  return loadSendState(ctx.db, ctx.accountId, domains, recipients, idem, ctx.now);
+}
+
+const acceptContext = (ctx: EmailContext, account: AccountRow, state: SendState) => ({
+  db: ctx.db,
+  files: ctx.env.FILES,
+  account,
+  state,
+  now: ctx.now,
+});
 
 export function sendEmail(ctx: EmailContext, input: SendEmailInput, idempotencyKey: string | undefined) {
   return send(ctx, [input], input, idempotencyKey, "api", (rows) => sentAnswer(rows[0] as NewEmailRow));
@@ -206,14 +215,19 @@ export async function cancel(ctx: EmailContext, id: string) {
 }
 
 /**
- * Sends one email on behalf of another feature (ticket replies, compose): every check of
- * POST /v1/emails applies, without the HTTP envelope or idempotency. Answers the stored row.
+ * One email on behalf of another feature (ticket replies, compose): every check of POST /v1/emails
+ * applies, without the HTTP envelope or idempotency. The caller commits it in its own batch with
+ * `commitEmails` (so the email never exists without the message it carries) and then queues it
+ * with `enqueueEmails`. `extraBytes`: storage the caller's batch adds, reserved together.
  */
-export async function sendFromFeature(
+export async function prepareFeatureEmail(
   ctx: EmailContext,
-  input: SendEmailInput,
+  email: NormalizedEmail,
   source: string,
-): Promise<NewEmailRow> {
-  const answer = await send(ctx, [input], input, undefined, source, (rows) => rows[0]);
-  return answer.body as NewEmailRow;
+  extraBytes = 0,
+): Promise<PreparedEmails & { row: NewEmailRow }> {
+  const state = await stateFor(ctx, [email], null);
+  if (!state.account) throw notFound(`Account ${ctx.accountId}`);
+  const prepared = await prepareEmails(acceptContext(ctx, state.account, state), [email], source, extraBytes);
+  return { ...prepared, row: prepared.rows[0] as NewEmailRow };
 }

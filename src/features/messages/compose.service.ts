@@ -1,14 +1,17 @@
-import { runBatch } from "../../db/client";
-import { messages, tickets } from "../../db/schema";
+import { messageAttachments, messages, tickets } from "../../db/schema";
 import { AppError, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { findOrCreateCustomer } from "../customers/customers.service";
+import { commitEmails } from "../emails/emails.accept";
+import type { EmailRow } from "../emails/emails.repo";
+import { enqueueEmails } from "../emails/enqueue";
 import { inboxOf, type TicketContext } from "../tickets/ticket-context";
 import { clientIdOf } from "../tickets/tickets.dto";
 import { nextTicketNumber } from "../tickets/tickets.repo";
 import { closedAtFor, showTicket } from "../tickets/tickets.service";
+import { decodeFiles, filesBytes, putFiles, removeFiles } from "./message-files";
 import type { ComposeInput } from "./messages.schemas";
-import { emailReply } from "./reply-email";
+import { prepareReply } from "./reply-email";
 
 /**
  * POST /v1/tickets/compose: starts a conversation by email. The email goes through every check of
@@ -50,35 +53,54 @@ export async function compose(ctx: TicketContext, input: ComposeInput) {
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
-  const email = await emailReply(ctx, ticket, inbox, customer, {
-    bodyText: input.body_text ?? null,
-    bodyHtml: input.body_html ?? null,
-    cc: input.cc ?? [],
-    attachments: input.attachments ?? [],
-    subject: input.subject,
-  });
-  await runBatch(ctx.db, [
-    ctx.db.insert(tickets).values(ticket),
-    ctx.db.insert(messages).values({
-      id: newId("msg"),
-      accountId: ctx.accountId,
-      ticketId: ticket.id,
-      type: "reply",
-      direction: "outbound",
-      authorType: "api",
-      from: inbox.emailAddress,
-      to: JSON.stringify([customer.email]),
-      cc: JSON.stringify(input.cc ?? []),
-      subject: input.subject,
+  const messageId = newId("msg");
+  const files = decodeFiles(ctx, messageId, input.attachments ?? []);
+  const email = await prepareReply(
+    ctx,
+    ticket,
+    inbox,
+    customer,
+    {
       bodyText: input.body_text ?? null,
       bodyHtml: input.body_html ?? null,
-      status: "queued",
-      emailId: email.id,
-      emailMessageId: email.messageId,
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-      sentAt: ctx.now,
-    }),
-  ]);
+      cc: input.cc ?? [],
+      attachments: files.map((f) => f.row),
+      subject: input.subject,
+    },
+    filesBytes(files),
+  );
+  const message = {
+    id: messageId,
+    accountId: ctx.accountId,
+    ticketId: ticket.id,
+    type: "reply" as const,
+    direction: "outbound" as const,
+    authorType: "api" as const,
+    from: inbox.emailAddress,
+    to: JSON.stringify([customer.email]),
+    cc: JSON.stringify(input.cc ?? []),
+    subject: input.subject,
+    bodyText: input.body_text ?? null,
+    bodyHtml: input.body_html ?? null,
+    status: "queued" as const,
+    emailId: email.row.id,
+    emailMessageId: email.row.messageId,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+    sentAt: ctx.now,
+  };
+  // The ticket, its message, the message's files and the email commit together or not at all.
+  try {
+    await putFiles(ctx, files);
+    await commitEmails(ctx.db, email, [
+      ctx.db.insert(tickets).values(ticket),
+      ctx.db.insert(messages).values(message),
+      ...files.map((f) => ctx.db.insert(messageAttachments).values(f.row)),
+    ]);
+  } catch (error) {
+    await removeFiles(ctx, files);
+    throw error;
+  }
+  await enqueueEmails(ctx.env.EMAIL_QUEUE, [email.row as EmailRow], ctx.now);
   return showTicket(ctx, ticket.id);
 }

@@ -61,10 +61,6 @@ export async function threadMessageIds(db: Db, ticketId: string): Promise<string
   return rows.flatMap((r) => (r.id ? [r.id] : []));
 }
 
-export function bumpTicketStatement(db: Db, ticketId: string, changes: Partial<typeof tickets.$inferInsert>) {
-  return db.update(tickets).set(changes).where(eq(tickets.id, ticketId));
-}
-
 /** R2 keys of every attachment under one ticket or a whole inbox, to delete the bytes after the rows. */
 export async function attachmentKeysUnder(
   db: Db,

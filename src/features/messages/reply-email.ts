@@ -1,10 +1,11 @@
 import type { customers, inboxes } from "../../db/schema";
-import { domainOf, formatAddress } from "../../mail/address";
-import { sendFromFeature } from "../emails/emails.service";
+import { AppError } from "../../lib/errors";
+import { domainOf, type MailAddress, parseAddress } from "../../mail/address";
+import type { NormalizedEmail } from "../emails/emails.input";
+import { prepareFeatureEmail } from "../emails/emails.service";
 import type { TicketContext } from "../tickets/ticket-context";
 import type { TicketRow } from "../tickets/tickets.repo";
-import { threadMessageIds } from "./messages.repo";
-import type { AttachmentInputs } from "./messages.schemas";
+import { type AttachmentRow, threadMessageIds } from "./messages.repo";
 
 type InboxRow = typeof inboxes.$inferSelect;
 type CustomerRow = typeof customers.$inferSelect;
@@ -23,38 +24,69 @@ export interface ReplyContent {
   bodyText: string | null;
   bodyHtml: string | null;
   cc: string[];
-  attachments: AttachmentInputs;
+  /** The message's files, already in R2: the email refers to them rather than keeping a copy. */
+  attachments: AttachmentRow[];
   subject: string;
 }
 
+function ccAddresses(cc: string[]): MailAddress[] {
+  const details = cc.flatMap((text, i) =>
+    parseAddress(text)
+      ? []
+      : [{ path: `body.cc.${i}`, message: `${JSON.stringify(text)} is not an email address` }],
+  );
+  if (details.length > 0) {
+    const summary = details.map((d) => `${d.path}: ${d.message}`).join("; ");
+    throw new AppError(400, "validation_error", "Invalid request", summary, { details });
+  }
+  return cc.flatMap((text) => parseAddress(text) ?? []);
+}
+
 /**
- * Emails a reply to the customer from the inbox address, through the email pipeline (every check of
- * POST /v1/emails applies: verified domain, quotas, suppression, size), with Message-ID,
- * In-Reply-To and References for threading and a Reply-To that leads back to this ticket.
+ * The email of a reply to the customer, from the inbox address, with Message-ID, In-Reply-To and
+ * References for threading and a Reply-To that leads back to this ticket. It is handed to the
+ * email pipeline as a normalized email (no formatted strings or base64 to parse again), and every
+ * check of POST /v1/emails applies: verified domain, quotas, suppression, size. `extraBytes` is
+ * the storage the message's own batch adds, reserved with the email.
  */
-export async function emailReply(
+export async function prepareReply(
   ctx: TicketContext,
   ticket: TicketRow,
   inbox: InboxRow,
   customer: CustomerRow,
   content: ReplyContent,
+  extraBytes: number,
 ) {
   const thread = [threadRootId(ticket, inbox), ...(await threadMessageIds(ctx.db, ticket.id))];
-  return sendFromFeature(
-    { db: ctx.db, env: ctx.env, accountId: ctx.accountId, now: ctx.now },
-    {
-      from: formatAddress({ name: inbox.name, address: inbox.emailAddress }),
-      to: formatAddress({ ...(customer.name ? { name: customer.name } : {}), address: customer.email }),
-      ...(content.cc.length > 0 ? { cc: content.cc } : {}),
-      reply_to: replyAddressOf(ticket, inbox),
-      subject: content.subject,
-      ...(content.bodyText ? { text: content.bodyText } : {}),
-      ...(content.bodyHtml ? { html: content.bodyHtml } : {}),
-      headers: { "In-Reply-To": thread.at(-1) as string, References: thread.join(" ") },
-      ...(content.attachments.length > 0 ? { attachments: content.attachments } : {}),
-    },
-    "ticket",
-  );
+  const from = { name: inbox.name, address: inbox.emailAddress };
+  const to = [{ ...(customer.name ? { name: customer.name } : {}), address: customer.email }];
+  const cc = ccAddresses(content.cc);
+  const replyTo = parseAddress(replyAddressOf(ticket, inbox));
+  const email: NormalizedEmail = {
+    from,
+    fromDomain: domainOf(inbox.emailAddress),
+    to,
+    cc,
+    bcc: [],
+    replyTo: replyTo ? [replyTo] : [],
+    recipients: [...new Set([...to, ...cc].map((a) => a.address.toLowerCase()))],
+    subject: content.subject,
+    html: content.bodyHtml,
+    text: content.bodyText,
+    headers: { "In-Reply-To": thread.at(-1) as string, References: thread.join(" ") },
+    tags: [],
+    attachments: content.attachments.map((file) => ({
+      filename: file.filename,
+      contentType: file.contentType,
+      contentId: null,
+      size: file.size,
+      content: { key: file.key },
+    })),
+    scheduledAt: null,
+    trackOpens: undefined,
+    trackClicks: undefined,
+  };
+  return prepareFeatureEmail(ctx, email, "ticket", extraBytes);
 }
 
 export const replySubject = (subject: string) => (/^re:/i.test(subject) ? subject : `Re: ${subject}`);

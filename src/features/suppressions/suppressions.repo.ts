@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gte } from "drizzle-orm";
+import { and, count, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { bounces, suppressions } from "../../db/schema";
+import { suppressions } from "../../db/schema";
 
 export type SuppressionRow = typeof suppressions.$inferSelect;
 
@@ -36,23 +36,4 @@ export async function deleteSuppression(db: Db, accountId: string, email: string
     .where(and(eq(suppressions.accountId, accountId), eq(suppressions.email, email)))
     .returning({ id: suppressions.id });
   return rows.length > 0;
-}
-
-export function insertBounce(db: Db, row: typeof bounces.$inferInsert) {
-  return db.insert(bounces).values(row);
-}
-
-export async function countSoftBounces(db: Db, accountId: string, email: string, since: number) {
-  const rows = await db
-    .select({ n: count() })
-    .from(bounces)
-    .where(
-      and(
-        eq(bounces.accountId, accountId),
-        eq(bounces.email, email),
-        eq(bounces.kind, "soft"),
-        gte(bounces.createdAt, since),
-      ),
-    );
-  return rows[0]?.n ?? 0;
 }

@@ -1,0 +1,114 @@
+import { runBatch, type Statement } from "../../db/client";
+import { messageAttachments, messages } from "../../db/schema";
+import { announceEvents } from "../../webhooks/announce";
+import { recordEvent } from "../../webhooks/outbox";
+import { ticketData } from "../../webhooks/payloads";
+import type { CustomerRow } from "../customers/customers.repo";
+import { commitEmails } from "../emails/emails.accept";
+import type { EmailRow } from "../emails/emails.repo";
+import { enqueueEmails } from "../emails/enqueue";
+import type { InboxRow } from "../inboxes/inboxes.repo";
+import type { TicketContext } from "../tickets/ticket-context";
+import type { TicketRow } from "../tickets/tickets.repo";
+import { reserveStorage } from "../usage/usage.service";
+import { type DecodedFile, filesBytes, putFiles, removeFiles } from "./message-files";
+import { toMessage } from "./messages.dto";
+import type { AttachmentRow, MessageRow } from "./messages.repo";
+import { prepareReply, replySubject } from "./reply-email";
+import { bumpTicketStatement, ticketAfterMessage } from "./ticket-activity";
+
+export interface Publication {
+  ticket: TicketRow;
+  inbox: InboxRow;
+  customer: CustomerRow;
+  /** The message as it will read once published (its email fields are filled in here). */
+  message: MessageRow;
+  /** Files this publication adds (a new message's); their rows join the batch. */
+  newFiles: DecodedFile[];
+  /** Every file of the message: what its email carries and its event lists. */
+  files: AttachmentRow[];
+  afterReply: TicketRow["status"];
+  /** The statements that write the message itself: an insert, or a draft's conditional update. */
+  write: (published: MessageRow) => Statement[];
+}
+
+/**
+ * Publishes a message: a reply's email passes every check of POST /v1/emails and holds its quota
+ * first, so a refused send leaves nothing behind; then the email, the message, its files, the
+ * ticket's change and `message.created` commit in one batch. Only after that is the email queued
+ * and the event announced: nothing leaves for a message that was not stored.
+ */
+export async function publishMessage(ctx: TicketContext, p: Publication): Promise<void> {
+  const { ticket, inbox, customer, message } = p;
+  const bytes = filesBytes(p.newFiles);
+  const email =
+    message.type === "reply"
+      ? await prepareReply(
+          ctx,
+          ticket,
+          inbox,
+          customer,
+          {
+            bodyText: message.bodyText,
+            bodyHtml: message.bodyHtml,
+            cc: JSON.parse(message.cc) as string[],
+            attachments: p.files,
+            subject: message.subject ?? replySubject(ticket.subject),
+          },
+          bytes,
+        )
+      : null;
+  const storage = email ? null : await reserveStorage(ctx.db, ctx.accountId, bytes, ctx.now);
+
+  const published = {
+    ...message,
+    emailId: email?.row.id ?? null,
+    emailMessageId: email?.row.messageId ?? null,
+  };
+  const ticketAfter = ticketAfterMessage(ticket, message.type, p.afterReply, ctx.now);
+  const event = recordEvent(
+    {
+      accountId: ctx.accountId,
+      inbox,
+      name: "message.created",
+      data: {
+        ticket: ticketData(ticketAfter, ctx.env.PUBLIC_BASE_URL),
+        message: toMessage({ message: published, emailStatus: email ? "queued" : null }, p.files),
+      },
+    },
+    ctx.now,
+  );
+  const statements = [
+    ...p.write(published),
+    ...p.newFiles.map((f) => ctx.db.insert(messageAttachments).values(f.row)),
+    bumpTicketStatement(ctx.accountId, ticket.id, message.type, p.afterReply, ctx.now),
+    ...event.statements,
+  ];
+  try {
+    await putFiles(ctx, p.newFiles);
+    if (email) await commitEmails(ctx.db, email, statements);
+    else await runBatch(ctx.db, statements);
+  } catch (error) {
+    await storage?.release();
+    await removeFiles(ctx, p.newFiles);
+    throw error;
+  }
+  if (email) await enqueueEmails(ctx.env.EMAIL_QUEUE, [email.row as EmailRow], ctx.now);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
+}
+
+/** A draft's files and row, stored without publishing: no email, no ticket change, no event. */
+export async function saveDraft(ctx: TicketContext, message: MessageRow, files: DecodedFile[]) {
+  const storage = await reserveStorage(ctx.db, ctx.accountId, filesBytes(files), ctx.now);
+  try {
+    await putFiles(ctx, files);
+    await runBatch(ctx.db, [
+      ctx.db.insert(messages).values(message),
+      ...files.map((f) => ctx.db.insert(messageAttachments).values(f.row)),
+    ]);
+  } catch (error) {
+    await storage.release();
+    await removeFiles(ctx, files);
+    throw error;
+  }
+}
