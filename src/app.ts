@@ -18,6 +18,7 @@ import { openApiRoute } from "./features/system/system.routes";
 import { tagsRouter } from "./features/tags/tags.handlers";
 import { ticketsRouter } from "./features/tickets/tickets.handlers";
 import { trackingRouter } from "./features/tracking/tracking.handlers";
+import { emptyBodyIsNoBody } from "./lib/empty-body";
 import { handleError } from "./lib/error-handler";
 import { notFoundOrMethodNotAllowed } from "./lib/method-not-allowed";
 import { requestContext } from "./lib/request-context";
@@ -38,6 +39,7 @@ export function createApp() {
   const app = createRouter();
 
   app.use("*", requestId);
+  app.use("*", emptyBodyIsNoBody);
   app.use("/v1/*", recordRequest);
   app.use("/v1/*", (c, next) => (PUBLIC_V1_PATHS.has(c.req.path) ? next() : authenticate(c, next)));
   app.use("*", requestContext);

@@ -1,48 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { deliverEmail } from "../../src/features/emails/deliver";
-import { type ReceivedMessage, SMTP_TEST_USER, type SmtpTestEnv } from "../support/smtp-test-env";
-import { callJson, sendingWorkspace } from "./helpers";
-
-declare global {
-  namespace Cloudflare {
-    interface Env {
-      SMTP_TEST: SmtpTestEnv;
-    }
-  }
-}
-
-/** The Worker's environment with the smtp transport pointed at the loopback smart host. */
-const smtpEnv = {
-  ...env,
-  EMAIL_TRANSPORT: "smtp",
-  SMTP_HOST: "localhost",
-  SMTP_PORT: String(env.SMTP_TEST.submissionPort),
-  SMTP_SECURITY: "starttls",
-  SMTP_USER: SMTP_TEST_USER.user,
-  SMTP_PASSWORD: SMTP_TEST_USER.pass,
-  SMTP_HELO_NAME: "worker.test",
-};
-
-/** An email accepted by the API but held back (scheduled) so the test can deliver it itself. */
-async function heldEmail(domain: string, to: string[], bcc: string[] = []) {
-  const ws = await sendingWorkspace(domain);
-  const { body } = await callJson<{ id: string }>("POST", "/v1/emails", {
-    token: ws.token,
-    body: {
-      from: `a@${domain}`,
-      to,
-      bcc,
-      subject: "Via smart host",
-      text: "Hello",
-      scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
-    },
-  });
-  await env.DB.prepare("UPDATE emails SET scheduled_at = ? WHERE id = ?")
-    .bind(Date.now() - 1000, body.id)
-    .run();
-  return { ws, id: body.id };
-}
+import { type ReceivedMessage, SMTP_TEST_USER } from "../support/smtp-test-env";
+import { callJson } from "./helpers";
+import { heldEmail, smtpEnv } from "./smtp-env";
 
 const email = (ws: { token: string }, id: string) =>
   callJson<Record<string, unknown>>("GET", `/v1/emails/${id}`, { token: ws.token });

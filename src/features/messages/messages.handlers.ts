@@ -30,9 +30,7 @@ export const messagesRouter = createRouter()
   )
   .openapi(deleteDraftRoute, async (c) => c.json(await deleteDraft(c.var.ctx, c.req.valid("param").id), 200))
   .openapi(sendDraftRoute, async (c) => {
-    const body = c.req.header("Content-Type")?.includes("json")
-      ? ((await c.req.json().catch(() => ({}))) as { status_after_send?: never })
-      : {};
+    const body = c.req.valid("json");
     return c.json(await sendDraft(c.var.ctx, c.req.valid("param").id, body.status_after_send), 200);
   })
   .openapi(listAttachmentsRoute, async (c) =>
