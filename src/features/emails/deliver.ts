@@ -186,7 +186,7 @@ export async function deliverEmail(env: Env, emailId: string, now = Date.now()):
   // Lost the claim while building (it ran out and the sweep took it back): the new holder sends.
   if (!(await handOff(db, email, Date.now()))) return { kind: "skipped" };
 
-  const result = await transportFor(env).send({
+  const result = await send(env, {
     emailId: email.id,
     from: email.fromAddress,
     recipients,
