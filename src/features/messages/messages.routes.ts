@@ -32,13 +32,14 @@ export const createMessageRoute = defineRoute("write", {
   tags,
   summary: "Add a message",
   description:
-    "`customer` (inbound: reopens a pending, on-hold, resolved or closed ticket and ends a snooze; spam stays spam), `reply` (emailed to the customer from the inbox address with threading headers and a Reply-To back to this ticket, through the email pipeline: every check of POST /v1/emails applies; the ticket takes `status_after_send` or the inbox's `status_after_reply`) or `note` (internal). `draft: true` stores it without sending, changing anything or firing an event. Fires `message.created` (not `ticket.updated`).",
+    "`customer` (inbound: reopens a pending, on-hold, resolved or closed ticket and ends a snooze; spam stays spam), `reply` (emailed to the customer from the inbox address with threading headers and a Reply-To back to this ticket, through the email pipeline: every check of POST /v1/emails applies; the ticket takes `status_after_send` or the inbox's `status_after_reply`) or `note` (internal). `draft: true` stores it without sending, changing anything or firing an event. Fires `message.created` (not `ticket.updated`). The message, its attachments, a reply's email, the ticket's change and the event are written in one transaction: a failure leaves none of them, and no email leaves for a message that was not stored. Attachment bytes are kept once (a reply's email refers to them) and count toward the storage quota (429 `Limit exceeded` when they would pass it). Concurrent messages on one ticket each count: `message_count` is incremented in SQL.",
   request: { params: TicketParamsSchema, body: jsonBody(CreateMessageBodySchema) },
   responses: {
     201: jsonResponse(MessageSchema, "The message."),
     403: errorResponse("Sender domain not verified."),
     413: errorResponse("Too large."),
     422: errorResponse("Customer suppressed."),
+    429: errorResponse("Email or storage quota reached."),
   },
 });
 
@@ -48,7 +49,7 @@ export const composeRoute = defineRoute("write", {
   tags: ["Tickets"],
   summary: "Start a ticket by email",
   description:
-    "Creates the customer if new, a ticket (status: the inbox's `status_after_reply`) and an outbound message, and emails it from the inbox address. 413 when the built email exceeds 25 MB. Fires neither `ticket.created` nor `message.created`.",
+    "Creates the customer if new, a ticket (status: the inbox's `status_after_reply`) and an outbound message, and emails it from the inbox address. 413 when the built email exceeds 25 MB. The ticket, its message, the message's attachments and the email are written in one transaction, so a failure leaves no email behind. Fires neither `ticket.created` nor `message.created`.",
   request: { body: jsonBody(ComposeBodySchema) },
   responses: {
     201: jsonResponse(TicketSchema, "The new ticket."),
@@ -71,7 +72,8 @@ export const updateDraftRoute = defineRoute("write", {
   path: "/v1/messages/{id}",
   tags,
   summary: "Edit a draft",
-  description: "Only drafts change (409 otherwise).",
+  description:
+    "Only drafts change: 409 for a published message, or a draft that a concurrent `send` is publishing.",
   request: { params: MessageParamsSchema, body: jsonBody(UpdateDraftBodySchema) },
   responses: { 200: jsonResponse(MessageSchema, "The draft."), 409: errorResponse("Not a draft.") },
 });
@@ -81,7 +83,8 @@ export const deleteDraftRoute = defineRoute("write", {
   path: "/v1/messages/{id}",
   tags,
   summary: "Delete a draft",
-  description: "Only drafts can be deleted (409 otherwise).",
+  description:
+    "Only drafts can be deleted: 409 for a published message, or a draft that a concurrent `send` is publishing. Its attachments' bytes are freed from the storage quota.",
   request: { params: MessageParamsSchema },
   responses: {
     200: jsonResponse(z.object({ id: z.string(), deleted: z.literal(true) }), "Deleted."),
@@ -95,7 +98,7 @@ export const sendDraftRoute = defineRoute("write", {
   tags,
   summary: "Send a draft",
   description:
-    "Publishes a draft exactly as posting it would have (a reply is emailed); then `message.created` fires.",
+    "Publishes a draft exactly as posting it would have (a reply is emailed); then `message.created` fires. The body is optional: an empty one (with or without `Content-Type: application/json`) is `{}`. The draft is claimed with a conditional update before anything is sent, so of two sends at once one publishes it and the other answers 409 `message_being_sent`; a send refused by the email checks (403, 422, 429) leaves it a draft.",
   request: {
     params: MessageParamsSchema,
     body: { required: false, content: { "application/json": { schema: SendDraftBodySchema } } },
