@@ -17,6 +17,15 @@ const claimable = (now: number) =>
     ),
   );
 
+/** This workspace's message `id`, in the given draft state (`queued` while a send holds it). */
+const theDraft = (ctx: TicketContext, id: string, status: "draft" | "queued") =>
+  and(
+    eq(messages.accountId, ctx.accountId),
+    eq(messages.id, id),
+    eq(messages.isDraft, true),
+    eq(messages.status, status),
+  );
+
 /** 404 for another workspace's or a missing message; 409 for one that is published or being sent. */
 async function refuse(ctx: TicketContext, id: string): Promise<never> {
   const view = await findMessage(ctx.db, ctx.accountId, id);
@@ -44,14 +53,7 @@ export async function releaseDraft(ctx: TicketContext, id: string) {
   await ctx.db
     .update(messages)
     .set({ status: "draft" })
-    .where(
-      and(
-        eq(messages.accountId, ctx.accountId),
-        eq(messages.id, id),
-        eq(messages.isDraft, true),
-        eq(messages.status, "queued"),
-      ),
-    );
+    .where(theDraft(ctx, id, "queued"));
 }
 
 /** Publishes the claimed draft: only while it is still this claim's draft. */
@@ -66,14 +68,7 @@ export function publishDraftStatement(ctx: TicketContext, published: MessageRow)
       sentAt: published.sentAt,
       updatedAt: published.updatedAt,
     })
-    .where(
-      and(
-        eq(messages.accountId, ctx.accountId),
-        eq(messages.id, published.id),
-        eq(messages.isDraft, true),
-        eq(messages.status, "queued"),
-      ),
-    );
+    .where(theDraft(ctx, published.id, "queued"));
 }
 
 /** PATCH of a draft nobody is sending; 409 otherwise. */
@@ -81,14 +76,7 @@ export async function editDraft(ctx: TicketContext, id: string, changes: Partial
   const rows = await ctx.db
     .update(messages)
     .set({ ...changes, updatedAt: ctx.now })
-    .where(
-      and(
-        eq(messages.accountId, ctx.accountId),
-        eq(messages.id, id),
-        eq(messages.isDraft, true),
-        eq(messages.status, "draft"),
-      ),
-    )
+    .where(theDraft(ctx, id, "draft"))
     .returning({ id: messages.id });
   if (rows.length === 0) await refuse(ctx, id);
 }
@@ -97,14 +85,7 @@ export async function editDraft(ctx: TicketContext, id: string, changes: Partial
 export async function removeDraft(ctx: TicketContext, id: string) {
   const rows = await ctx.db
     .delete(messages)
-    .where(
-      and(
-        eq(messages.accountId, ctx.accountId),
-        eq(messages.id, id),
-        eq(messages.isDraft, true),
-        eq(messages.status, "draft"),
-      ),
-    )
+    .where(theDraft(ctx, id, "draft"))
     .returning({ id: messages.id });
   if (rows.length === 0) await refuse(ctx, id);
 }
