@@ -61,7 +61,14 @@ describe("temporary refusals (4xx)", () => {
   it("retries only the deferred recipient when others were accepted, and sends nobody twice", async () => {
     const { ws, id } = await heldEmail("partial.test", ["ada@example.com", "busy@example.test"]);
     expect(await deliverEmail(smtpEnv, id)).toEqual({ kind: "retry", delaySeconds: 30 });
-    expect(await emailOf(ws.token, id)).toMatchObject({ status: "queued", last_event: "deferred" });
+    expect(await emailOf(ws.token, id)).toMatchObject({
+      status: "queued",
+      last_event: "deferred",
+      recipients: [
+        { address: "ada@example.com", status: "accepted", response: expect.stringMatching(/^250 /) },
+        { address: "busy@example.test", status: "deferred", response: expect.stringContaining("451") },
+      ],
+    });
     const first = await received(id, "partial.test");
     expect(first.map((m) => m.to)).toEqual([["ada@example.com"]]);
 

@@ -1,3 +1,4 @@
+import type { RECIPIENT_STATES } from "../../db/schema";
 import { iso, isoOrNull } from "../../lib/time";
 import type { EmailRow } from "./emails.repo";
 
@@ -48,12 +49,19 @@ export function toEmailSummary(row: EmailRow) {
   };
 }
 
-export function toEmail(row: EmailRow) {
+export interface RecipientView {
+  address: string;
+  state: (typeof RECIPIENT_STATES)[number];
+  response: string | null;
+}
+
+export function toEmail(row: EmailRow, recipients: RecipientView[]) {
   return {
     ...toEmailSummary(row),
     html: row.html,
     text: row.text,
     headers: JSON.parse(row.headers) as Record<string, string>,
+    recipients: recipients.map((r) => ({ address: r.address, status: r.state, response: r.response })),
   };
 }
 

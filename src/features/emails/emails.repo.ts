@@ -124,6 +124,28 @@ export async function findEmail(db: Db, accountId: string, id: string) {
   return rows[0] ?? null;
 }
 
+/** One email of the workspace with its recipients' delivery states, in one round trip. */
+export async function findEmailWithRecipients(db: Db, accountId: string, id: string) {
+  const [rows, recipients] = await db.batch([
+    db
+      .select()
+      .from(emails)
+      .where(and(eq(emails.accountId, accountId), eq(emails.id, id)))
+      .limit(1),
+    db
+      .select({
+        address: emailRecipients.address,
+        state: emailRecipients.state,
+        response: emailRecipients.response,
+      })
+      .from(emailRecipients)
+      .where(and(eq(emailRecipients.accountId, accountId), eq(emailRecipients.emailId, id)))
+      .orderBy(emailRecipients.address),
+  ]);
+  const row = rows[0];
+  return row ? { row, recipients } : null;
+}
+
 export async function findEmailById(db: Db, id: string) {
   const rows = await db.select().from(emails).where(eq(emails.id, id)).limit(1);
   return rows[0] ?? null;

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { EMAIL_STATUSES } from "../../db/schema";
+import { EMAIL_STATUSES, RECIPIENT_STATES } from "../../db/schema";
 import { flatListSchema, offsetQuery, standardListSchema } from "../../lib/pagination";
 
 const AddressInput = z.string().min(3).max(320);
@@ -128,10 +128,27 @@ export const EmailSummarySchema = z
   })
   .openapi("EmailSummary");
 
+export const EmailRecipientSchema = z
+  .object({
+    address: z.string().openapi({ example: "ada@example.com" }),
+    status: z.enum(RECIPIENT_STATES).openapi({
+      description:
+        "`pending` (not tried yet), `accepted` (the transport took it for this recipient; never sent again), `deferred` (a 4xx: retried with the email), `rejected` (a 5xx: a hard bounce), `unknown` (the sender stopped after handing the message over; not resent, so it is never delivered twice).",
+    }),
+    response: z
+      .string()
+      .nullable()
+      .openapi({ description: "The transport's last answer about this recipient." }),
+  })
+  .openapi("EmailRecipient");
+
 export const EmailSchema = EmailSummarySchema.extend({
   html: z.string().nullable(),
   text: z.string().nullable(),
   headers: z.record(z.string(), z.string()),
+  recipients: z.array(EmailRecipientSchema).openapi({
+    description: "Every distinct recipient of to, cc and bcc (lowercase) and how its delivery stands.",
+  }),
 }).openapi("Email");
 
 export const EmailListSchema = standardListSchema(EmailSummarySchema, "EmailList");

@@ -2,6 +2,7 @@ import type { Db } from "../../db/client";
 import { AppError, conflict, notFound } from "../../lib/errors";
 import { flatList, type OffsetParams, standardList } from "../../lib/pagination";
 import { iso, isoOrNull } from "../../lib/time";
+import { parseAddress } from "../../mail/address";
 import type { AccountRow } from "../accounts/accounts.repo";
 import { commitEmails, type PreparedEmails, prepareEmails } from "./emails.accept";
 import { toEmail, toEmailSummary } from "./emails.dto";
@@ -12,6 +13,7 @@ import {
   type EmailFilter,
   type EmailRow,
   findEmail,
+  findEmailWithRecipients,
   listEmails,
   type NewEmailRow,
   rescheduleEmail,
@@ -136,7 +138,20 @@ async function ownEmail(ctx: EmailContext, id: string) {
 }
 
 export async function getEmail(ctx: EmailContext, id: string) {
-  return toEmail(await ownEmail(ctx, id));
+  const found = await findEmailWithRecipients(ctx.db, ctx.accountId, id);
+  if (!found) throw notFound(`Email ${id}`);
+  return toEmail(found.row, found.recipients);
+}
+
+/** An email not picked up for sending: every recipient is still `pending`. */
+function unsent(row: EmailRow) {
+  const addresses = [row.to, row.cc, row.bcc]
+    .flatMap((list) => JSON.parse(list) as string[])
+    .flatMap((text) => parseAddress(text)?.address.toLowerCase() ?? []);
+  return toEmail(
+    row,
+    [...new Set(addresses)].sort().map((address) => ({ address, state: "pending" as const, response: null })),
+  );
 }
 
 /** The built MIME as it was handed to the transport. */
@@ -199,7 +214,7 @@ export async function reschedule(ctx: EmailContext, id: string, scheduledAt: str
       `Email ${id} is already ${current.status}.`,
     );
   await enqueueEmails(ctx.env.EMAIL_QUEUE, [row], ctx.now);
-  return toEmail(row);
+  return unsent(row);
 }
 
 export async function cancel(ctx: EmailContext, id: string) {
@@ -211,7 +226,7 @@ export async function cancel(ctx: EmailContext, id: string) {
       "Email cannot be cancelled",
       `Email ${id} is already ${current.status}.`,
     );
-  return toEmail(row);
+  return unsent(row);
 }
 
 /**
