@@ -50,8 +50,8 @@ function collect(
     });
     stream.on("end", () => resolve({ raw: Buffer.concat(chunks), size, overBudget }));
     stream.on("error", reject);
-    // smtp-server destroys the stream when the client leaves mid-DATA; without an error listener
-    // that would be a 'close' with no 'end', and the reservation would never come back.
+    // A client that leaves mid-DATA ends the stream with an error; should it end with a bare
+    // 'close' instead (no 'end'), the message is over all the same and its bytes must come back.
     stream.on("close", () => reject(new Error("the connection closed before the end of DATA")));
   });
 }
