@@ -2,14 +2,15 @@
  * npm start: prepares a fresh checkout and serves it.
  * 1. writes .dev.vars with random secrets if missing; 2. copies the docs assets; 3. applies the
  * local D1 migrations; 4. creates a development workspace and admin key on first run (kept in
- * .wrangler/dev-workspace.json) and prints it; 5. runs `wrangler dev` on 127.0.0.1:$PORT and the
- * SMTP relay (smtp-relay/) on 127.0.0.1:$SMTP_PORT, forwarding to it. Both stop together.
+ * .wrangler/dev-workspace.json) and prints it; 5. runs `wrangler dev` on 127.0.0.1:$PORT (with
+ * PUBLIC_BASE_URL on that port unless the user set one) and the SMTP relay (smtp-relay/) on
+ * 127.0.0.1:$SMTP_PORT, forwarding to it. Both stop together.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildAssets } from "./build-assets";
-import { ensureDevVars, ensureRelayToken, readDevVar } from "./lib/dev-vars";
+import { ensureDevVars, ensureRelayToken, publicBaseUrlArgs, readDevVar } from "./lib/dev-vars";
 import { type CreatedWorkspace, createWorkspace, keyIsActive } from "./lib/workspace";
 import { ROOT, runWrangler, WRANGLER } from "./lib/wrangler";
 
@@ -64,6 +65,7 @@ const dev = spawn(
     String(PORT),
     "--test-scheduled",
     "--show-interactive-dev-session=false",
+    ...publicBaseUrlArgs(PORT),
   ],
   { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
 );

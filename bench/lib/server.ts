@@ -10,7 +10,7 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { constants } from "node:os";
 import { join } from "node:path";
 import { buildAssets } from "../../scripts/build-assets";
-import { ensureDevVars, ensureRelayToken, readDevVar } from "../../scripts/lib/dev-vars";
+import { ensureDevVars, ensureRelayToken, publicBaseUrlArgs, readDevVar } from "../../scripts/lib/dev-vars";
 import { createWorkspace } from "../../scripts/lib/workspace";
 import { ROOT, runWrangler, WRANGLER } from "../../scripts/lib/wrangler";
 import { freePort } from "./port";
@@ -74,6 +74,8 @@ function spawnWrangler(port: number, inspectorPort: number): ChildProcess {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const log = openSync(LOG_FILE, "w");
   const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), "--show-interactive-dev-session=false"];
+  // Tracking links in the sending scenarios point at this server, not wrangler.toml's 8787.
+  args.push(...publicBaseUrlArgs(port));
   // GET /__scheduled?cron=*+*+*+*+* runs the minute cron by hand (scheduled-drain uses it).
   args.push("--test-scheduled");
   // A devtools port of its own too: the default 9229 may belong to another wrangler on this machine.

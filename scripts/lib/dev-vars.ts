@@ -37,3 +37,19 @@ export function readDevVar(name: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The `--var` that tells `wrangler dev` on `port` its real origin as PUBLIC_BASE_URL, which ticket
+ * pages and tracking links point at: wrangler.toml names the default port, 8787. A value the user
+ * set wins: from the environment (passed on, as wrangler dev does not read it), else in .dev.vars
+ * (which wrangler reads itself).
+ */
+export function publicBaseUrlArgs(
+  port: number,
+  env: Record<string, string | undefined> = process.env,
+  fromDevVars: string | undefined = readDevVar("PUBLIC_BASE_URL"),
+): string[] {
+  if (env.PUBLIC_BASE_URL) return ["--var", `PUBLIC_BASE_URL:${env.PUBLIC_BASE_URL}`];
+  if (fromDevVars) return [];
+  return ["--var", `PUBLIC_BASE_URL:http://127.0.0.1:${port}`];
+}

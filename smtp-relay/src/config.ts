@@ -29,6 +29,16 @@ const EnvSchema = z
       .int()
       .positive()
       .default(25 * 1024 * 1024),
+    /**
+     * The message bytes held in memory at once across every session; a message that would go past
+     * it gets a temporary 452 and its client retries. Forwarding a message briefly needs more than
+     * its size (its base64 copy in the JSON body), so leave headroom below the process's memory.
+     */
+    SMTP_MAX_BUFFERED_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(256 * 1024 * 1024),
     SMTP_MAX_RECIPIENTS: z.coerce.number().int().positive().max(1000).default(1000),
     SMTP_MAX_CLIENTS: z.coerce.number().int().positive().default(1000),
     SMTP_IDLE_TIMEOUT_MS: ms(60_000),
@@ -44,6 +54,13 @@ const EnvSchema = z
     SMTP_TLS_WATCH_MS: ms(5_000),
   })
   .superRefine((env, ctx) => {
+    if (env.SMTP_MAX_BUFFERED_BYTES < env.SMTP_MAX_MESSAGE_BYTES) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SMTP_MAX_BUFFERED_BYTES"],
+        message: "must be at least SMTP_MAX_MESSAGE_BYTES, or a message of the largest size could never pass",
+      });
+    }
     if (Boolean(env.SMTP_TLS_CERT) !== Boolean(env.SMTP_TLS_KEY)) {
       ctx.addIssue({ code: "custom", message: "set both SMTP_TLS_CERT and SMTP_TLS_KEY, or neither" });
     }
@@ -64,6 +81,7 @@ export interface RelayConfig {
   apiUrl: string;
   relayToken: string;
   maxMessageBytes: number;
+  maxBufferedBytes: number;
   maxRecipients: number;
   maxClients: number;
   idleTimeoutMs: number;
@@ -96,6 +114,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apiUrl: e.RELAY_API_URL.replace(/\/+$/, ""),
     relayToken: e.RELAY_TOKEN,
     maxMessageBytes: e.SMTP_MAX_MESSAGE_BYTES,
+    maxBufferedBytes: e.SMTP_MAX_BUFFERED_BYTES,
     maxRecipients: e.SMTP_MAX_RECIPIENTS,
     maxClients: e.SMTP_MAX_CLIENTS,
     idleTimeoutMs: e.SMTP_IDLE_TIMEOUT_MS,

@@ -5,7 +5,8 @@
 import { createHash } from "node:crypto";
 import type { SMTPServerDataStream, SMTPServerSession } from "smtp-server";
 import type { ApiClient } from "./api-client";
-import { replyForSend, type SmtpReply, TEMPORARY_FAILURE } from "./replies";
+import type { DataBudget, Reservation } from "./data-budget";
+import { RELAY_BUSY, replyForSend, type SmtpReply, TEMPORARY_FAILURE } from "./replies";
 import type { RelayUser } from "./sessions";
 
 export interface RelayedMessage {
@@ -13,17 +14,45 @@ export interface RelayedMessage {
   size: number;
 }
 
-function collect(stream: SMTPServerDataStream, maxBytes: number): Promise<{ raw: Buffer; size: number }> {
+interface Collected {
+  raw: Buffer;
+  size: number;
+  /** The cap on buffered DATA was reached: the bytes were dropped, the client is to retry. */
+  overBudget: boolean;
+}
+
+/**
+ * Buffers the message, reserving its bytes as they arrive. Past the size limit or the cap the
+ * bytes held so far are dropped and the rest only counted: the message is refused anyway.
+ */
+function collect(
+  stream: SMTPServerDataStream,
+  maxBytes: number,
+  reservation: Reservation,
+): Promise<Collected> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] = [];
     let size = 0;
+    let overBudget = false;
+    const drop = () => {
+      chunks = [];
+      reservation.release();
+    };
     stream.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      // Past the limit the bytes are only counted: the message is refused anyway.
-      if (size <= maxBytes) chunks.push(chunk);
+      if (overBudget || size - chunk.length > maxBytes) return;
+      if (size > maxBytes) drop();
+      else if (reservation.take(chunk.length)) chunks.push(chunk);
+      else {
+        overBudget = true;
+        drop();
+      }
     });
-    stream.on("end", () => resolve({ raw: Buffer.concat(chunks), size }));
+    stream.on("end", () => resolve({ raw: Buffer.concat(chunks), size, overBudget }));
     stream.on("error", reject);
+    // A client that leaves mid-DATA ends the stream with an error; should it end with a bare
+    // 'close' instead (no 'end'), the message is over all the same and its bytes must come back.
+    stream.on("close", () => reject(new Error("the connection closed before the end of DATA")));
   });
 }
 
@@ -42,16 +71,18 @@ function idempotencyKey(mailFrom: string, rcptTo: string[], raw: Buffer): string
 export async function relayMessage(
   stream: SMTPServerDataStream,
   session: SMTPServerSession,
-  deps: { api: ApiClient; maxBytes: number },
+  deps: { api: ApiClient; maxBytes: number; budget: DataBudget },
 ): Promise<RelayedMessage> {
   let size = 0;
+  const reservation = deps.budget.reserve();
   try {
-    const collected = await collect(stream, deps.maxBytes);
+    const collected = await collect(stream, deps.maxBytes, reservation);
     size = collected.size;
     if (stream.sizeExceeded || size > deps.maxBytes) {
       const message = `5.3.4 Message too big: the limit is ${deps.maxBytes} bytes`;
       return { size, reply: { code: 552, message, outcome: "rejected", emailId: null } };
     }
+    if (collected.overBudget) return { size, reply: RELAY_BUSY };
     const user = session.user as RelayUser;
     const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
     const rcptTo = session.envelope.rcptTo.map((r) => r.address);
@@ -65,5 +96,7 @@ export async function relayMessage(
   } catch {
     // Whatever went wrong on this side, the client keeps the message and tries again.
     return { size, reply: { code: 451, message: TEMPORARY_FAILURE, outcome: "deferred", emailId: null } };
+  } finally {
+    reservation.release();
   }
 }

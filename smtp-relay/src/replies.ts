@@ -27,6 +27,12 @@ const text = (value: unknown, fallback: string) =>
 
 export const TEMPORARY_FAILURE = "4.3.0 Temporary failure passing the message on; try again later";
 
+/** The cap on DATA buffered across sessions was reached: 452 is "insufficient system storage" (RFC 5321). */
+export const RELAY_BUSY = reply(
+  452,
+  "4.3.1 Insufficient system resources: too many messages in transit; try again later",
+);
+
 /** Hourly and daily quotas reset within a client's retry window; the others do not. */
 function quotaReply(body: Record<string, unknown>): SmtpReply {
   const detail = text(body.message, "Sending quota reached");

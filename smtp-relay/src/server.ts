@@ -9,6 +9,7 @@ import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "s
 import { type ApiClient, createApiClient } from "./api-client";
 import { AuthGate } from "./auth-gate";
 import type { RelayConfig } from "./config";
+import { DataBudget } from "./data-budget";
 import { LogShipper } from "./log-shipper";
 import { relayMessage } from "./relay-message";
 import type { SmtpReply } from "./replies";
@@ -21,6 +22,8 @@ export interface RelayServer {
   listen(port?: number, host?: string): Promise<AddressInfo>;
   /** Swaps the STARTTLS certificate for new sessions. */
   setCertificate(certificate: Certificate): void;
+  /** Message bytes held in memory now, across sessions (at most SMTP_MAX_BUFFERED_BYTES). */
+  bufferedBytes(): number;
   /** Stops accepting, lets sessions in flight finish (up to the grace period), then flushes logs. */
   close(): Promise<void>;
 }
@@ -34,6 +37,7 @@ export function createRelayServer(
 ): RelayServer {
   const logs = new LogShipper(api);
   const sessions = new Sessions(logs);
+  const budget = new DataBudget(config.maxBufferedBytes);
   const gate = new AuthGate(api, {
     cacheMs: config.authCacheMs,
     failureDelayMs: config.authFailureDelayMs,
@@ -105,12 +109,14 @@ export function createRelayServer(
     },
 
     onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback) {
-      void relayMessage(stream, session, { api, maxBytes: config.maxMessageBytes }).then((outcome) => {
-        if (outcome.reply.code === 535) gate.forget((session.user as RelayUser).keyHash);
-        sessions.record(session, outcome.reply, { size: outcome.size });
-        if (outcome.reply.code < 300) callback(null, outcome.reply.message);
-        else callback(smtpError(outcome.reply));
-      });
+      void relayMessage(stream, session, { api, maxBytes: config.maxMessageBytes, budget }).then(
+        (outcome) => {
+          if (outcome.reply.code === 535) gate.forget((session.user as RelayUser).keyHash);
+          sessions.record(session, outcome.reply, { size: outcome.size });
+          if (outcome.reply.code < 300) callback(null, outcome.reply.message);
+          else callback(smtpError(outcome.reply));
+        },
+      );
     },
 
     onClose(session) {
@@ -135,6 +141,7 @@ export function createRelayServer(
     setCertificate(next) {
       server.updateSecureContext({ key: next.key, cert: next.cert });
     },
+    bufferedBytes: () => budget.buffered,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await logs.flush();

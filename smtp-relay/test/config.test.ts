@@ -11,6 +11,7 @@ describe("relay configuration", () => {
       host: "127.0.0.1",
       apiUrl: "http://127.0.0.1:8787",
       maxMessageBytes: 25 * 1024 * 1024,
+      maxBufferedBytes: 256 * 1024 * 1024,
       tls: { generate: true },
     });
     expect(config.tls.certPath).toMatch(/smtp-relay\/\.certs\/cert\.pem$/);
@@ -26,6 +27,7 @@ describe("relay configuration", () => {
       RELAY_API_URL: "https://api.example.com/",
       SMTP_MAX_CLIENTS: "50",
       SMTP_IDLE_TIMEOUT_MS: "1000",
+      SMTP_MAX_BUFFERED_BYTES: "104857600",
     });
     expect(config).toMatchObject({
       port: 587,
@@ -33,6 +35,7 @@ describe("relay configuration", () => {
       apiUrl: "https://api.example.com",
       maxClients: 50,
       idleTimeoutMs: 1000,
+      maxBufferedBytes: 100 * 1024 * 1024,
       tls: { certPath: "/etc/cert.pem", keyPath: "/etc/key.pem", generate: false },
     });
   });
@@ -45,5 +48,8 @@ describe("relay configuration", () => {
       /both SMTP_TLS_CERT and SMTP_TLS_KEY/,
     );
     expect(() => loadConfig({ ...TOKEN, NODE_ENV: "production" })).toThrow(/production needs SMTP_TLS_CERT/);
+    expect(() =>
+      loadConfig({ ...TOKEN, SMTP_MAX_MESSAGE_BYTES: "2000000", SMTP_MAX_BUFFERED_BYTES: "1000000" }),
+    ).toThrow(/SMTP_MAX_BUFFERED_BYTES: must be at least SMTP_MAX_MESSAGE_BYTES/);
   });
 });

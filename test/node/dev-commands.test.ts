@@ -130,6 +130,23 @@ describe("npm start on a fresh copy", () => {
     expect(await res.json()).toMatchObject({ name: "Second", plan: "pro" });
   }, 60_000);
 
+  it("links tickets to the port it serves on ($PORT), not wrangler.toml's 8787", async () => {
+    const post = (path: string, body: unknown) =>
+      api(path, token, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const inbox = (await (
+      await post("/v1/inboxes", { name: "Support", email_address: "support@port.test" })
+    ).json()) as { id: string };
+    const ticket = (await (
+      await post("/v1/tickets", { inbox_id: inbox.id, customer: { email: "ada@example.com" }, subject: "Hi" })
+    ).json()) as { public_url: string };
+    expect(ticket.public_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/portal/tickets/shr_`));
+    expect((await fetch(ticket.public_url)).status).toBe(200);
+  }, 60_000);
+
   it("revokes a key with npm run keys:revoke, refused at the next request", async () => {
     const created = (await (
       await api("/v1/keys", token, {

@@ -1,6 +1,8 @@
 /** Starting relays on 127.0.0.1 port 0 against the test Worker, and clients that trust their certificate. */
 import { connect, type Socket } from "node:net";
+import { PassThrough } from "node:stream";
 import nodemailer from "nodemailer";
+import SMTPConnection from "nodemailer/lib/smtp-connection";
 import { inject } from "vitest";
 import type { RelayConfig } from "../../src/config";
 import { createRelayServer, type RelayServer } from "../../src/server";
@@ -19,6 +21,7 @@ export function testConfig(overrides: Partial<RelayConfig> = {}): RelayConfig {
     apiUrl: workerUrl,
     relayToken,
     maxMessageBytes: 25 * 1024 * 1024,
+    maxBufferedBytes: 256 * 1024 * 1024,
     maxRecipients: 1000,
     maxClients: 100,
     idleTimeoutMs: 30_000,
@@ -59,6 +62,38 @@ export function transport(port: number, pass: string, user = "apikey", certifica
     greetingTimeout: 10_000,
     socketTimeout: 60_000,
   });
+}
+
+/**
+ * One nodemailer connection, through STARTTLS and AUTH, whose messages are streams the test writes
+ * at its own pace: a stream has no size to declare, so the relay learns it only at DATA.
+ */
+export async function streamingSender(port: number, pass: string) {
+  const connection = new SMTPConnection({
+    host: "127.0.0.1",
+    port,
+    requireTLS: true,
+    tls: { ca: ctx().certificate.cert, servername: "localhost" },
+  });
+  connection.on("error", () => {});
+  await new Promise<void>((resolve, reject) =>
+    connection.connect((error) => (error ? reject(error) : resolve())),
+  );
+  await new Promise<void>((resolve, reject) =>
+    connection.login({ user: "apikey", pass }, (error) => (error ? reject(error) : resolve())),
+  );
+  return {
+    connection,
+    /** Starts a message: write its bytes to `body`, end it, and `sent` settles with the reply. */
+    send(from: string, to: string[]) {
+      const body = new PassThrough();
+      const sent = new Promise<SMTPConnection.SentMessageInfo>((resolve, reject) =>
+        connection.send({ from, to }, body, (error, info) => (error ? reject(error) : resolve(info))),
+      );
+      sent.catch(() => {});
+      return { body, sent };
+    },
+  };
 }
 
 /** The SMTP error nodemailer reports, as `code text`. */

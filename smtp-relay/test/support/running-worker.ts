@@ -44,10 +44,11 @@ export async function startWorker(seedSql: string): Promise<RunningWorker> {
   wrangler(["d1", "execute", "DB", `--file=${seedFile}`], state);
 
   const [port, inspectorPort] = [await freePort(), await freePort()];
-  const vars = Object.entries({ ...WORKER_SECRETS, ENVIRONMENT: "test" }).flatMap(([k, v]) => [
-    "--var",
-    `${k}:${v}`,
-  ]);
+  const url = `http://127.0.0.1:${port}`;
+  // PUBLIC_BASE_URL too: links the Worker hands out point at this port, not wrangler.toml's 8787.
+  const vars = Object.entries({ ...WORKER_SECRETS, ENVIRONMENT: "test", PUBLIC_BASE_URL: url }).flatMap(
+    ([k, v]) => ["--var", `${k}:${v}`],
+  );
   const child = spawn(
     WRANGLER,
     [
@@ -76,7 +77,6 @@ export async function startWorker(seedSql: string): Promise<RunningWorker> {
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
-  const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     await stopGroup(child);
     rmSync(state, { recursive: true, force: true });

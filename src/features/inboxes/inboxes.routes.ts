@@ -19,7 +19,7 @@ export const createInboxRoute = defineRoute("write", {
   path: "/v1/inboxes",
   tags,
   summary: "Create an inbox",
-  description: `\`email_address\` is stored lowercase and is unique across the whole service, not just the workspace, because inbound mail is routed by it: 409 \`email_address_taken\` when any inbox has it. \`connection_id\`, when given, must be a connection of this workspace (400 \`connection_not_found\`). \`status_after_reply\` defaults to \`pending\`. Fires no event (the spec has no \`inbox.created\`). ${WEBHOOK_RULES}`,
+  description: `\`email_address\` is stored lowercase and is unique across the whole service, not just the workspace, because inbound mail is routed by it: 409 \`email_address_taken\` when any inbox has it. \`connection_id\`, when given, must be a connection of this workspace (400 \`connection_not_found\`). \`status_after_reply\` defaults to \`pending\`. Fires no event (there is no \`inbox.created\`; the inbox events are \`inbox.updated\` and \`inbox.deleted\`). ${WEBHOOK_RULES}`,
   request: { body: jsonBody(CreateInboxBodySchema) },
   responses: {
     201: jsonResponse(InboxSchema, "The new inbox."),
@@ -33,7 +33,7 @@ export const listInboxesRoute = defineRoute("read", {
   tags,
   summary: "List inboxes",
   description:
-    "Page-based, as the spec lists for this endpoint: `page` (from 1) and `limit` (default 50, at most 100); `pagination.pages` is the number of pages. Newest first.",
+    "Page-based, unlike the other lists: `page` (from 1) and `limit` (default 50, at most 100); `pagination.pages` is the number of pages. Newest first.",
   request: { query: pageQuery() },
   responses: { 200: jsonResponse(InboxListSchema, "A page of inboxes.") },
 });
