@@ -24,9 +24,13 @@ export interface RequestContext {
  * principal the key guard admitted.
  */
 export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
+  const env = c.env;
   c.set("ctx", {
-    db: createDb(c.env.DB),
-    env: c.env,
+    // Made on first use: routes that touch no database (health, docs) never ask for it.
+    get db() {
+      return createDb(env.DB);
+    },
+    env,
     accountId: c.get("principal")?.accountId ?? "",
     now: Date.now(),
     defer: (work) => c.executionCtx.waitUntil(work),
