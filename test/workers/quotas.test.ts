@@ -83,6 +83,25 @@ describe("storage quota", () => {
     expect(refused.body).toMatchObject({ ...QUOTA_FIELDS, quota: "storage_bytes", limit: 200_000 });
   });
 
+  it("gives back what was reserved for a message that will never be built", async () => {
+    const ws = await sendingWorkspace("unbuilt.test", { overrides: { storage_bytes: 1_000_000 } });
+    const { body } = await callJson<{ id: string }>("POST", "/v1/emails", {
+      token: ws.token,
+      body: {
+        from: "a@unbuilt.test",
+        to: "b@example.com",
+        subject: "x",
+        text: "x",
+        attachments: [attachment(30_000)],
+        scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+    });
+    expect((await usageOf(ws)).storage_bytes?.current).toBeGreaterThan(30_000);
+    expect((await call("POST", `/v1/emails/${body.id}/cancel`, { token: ws.token })).status).toBe(200);
+    // The attachment stays in R2 (and counted); the message it would have been is not.
+    expect((await usageOf(ws)).storage_bytes?.current).toBe(30_000);
+  });
+
   it("counts a note's attachments and gives them back when the ticket is deleted", async () => {
     const domain = `notes-${crypto.randomUUID().slice(0, 8)}.test`;
     const ws = await sendingWorkspace(domain, { overrides: { storage_bytes: 100_000 } });

@@ -175,7 +175,8 @@ export async function deliverEmail(env: Env, emailId: string, now = Date.now()):
     [raw, recipients] = await Promise.all([messageOf(env, db, email), openRecipients(db, email, all)]);
   } catch (error) {
     if (error instanceof PermanentFailure || email.attempts >= MAX_ATTEMPTS) {
-      await failBeforeHandoff(db, email, error instanceof Error ? error.message : String(error), now);
+      const reason = error instanceof Error ? error.message : String(error);
+      await failBeforeHandoff(db, email, reason, storedBytesOf(email, email.size ?? 0), now);
       return { kind: "done", status: "failed" };
     }
     // Ours and passing (R2, D1): give the claim back now rather than when the lease runs out.

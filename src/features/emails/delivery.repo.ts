@@ -117,15 +117,23 @@ export function finishStatements(
   return statements;
 }
 
-/** Ends an attempt that never reached the transport (the message could not be built). */
-export function failBeforeHandoff(db: Db, email: EmailRow, reason: string, now: number) {
+/**
+ * Ends an attempt that never reached the transport (the message could not be built); `storedBytes`
+ * is what the email still keeps in R2, so the storage reserved for an unbuilt message is given back.
+ */
+export function failBeforeHandoff(db: Db, email: EmailRow, reason: string, storedBytes: number, now: number) {
   return runBatch(
     db,
     finishStatements(
       db,
       email,
       [],
-      { status: "failed", lastEvent: "failed", lastResponse: `Could not build the message: ${reason}` },
+      {
+        status: "failed",
+        lastEvent: "failed",
+        lastResponse: `Could not build the message: ${reason}`,
+        storedBytes,
+      },
       reason,
       now,
     ),

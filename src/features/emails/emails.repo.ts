@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Db, Statement } from "../../db/client";
-import { emailEvents, emailRecipients, emails, emailTags } from "../../db/schema";
+import { accountUsage, emailEvents, emailRecipients, emails, emailTags } from "../../db/schema";
 
 export type EmailRow = typeof emails.$inferSelect;
 export type NewEmailRow = typeof emails.$inferInsert;
@@ -167,18 +167,43 @@ export async function rescheduleEmail(db: Db, accountId: string, id: string, at:
   return rows[0] ?? null;
 }
 
+/**
+ * The bytes an email keeps in R2 once it will never be built (again): its own attachments and a
+ * message an earlier attempt built. What was reserved beyond that for its message is given back.
+ */
+const keptBytes = sql`(coalesce(emails.size, 0) + (
+  SELECT coalesce(sum(j.value ->> 'size'), 0) FROM json_each(emails.attachments) AS j
+  WHERE j.value ->> 'key' LIKE 'emails/' || emails.id || '/%'))`;
+
+/** Cancels an email nobody has picked up, giving back the storage reserved for its unbuilt message. */
 export async function cancelEmail(db: Db, accountId: string, id: string, now: number) {
-  const rows = await db
-    .update(emails)
-    .set({ status: "cancelled", lastEvent: "cancelled", lastEventAt: now, updatedAt: now })
-    .where(
-      and(
-        eq(emails.accountId, accountId),
-        eq(emails.id, id),
-        inArray(emails.status, ["scheduled", "queued"]),
-      ),
-    )
-    .returning();
+  const cancellable = and(
+    eq(emails.accountId, accountId),
+    eq(emails.id, id),
+    inArray(emails.status, ["scheduled", "queued"]),
+  );
+  const [, rows] = await db.batch([
+    db
+      .update(accountUsage)
+      .set({
+        storageBytes: sql`max(storage_bytes - coalesce((
+          SELECT emails.stored_bytes - ${keptBytes} FROM emails
+          WHERE emails.account_id = ${accountId} AND emails.id = ${id} AND emails.status IN ('scheduled', 'queued')
+        ), 0), 0)`,
+      })
+      .where(eq(accountUsage.accountId, accountId)),
+    db
+      .update(emails)
+      .set({
+        status: "cancelled",
+        lastEvent: "cancelled",
+        lastEventAt: now,
+        updatedAt: now,
+        storedBytes: keptBytes,
+      })
+      .where(cancellable)
+      .returning(),
+  ]);
   return rows[0] ?? null;
 }
 
