@@ -60,7 +60,8 @@ export const suppressionsRouter = createRouter()
     return c.json(toSuppression(row), 201);
   })
   .openapi(deleteSuppressionRoute, async (c) => {
-    const email = decodeURIComponent(c.req.valid("param").email).toLowerCase();
+    // The router has already percent-decoded the parameter; decoding again would misread `%`.
+    const email = c.req.valid("param").email.toLowerCase();
     if (!(await deleteSuppression(createDb(c.env.DB), principalOf(c).accountId, email))) {
       throw notFound(`Suppression of ${email}`);
     }
