@@ -42,3 +42,36 @@ describe("path parameters are decoded once", () => {
     expect(left.body.pagination.total).toBe(0);
   });
 });
+
+describe("q filters match their text literally", () => {
+  it("finds order_123 through q and nothing that _ or % would match as wildcards", async () => {
+    const { ws, inbox } = await setup();
+    const subjects = [
+      "order_123",
+      "order1123",
+      "orderX123",
+      "100% sure",
+      "1000 sure",
+      "back\\slash",
+      "backslash",
+    ];
+    for (const subject of subjects) {
+      await call("POST", "/v1/tickets", {
+        token: ws.token,
+        body: { inbox_id: inbox.id, customer: { email: "ada@example.com" }, subject },
+      });
+    }
+    const found = async (q: string) => {
+      const { body } = await callJson<List<Ticket>>("GET", `/v1/tickets?q=${encodeURIComponent(q)}`, {
+        token: ws.token,
+      });
+      expect(body.pagination.total).toBe(body.data.length);
+      return body.data.map((t) => t.subject);
+    };
+    expect(await found("order_123")).toEqual(["order_123"]);
+    expect(await found("ORDER_1")).toEqual(["order_123"]);
+    expect(await found("100%")).toEqual(["100% sure"]);
+    expect(await found("k\\s")).toEqual(["back\\slash"]);
+    expect(await found("_")).toEqual(["order_123"]);
+  });
+});
