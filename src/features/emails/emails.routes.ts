@@ -19,7 +19,9 @@ const tags = ["Emails"];
 const sendFailures = {
   403: errorResponse("The sender domain is not a verified connection: the body names `domain` and `help`."),
   409: errorResponse("The Idempotency-Key was used with another body."),
-  413: errorResponse("The built message would exceed 25 MB."),
+  413: errorResponse(
+    "`message_too_large`: the built message would exceed 25 MB, or what the email stores (html, text, subject, headers, addresses, tags, attachment names) would exceed 1,900,000 bytes, the most one D1 row holds with room to spare.",
+  ),
   422: errorResponse("A recipient is suppressed: `suppressed` lists them; nothing was sent."),
   429: errorResponse(
     "Rate limit, or plan quota (`Limit exceeded` with `current`, `limit`, `percentage`, `recommended_plan`).",
@@ -32,7 +34,7 @@ export const sendEmailRoute = defineRoute("write", {
   tags,
   summary: "Send an email",
   description:
-    "Resend-compatible: point Resend's SDK at this API's /v1 and it works. Checks run in this order: validation (400), sender domain verified (403), recipients per email and monthly/daily/hourly quotas (429), suppressed recipients anywhere in to/cc/bcc (422, nothing sent), built size over 25 MB (413). Quota counts an email when it is accepted (scheduled ones included; cancelling does not refund). Answers 200, as Resend does. HTML and text bodies are limited to 1.5 M characters each (attachments carry the bulk of the 25 MB). `Idempotency-Key` replays the first answer for 24 hours. Delivery: a smart host's 5xx for a recipient is a hard bounce (the address is suppressed at once); a 5xx for the whole message (at MAIL or DATA, often a policy refusal) fails the email without suppressing anyone; 4xx answers and network errors are retried with growing pauses, six attempts in all.",
+    "Resend-compatible: point Resend's SDK at this API's /v1 and it works. Checks run in this order: validation (400), sender domain verified (403), recipients per email and monthly/daily/hourly quotas (429), suppressed recipients anywhere in to/cc/bcc (422, nothing sent), built size over 25 MB or stored size over 1,900,000 bytes (413). Quota counts an email when it is accepted (scheduled ones included; cancelling does not refund). Answers 200, as Resend does. `html` and `text` are limited to 1,000,000 bytes each, counted as JSON (UTF-8; a quote, backslash or line break counts 2), and with the rest of what the email stores to 1,900,000 bytes (attachments carry the bulk of the 25 MB and are not counted). Everything the MIME builder would refuse is a 400 here, never a failed send later: a subject or header with a line break, control character or a run without spaces longer than a header line, a duplicate or structural custom header, an attachment whose content is not base64 or whose `content_type` or `content_id` could not be written into its MIME part. `Idempotency-Key` replays the first answer for 24 hours. Delivery: a smart host's 5xx for a recipient is a hard bounce (the address is suppressed at once); a 5xx for the whole message (at MAIL or DATA, often a policy refusal) fails the email without suppressing anyone; 4xx answers and network errors are retried with growing pauses, six attempts in all.",
   request: { headers: IdempotencyHeaderSchema, body: jsonBody(SendEmailBodySchema) },
   responses: { 200: jsonResponse(SentEmailSchema, "Accepted: queued, or scheduled."), ...sendFailures },
 });

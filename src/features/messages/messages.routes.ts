@@ -32,12 +32,12 @@ export const createMessageRoute = defineRoute("write", {
   tags,
   summary: "Add a message",
   description:
-    "`customer` (inbound: reopens a pending, on-hold, resolved or closed ticket and ends a snooze; spam stays spam), `reply` (emailed to the customer from the inbox address with threading headers and a Reply-To back to this ticket, through the email pipeline: every check of POST /v1/emails applies; the ticket takes `status_after_send` or the inbox's `status_after_reply`) or `note` (internal). `draft: true` stores it without sending, changing anything or firing an event. Fires `message.created` (not `ticket.updated`).",
+    "`customer` (inbound: reopens a pending, on-hold, resolved or closed ticket and ends a snooze; spam stays spam), `reply` (emailed to the customer from the inbox address with threading headers and a Reply-To back to this ticket, through the email pipeline: every check of POST /v1/emails applies; the ticket takes `status_after_send` or the inbox's `status_after_reply`) or `note` (internal). `draft: true` stores it without sending, changing anything or firing an event. Fires `message.created` (not `ticket.updated`). Every input is checked before anything is stored or sent (400): attachments must be base64 with a valid media type and a name without control characters, `cc` must hold email addresses, and each body is at most 750,000 bytes counted as JSON, so that the message and its event fit their rows.",
   request: { params: TicketParamsSchema, body: jsonBody(CreateMessageBodySchema) },
   responses: {
     201: jsonResponse(MessageSchema, "The message."),
     403: errorResponse("Sender domain not verified."),
-    413: errorResponse("Too large."),
+    413: errorResponse("The reply's built email would exceed 25 MB (`message_too_large`)."),
     422: errorResponse("Customer suppressed."),
   },
 });
@@ -48,12 +48,12 @@ export const composeRoute = defineRoute("write", {
   tags: ["Tickets"],
   summary: "Start a ticket by email",
   description:
-    "Creates the customer if new, a ticket (status: the inbox's `status_after_reply`) and an outbound message, and emails it from the inbox address. 413 when the built email exceeds 25 MB. Fires neither `ticket.created` nor `message.created`.",
+    "Creates the customer if new, a ticket (status: the inbox's `status_after_reply`) and an outbound message, and emails it from the inbox address. 413 when the built email exceeds 25 MB. Every input is checked before the customer or ticket is created (400). Fires neither `ticket.created` nor `message.created`.",
   request: { body: jsonBody(ComposeBodySchema) },
   responses: {
     201: jsonResponse(TicketSchema, "The new ticket."),
     403: errorResponse("Sender domain not verified."),
-    413: errorResponse("Too large."),
+    413: errorResponse("The built email would exceed 25 MB (`message_too_large`)."),
   },
 });
 
