@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, callJson, errorBody, seedInbox, sendingWorkspace } from "./helpers";
 
@@ -182,5 +182,81 @@ describe("stored fields are bounded by what a D1 row holds", () => {
     });
     expect(edit.status).toBe(400);
     expect(paths(edit.body)).toEqual(["body.body_text"]);
+  });
+});
+
+describe("request bodies are capped per route family", () => {
+  it("answers 413 with the JSON error body past 4 MB on ordinary routes", async () => {
+    const { ws } = await setup();
+    const rawBody = JSON.stringify({
+      email: "big@example.com",
+      metadata: { x: "y".repeat(4 * 1024 * 1024) },
+    });
+    const res = await call("POST", "/v1/customers", {
+      token: ws.token,
+      rawBody,
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({
+      ...errorBody("Request body too large", "request_too_large"),
+      message: expect.stringContaining("4194304"),
+      limit: 4 * 1024 * 1024,
+    });
+  });
+
+  it("counts a streamed body without Content-Length too", async () => {
+    const { ws } = await setup();
+    const chunk = new TextEncoder().encode("x".repeat(1024 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 5) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const res = await exports.default.fetch(
+      new Request("http://localhost/v1/customers", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${ws.token}`, "Content-Type": "application/json" },
+        body,
+      }),
+    );
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ code: "request_too_large" });
+  });
+
+  it("lets attachment routes take far more, up to 40 MB", async () => {
+    const { ws, ticket, domain } = await setup();
+    const content = "A".repeat(8 * 1024 * 1024);
+    const note = await call("POST", `/v1/tickets/${ticket.id}/messages`, {
+      token: ws.token,
+      body: { type: "note", body_text: "x", attachments: [{ filename: "big.bin", content }] },
+    });
+    expect(note.status).toBe(201);
+    const tooBig = await call("POST", "/v1/emails", {
+      token: ws.token,
+      body: {
+        from: `a@${domain}`,
+        to: "b@example.com",
+        subject: "x",
+        text: "x",
+        attachments: [{ filename: "big.bin", content: "A".repeat(40 * 1024 * 1024) }],
+      },
+    });
+    expect(tooBig.status).toBe(413);
+    expect(await tooBig.json()).toMatchObject({ code: "request_too_large", limit: 40 * 1024 * 1024 });
+  });
+
+  it("documents each route's limit as a 413 in the OpenAPI document", async () => {
+    type Doc = {
+      paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
+    };
+    const { body } = await callJson<Doc>("GET", "/v1/openapi.json");
+    expect(body.paths["/v1/customers"]?.post?.responses["413"]?.description).toContain("4 MB");
+    const send = body.paths["/v1/emails"]?.post?.responses["413"]?.description;
+    expect(send).toContain("25 MB");
+    expect(send).toContain("40 MB");
+    expect(body.paths["/v1/customers"]?.get?.responses["413"]).toBeUndefined();
   });
 });
