@@ -69,9 +69,10 @@ const mailboxes = (list: Address[] | undefined): MailAddress[] =>
   (list ?? [])
     .flatMap((a) => (a.group ? a.group : [a]))
     .filter((a) => isValidAddress(a.address))
-    .map((a) =>
-      displayName(a.name) ? { name: displayName(a.name), address: a.address } : { address: a.address },
-    );
+    .map((a) => {
+      const name = displayName(a.name);
+      return name ? { name, address: a.address } : { address: a.address };
+    });
 
 /** Each copied header once (the first occurrence), unfolded; malformed ones are left out. */
 function copiedHeaders(parsed: Email): Record<string, string> {
