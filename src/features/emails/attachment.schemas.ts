@@ -28,7 +28,7 @@ export const attachmentFields = {
 
 export const AttachmentContentId = z
   .string()
-  .regex(/^[^\s<>]{1,255}$/)
+  .regex(/^[^\s<>]{1,255}$/, { abort: true })
   .superRefine(refineWith(contentIdProblem))
   .openapi({
     description:

@@ -11,7 +11,7 @@ const AddressesInput = z.union([AddressInput, z.array(AddressInput).max(1000)]);
 const TagPart = z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, "letters, digits, _ and - only, up to 256");
 
 /** Each body alone; together with everything else the email stores, MAX_STORED_EMAIL_BYTES. */
-export const MAX_EMAIL_BODY_BYTES = 1_000_000;
+const MAX_EMAIL_BODY_BYTES = 1_000_000;
 const MAX_HEADERS_BYTES = 16_384;
 
 const AttachmentInput = z
