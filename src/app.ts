@@ -18,6 +18,7 @@ import { openApiRoute } from "./features/system/system.routes";
 import { tagsRouter } from "./features/tags/tags.handlers";
 import { ticketsRouter } from "./features/tickets/tickets.handlers";
 import { trackingRouter } from "./features/tracking/tracking.handlers";
+import { requestBodyLimit } from "./lib/body-limit";
 import { emptyBodyIsNoBody } from "./lib/empty-body";
 import { handleError } from "./lib/error-handler";
 import { notFoundOrMethodNotAllowed } from "./lib/method-not-allowed";
@@ -33,7 +34,8 @@ const API_DESCRIPTION = `Support ticketing and transactional email in one API.
 Authenticate every /v1 call with \`Authorization: Bearer sk_...\`. Each operation names the key permission it needs in \`x-permission\` (read, write or admin).
 Errors are JSON: \`error\` (read first), \`code\`, \`request_id\`, and \`message\` or context fields where useful; validation failures add \`details\`.
 Every response carries \`X-Request-Id\`; authenticated responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (seconds until the oldest counted request leaves the rolling 60-second window). A 429 carries \`Retry-After\`: waiting that many seconds always admits the next request.
-Timestamps are ISO 8601 UTC with milliseconds; ids are \`<prefix>_<ULID>\` and sort by creation time.`;
+Timestamps are ISO 8601 UTC with milliseconds; ids are \`<prefix>_<ULID>\` and sort by creation time.
+Request bodies are capped per route: 40 MB where attachments or raw messages travel (POST /v1/emails, /v1/emails/batch, /v1/emails/raw, /v1/tickets/{id}/messages, /v1/tickets/compose), 4 MB everywhere else; a larger body answers 413 \`request_too_large\` with \`limit\` in bytes. Stored fields are bounded so that every record fits a database row (2 MB): sizes given "as JSON" count the UTF-8 bytes of the value's JSON encoding, where a quote, backslash or line break counts 2.`;
 
 export function createApp() {
   const app = createRouter();
@@ -43,6 +45,8 @@ export function createApp() {
   app.use("/v1/*", recordRequest);
   app.use("/v1/*", (c, next) => (PUBLIC_V1_PATHS.has(c.req.path) ? next() : authenticate(c, next)));
   app.use("*", requestContext);
+  // After authentication, so that a refused body is answered to a known key and logged for it.
+  app.use("*", requestBodyLimit);
 
   app.route("/", systemRouter);
   app.route("/", trackingRouter);

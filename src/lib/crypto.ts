@@ -49,6 +49,15 @@ export function base64Encode(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
+/**
+ * Strict base64 (standard alphabet, padded to a multiple of 4), ignoring the line breaks and
+ * spaces that MIME tools wrap it with: exactly what base64Decode takes once whitespace is removed.
+ */
+export function isBase64(text: string): boolean {
+  const bare = text.replace(/\s+/g, "");
+  return bare.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(bare);
+}
+
 export function base64Decode(text: string): Uint8Array {
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);

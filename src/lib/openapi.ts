@@ -1,6 +1,7 @@
 import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import type { Requirement } from "../auth/permissions";
 import { requirePermission } from "../auth/require-permission";
+import { bodyLimitFor } from "./body-limit";
 
 export const ErrorSchema = z
   .object({
@@ -45,6 +46,13 @@ export const RATE_LIMIT_HEADERS = z.object({
 
 type RouteSpec = Omit<RouteConfig, "security" | "middleware">;
 
+/** Every route with a body can answer 413 for its size; a route's own 413 is kept, then this one. */
+function tooLargeResponse(spec: RouteSpec) {
+  const limit = `The request body is over ${bodyLimitFor(spec.path) / 1024 / 1024} MB (\`request_too_large\`).`;
+  const own = spec.responses[413];
+  return errorResponse(own && "description" in own ? `${own.description} Or: ${limit}` : limit);
+}
+
 /**
  * `createRoute` plus what every operation shares: its permission (enforced by route middleware and
  * published as `x-permission`), the bearer scheme, and the error responses it can give.
@@ -59,6 +67,7 @@ export function defineRoute<R extends RouteSpec>(requirement: Requirement, spec:
     responses: {
       ...spec.responses,
       ...(spec.request ? { 400: errorResponse("Missing or malformed parameters.") } : {}),
+      ...(spec.request?.body ? { 413: tooLargeResponse(spec) } : {}),
       ...(isPublic ? {} : AUTH_ERRORS),
       ...(spec.path.includes("{") ? { 404: errorResponse("No such resource in this workspace.") } : {}),
       500: errorResponse("Internal error; idempotent requests are safe to retry."),

@@ -3,7 +3,7 @@
  * SMTP servers accept, not the full RFC 5322 grammar (no comments, groups, quoted local parts,
  * address literals or non-ASCII addresses, since the MIME output is 7-bit clean).
  */
-import { hasControlCharacter } from "./mime/control";
+import { hasControlCharacter } from "../lib/text";
 import { encodeWords, needsEncodedWords } from "./mime/words";
 
 export interface MailAddress {

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { singleLine } from "../../lib/input";
 import { countedListSchema } from "../../lib/pagination";
 import { PLAN_NAMES } from "../../lib/plans";
 import { parseDuration } from "../../lib/time";
@@ -38,7 +39,7 @@ export const RetentionSchema = z
 
 export const UpdateAccountBodySchema = z
   .object({
-    name: z.string().trim().min(1).max(100),
+    name: singleLine(100),
     ticket_prefix: z
       .string()
       .regex(/^[A-Z][A-Z0-9]{0,9}$/, "must be 1 to 10 capital letters or digits, starting with a letter"),

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, ne, notExists, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, ne, notExists, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { customers, tickets } from "../../db/schema";
+import { containsText } from "../../lib/like";
 
 export type CustomerRow = typeof customers.$inferSelect;
 
@@ -16,14 +17,9 @@ function whereOf(filter: CustomerFilter): SQL | undefined {
   return and(
     eq(customers.accountId, filter.accountId),
     filter.email === undefined ? undefined : eq(customers.email, filter.email),
-    // instr, not LIKE: the caller's `%` and `_` stay plain text. Both sides go through SQLite's
-    // lower() so that letters it does not fold (non-ASCII) still match themselves.
     filter.q === undefined
       ? undefined
-      : or(
-          sql`instr(lower(${customers.name}), lower(${filter.q})) > 0`,
-          sql`instr(${customers.email}, lower(${filter.q})) > 0`,
-        ),
+      : or(containsText(customers.name, filter.q), containsText(customers.email, filter.q)),
   );
 }
 

@@ -1,9 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { Metadata, singleLine } from "../../lib/input";
 import { offsetQuery, standardListSchema } from "../../lib/pagination";
 import { isValidAddress } from "../../mail/address";
-
-/** Serialized metadata beyond this is refused: it rides along in every customer and webhook payload. */
-export const MAX_METADATA_BYTES = 16_384;
 
 const Email = z
   .string()
@@ -16,15 +14,9 @@ const Email = z
     example: "ada@example.com",
   });
 
-const Name = z.string().trim().min(1).max(200).openapi({ example: "Ada Lovelace" });
-const Phone = z.string().trim().min(1).max(50).openapi({ example: "+44 20 7946 0000" });
-
-const Metadata = z
-  .record(z.string(), z.unknown())
-  .refine((value) => new TextEncoder().encode(JSON.stringify(value)).length <= MAX_METADATA_BYTES, {
-    message: `must serialize to at most ${MAX_METADATA_BYTES} bytes of JSON`,
-  })
-  .openapi({ description: "Free-form JSON object, at most 16 KB serialized.", example: { plan: "pro" } });
+/** Also the display name of the emails a customer is sent, hence one line. */
+export const CustomerName = singleLine(200).openapi({ example: "Ada Lovelace" });
+const Phone = singleLine(50).openapi({ example: "+44 20 7946 0000" });
 
 export const CustomerSchema = z
   .object({
@@ -57,7 +49,7 @@ export const CustomerListQuerySchema = offsetQuery(50).extend({
 export const CreateCustomerBodySchema = z
   .object({
     email: Email,
-    name: Name.nullable().optional(),
+    name: CustomerName.nullable().optional(),
     phone: Phone.nullable().optional(),
     blocked: z.boolean().optional().openapi({ description: "Defaults to false." }),
     metadata: Metadata.optional().openapi({ description: "Defaults to {}." }),
@@ -68,7 +60,7 @@ export const CreateCustomerBodySchema = z
 export const UpdateCustomerBodySchema = z
   .object({
     email: Email,
-    name: Name.nullable().openapi({ description: "`null` clears it." }),
+    name: CustomerName.nullable().openapi({ description: "`null` clears it." }),
     phone: Phone.nullable().openapi({ description: "`null` clears it." }),
     blocked: z.boolean(),
     metadata: Metadata.openapi({ description: "Replaces the whole object." }),

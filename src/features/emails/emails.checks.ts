@@ -1,12 +1,43 @@
 import { AppError } from "../../lib/errors";
+import { D1_MAX_ROW_BYTES } from "../../lib/input";
 import type { QuotaLimits } from "../../lib/plans";
+import { jsonLength, utf8Length } from "../../lib/text";
+import { formatAddress } from "../../mail/address";
 import type { ConnectionRow } from "../connections/connections.repo";
 import { assertEmailQuota, currentUsage, limitExceeded } from "../usage/usage.service";
-import { estimateSize, type NormalizedEmail } from "./emails.input";
+import { estimateSize, formatList, type NormalizedEmail } from "./emails.input";
 import type { SendState } from "./send-state";
 
 /** Larger built messages are refused (413): what common mailbox providers accept. */
 export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
+
+/**
+ * The email's row holds its bodies, subject, headers, addresses, tags and attachment list (the
+ * attachment bytes are in R2). What is left of D1's 2 MB row is room for the ids, timestamps,
+ * counters and the transport's last answer.
+ */
+export const MAX_STORED_EMAIL_BYTES = D1_MAX_ROW_BYTES - 100_000;
+/** An attachment's entry beyond its names: size, R2 key and JSON punctuation. */
+const ATTACHMENT_ENTRY_BYTES = 128;
+
+/** Bytes of the email's variable-length columns as they will be stored (an upper bound). */
+export function storedEmailBytes(email: NormalizedEmail): number {
+  const lists = [email.to, email.cc, email.bcc, email.replyTo].map((list) => jsonLength(formatList(list)));
+  const attachments = email.attachments.map(
+    (a) => jsonLength([a.filename, a.contentType, a.contentId]) + ATTACHMENT_ENTRY_BYTES,
+  );
+  return [
+    utf8Length(email.html ?? ""),
+    utf8Length(email.text ?? ""),
+    utf8Length(email.subject),
+    utf8Length(formatAddress(email.from)) * 2,
+    utf8Length(email.messageId ?? ""),
+    jsonLength(email.headers),
+    jsonLength(email.tags),
+    ...lists,
+    ...attachments,
+  ].reduce((sum, bytes) => sum + bytes, 0);
+}
 
 /** 403 with `domain` and `help` unless every sender domain is verified; answers the connections. */
 export function senderConnections(state: SendState, emails: NormalizedEmail[]): Map<string, ConnectionRow> {
@@ -56,8 +87,19 @@ export function checkSuppressions(state: SendState) {
   }
 }
 
+/** 413 when a built message would pass 25 MB, or when the email could not be stored in one row. */
 export function checkSizes(emails: NormalizedEmail[]) {
   for (const email of emails) {
+    const stored = storedEmailBytes(email);
+    if (stored > MAX_STORED_EMAIL_BYTES) {
+      throw new AppError(
+        413,
+        "message_too_large",
+        "Message too large",
+        `html, text, subject, headers, addresses and attachment names take ${stored} bytes together; an email stores at most ${MAX_STORED_EMAIL_BYTES} (attachment contents do not count).`,
+        { limit: MAX_STORED_EMAIL_BYTES },
+      );
+    }
     const size = estimateSize(email);
     if (size > MAX_MESSAGE_BYTES) {
       throw new AppError(

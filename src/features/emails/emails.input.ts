@@ -1,8 +1,7 @@
-import { base64Decode } from "../../lib/crypto";
+import { base64Decode, isBase64 } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
 import { domainOf, formatAddress, type MailAddress, parseAddress } from "../../mail/address";
-import { checkCustomHeaders } from "../../mail/mime/custom-headers";
-import { checkMediaType } from "../../mail/mime/params";
+import { contentIdProblem, headersProblem, mediaTypeProblem, subjectProblem } from "../../mail/mime/checks";
 import type { SendEmailInput } from "./emails.schemas";
 
 export interface EmailAttachment {
@@ -85,9 +84,10 @@ function addresses(value: string | string[] | undefined, path: string, problems:
   });
 }
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/** Checks what zod cannot (addresses, headers, base64, schedule) and decodes the email. */
+/**
+ * Checks what zod cannot (addresses, schedule) and, for callers other than the API's schemas,
+ * everything the MIME builder would refuse; then decodes the email.
+ */
 export function normalizeEmail(input: SendEmailInput, now: number, prefix = "body."): NormalizedEmail {
   const problems = new Problems(prefix);
   const [from] = addresses(input.from, "from", problems);
@@ -97,27 +97,26 @@ export function normalizeEmail(input: SendEmailInput, now: number, prefix = "bod
   const replyTo = addresses(input.reply_to, "reply_to", problems);
   if (to.length === 0 && Array.isArray(input.to)) problems.add("to", "name at least one recipient");
 
+  const subjectIssue = subjectProblem(input.subject);
+  if (subjectIssue) problems.add("subject", subjectIssue);
   const headers = input.headers ?? {};
-  try {
-    checkCustomHeaders(headers);
-  } catch (error) {
-    problems.add("headers", (error as Error).message);
-  }
+  const headersIssue = headersProblem(headers);
+  if (headersIssue) problems.add("headers", headersIssue);
 
   const attachments = (input.attachments ?? []).flatMap((attachment, i) => {
-    const content = attachment.content.replace(/\s+/g, "");
-    if (!BASE64.test(content) || content.length % 4 !== 0) {
-      problems.add(`attachments.${i}.content`, "must be base64");
-      return [];
-    }
     const contentType = attachment.content_type ?? guessContentType(attachment.filename);
-    try {
-      checkMediaType(contentType);
-    } catch (error) {
-      problems.add(`attachments.${i}.content_type`, (error as Error).message);
-      return [];
+    const checks: Array<[string, string | null]> = [
+      ["content", isBase64(attachment.content) ? null : "must be base64"],
+      ["content_type", mediaTypeProblem(contentType)],
+      ["content_id", attachment.content_id ? contentIdProblem(attachment.content_id) : null],
+    ];
+    let valid = true;
+    for (const [field, message] of checks) {
+      if (message) problems.add(`attachments.${i}.${field}`, message);
+      valid &&= !message;
     }
-    const bytes = base64Decode(content);
+    if (!valid) return [];
+    const bytes = base64Decode(attachment.content.replace(/\s+/g, ""));
     return [
       {
         filename: attachment.filename,

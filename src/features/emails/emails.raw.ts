@@ -13,7 +13,7 @@ import PostalMime, { type Address, type Attachment, type Email } from "postal-mi
 import { base64Decode } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
 import { domainOf, isValidAddress, type MailAddress } from "../../mail/address";
-import { checkCustomHeaders } from "../../mail/mime/custom-headers";
+import { contentIdProblem, headersProblem, subjectProblem } from "../../mail/mime/checks";
 import { checkMediaType } from "../../mail/mime/params";
 import { MAX_MESSAGE_BYTES } from "./emails.checks";
 import type { NormalizedEmail } from "./emails.input";
@@ -62,11 +62,17 @@ export function trackOpensHeader(value: string | undefined): boolean | undefined
   return undefined;
 }
 
+/** A decoded display name may hold line breaks (an encoded-word can carry any byte): they become spaces. */
+const displayName = (name: string) => name.replace(/[\r\n]+/g, " ").trim();
+
 const mailboxes = (list: Address[] | undefined): MailAddress[] =>
   (list ?? [])
     .flatMap((a) => (a.group ? a.group : [a]))
     .filter((a) => isValidAddress(a.address))
-    .map((a) => (a.name.trim() ? { name: a.name.trim(), address: a.address } : { address: a.address }));
+    .map((a) => {
+      const name = displayName(a.name);
+      return name ? { name, address: a.address } : { address: a.address };
+    });
 
 /** Each copied header once (the first occurrence), unfolded; malformed ones are left out. */
 function copiedHeaders(parsed: Email): Record<string, string> {
@@ -82,13 +88,9 @@ function copiedHeaders(parsed: Email): Record<string, string> {
       .slice(colon + 1)
       .replace(/\r?\n[ \t]*/g, " ")
       .trim();
-    try {
-      // Structural headers (From, To, Content-*...) are rebuilt from the parsed message.
-      checkCustomHeaders({ [name]: value });
-      headers[name] = value;
-    } catch {
-      // A header the builder could not write safely is left out rather than failing the message.
-    }
+    // Structural headers (From, To, Content-*...) are rebuilt from the parsed message; a header
+    // the builder could not write safely is left out rather than failing the message.
+    if (!headersProblem({ [name]: value })) headers[name] = value;
   }
   return headers;
 }
@@ -108,7 +110,7 @@ function attachmentsOf(parsed: Email): NormalizedEmail["attachments"] {
     return {
       filename: a.filename?.trim() || `attachment-${i + 1}`,
       contentType,
-      contentId: inline && cid && /^[^\s<>]{1,255}$/.test(cid) ? cid : null,
+      contentId: inline && cid && /^[^\s<>]{1,255}$/.test(cid) && !contentIdProblem(cid) ? cid : null,
       size: bytes.length,
       content: { bytes },
     };
@@ -139,6 +141,8 @@ export async function normalizeRaw(raw: Uint8Array, envelope: RawEnvelope): Prom
   const sender = from ?? (isValidAddress(envelope.mailFrom) ? { address: envelope.mailFrom } : null);
   if (!sender) throw invalid("the message has no valid From address, nor the envelope", "body.raw");
   const subject = (parsed.subject ?? "").replace(/[\r\n]+/g, " ");
+  const subjectIssue = subjectProblem(subject);
+  if (subjectIssue) throw invalid(`the Subject cannot be sent: ${subjectIssue}`, "body.raw");
   const trackHeader = parsed.headers.find((h) => h.key === "x-track-opens")?.value;
   const messageId = parsed.messageId?.trim();
 

@@ -1,29 +1,33 @@
 import { z } from "@hono/zod-openapi";
 import { EMAIL_STATUSES, RECIPIENT_STATES } from "../../db/schema";
+import { maxJsonBytes, refineWith } from "../../lib/input";
 import { flatListSchema, offsetQuery, standardListSchema } from "../../lib/pagination";
+import { headersProblem, subjectProblem } from "../../mail/mime/checks";
+import { AttachmentContentId, attachmentFields } from "./attachment.schemas";
+import { MAX_STORED_EMAIL_BYTES } from "./emails.checks";
 
 const AddressInput = z.string().min(3).max(320);
 const AddressesInput = z.union([AddressInput, z.array(AddressInput).max(1000)]);
 const TagPart = z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, "letters, digits, _ and - only, up to 256");
 
-export const MAX_BODY_CHARS = 1_500_000;
+/** Each body alone; together with everything else the email stores, MAX_STORED_EMAIL_BYTES. */
+const MAX_EMAIL_BODY_BYTES = 1_000_000;
+const MAX_HEADERS_BYTES = 16_384;
 
 const AttachmentInput = z
-  .object({
-    filename: z.string().min(1).max(255),
-    content: z.string().min(1).openapi({ description: "The file's bytes, base64-encoded." }),
-    content_type: z
-      .string()
-      .max(255)
-      .optional()
-      .openapi({ description: "Guessed from the filename when absent." }),
-    content_id: z
-      .string()
-      .regex(/^[^\s<>]{1,255}$/)
-      .optional()
-      .openapi({ description: "Makes it an inline part, referenced from HTML as `cid:<content_id>`." }),
-  })
+  .object({ ...attachmentFields, content_id: AttachmentContentId.optional() })
   .strict();
+
+const EmailBody = z
+  .string()
+  .superRefine(maxJsonBytes(MAX_EMAIL_BODY_BYTES))
+  .optional()
+  .openapi({
+    description: `At most ${MAX_EMAIL_BODY_BYTES} bytes as JSON (UTF-8; a quote, backslash or line break counts 2). The email's row also holds html and text together with the subject, headers, addresses, tags and attachment names: over ${MAX_STORED_EMAIL_BYTES} bytes in all is a 413.`,
+  });
+
+const distinctNames = (tags: Array<{ name: string }>) =>
+  new Set(tags.map((t) => t.name)).size === tags.length;
 
 const EmailFields = {
   from: AddressInput.openapi({ example: "Acme <hello@acme.com>" }),
@@ -31,13 +35,24 @@ const EmailFields = {
   cc: AddressesInput.optional(),
   bcc: AddressesInput.optional(),
   reply_to: AddressesInput.optional(),
-  subject: z.string().min(1).max(998),
-  html: z.string().max(MAX_BODY_CHARS).optional(),
-  text: z.string().max(MAX_BODY_CHARS).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
+  subject: z.string().min(1).max(998).superRefine(refineWith(subjectProblem)).openapi({
+    description:
+      "One line; a run without spaces may not pass 997 characters (the longest a folded Subject header line holds).",
+  }),
+  html: EmailBody,
+  text: EmailBody,
+  headers: z
+    .record(z.string(), z.string())
+    .superRefine(maxJsonBytes(MAX_HEADERS_BYTES))
+    .superRefine(refineWith(headersProblem))
+    .optional()
+    .openapi({
+      description: `Custom headers, at most ${MAX_HEADERS_BYTES} bytes as JSON. Refused: invalid names, \`Content-*\` and the headers the service writes (From, To, Subject, Date, Message-ID...), repeats in any case, line breaks or control characters, and a run without spaces longer than a 998-character header line.`,
+    }),
   tags: z
     .array(z.object({ name: TagPart, value: TagPart }).strict())
     .max(50)
+    .refine(distinctNames, { message: "must not repeat a tag name" })
     .optional(),
   track_opens: z
     .boolean()

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { singleLine } from "../../lib/input";
 import { pagedListSchema } from "../../lib/pagination";
 import { isValidAddress } from "../../mail/address";
 import { EVENT_NAMES } from "../../webhooks/outbox";
@@ -64,7 +65,10 @@ export const InboxSchema = z
 export const InboxListSchema = pagedListSchema(InboxSchema, "InboxList");
 
 const InboxFields = {
-  name: z.string().trim().min(1).max(100).openapi({ example: "Support" }),
+  name: singleLine(100).openapi({
+    description: "One line: replies are sent from it as the display name.",
+    example: "Support",
+  }),
   email_address: z
     .string()
     .trim()

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { PERMISSIONS } from "../../auth/permissions";
+import { singleLine } from "../../lib/input";
 import { metaListSchema } from "../../lib/pagination";
 
 const Permission = z.enum(PERMISSIONS).openapi({ description: "read, write or admin.", example: "write" });
@@ -22,7 +23,7 @@ export const ApiKeyListSchema = metaListSchema(ApiKeySchema, "ApiKeyList");
 
 export const CreateKeyBodySchema = z
   .object({
-    name: z.string().trim().min(1).max(100).openapi({ example: "Production backend" }),
+    name: singleLine(100).openapi({ example: "Production backend" }),
     permission: Permission,
   })
   .strict()

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { messageAttachments } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { namedCountedList, type OffsetParams, standardList } from "../../lib/pagination";
+import { mediaTypeProblem } from "../../mail/mime/checks";
 import type { TicketContext } from "../tickets/ticket-context";
 import { ticketOf } from "../tickets/tickets.service";
 import { toAttachment, toMessage } from "./messages.dto";
@@ -33,7 +34,10 @@ export async function listAttachments(ctx: TicketContext, messageId: string) {
   return namedCountedList("attachments", (await attachmentsOf(ctx.db, [messageId])).map(toAttachment));
 }
 
-/** The attachment's bytes from R2, with its type and a download name. */
+/**
+ * The attachment's bytes from R2, with its type and a download name. A row stored before types
+ * were checked may hold one with a line break, which no response header can carry.
+ */
 export async function attachmentContent(ctx: TicketContext, messageId: string, attachmentId: string) {
   const rows = await ctx.db
     .select()
@@ -49,5 +53,10 @@ export async function attachmentContent(ctx: TicketContext, messageId: string, a
   const row = rows[0];
   const object = row ? await ctx.env.FILES.get(row.key) : null;
   if (!row || !object) throw notFound(`Attachment ${attachmentId}`);
-  return { body: object.body, contentType: row.contentType, filename: row.filename, size: row.size };
+  return {
+    body: object.body,
+    contentType: mediaTypeProblem(row.contentType) ? "application/octet-stream" : row.contentType,
+    filename: row.filename,
+    size: row.size,
+  };
 }

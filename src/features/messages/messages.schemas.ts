@@ -1,6 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { namedCountedListSchema, offsetQuery, standardListSchema } from "../../lib/pagination";
-import { TicketStatus } from "../tickets/tickets.schemas";
+import { parseAddress } from "../../mail/address";
+import { CustomerName } from "../customers/customers.schemas";
+import { attachmentFields } from "../emails/attachment.schemas";
+import { MessageBodies, TicketStatus, TicketSubject } from "../tickets/tickets.schemas";
 
 export const AttachmentSchema = z
   .object({ id: z.string(), filename: z.string(), content_type: z.string(), size: z.number().int() })
@@ -40,26 +43,25 @@ export const AttachmentListSchema = namedCountedListSchema(
   "MessageAttachmentList",
 );
 
-const AttachmentInput = z
-  .object({
-    filename: z.string().min(1).max(255),
-    content: z.string().min(1),
-    content_type: z.string().max(255).optional(),
-  })
-  .strict();
-
-const Bodies = {
-  body_text: z.string().max(1_000_000).optional(),
-  body_html: z.string().max(1_000_000).optional(),
-};
+const AttachmentInput = z.object(attachmentFields).strict();
+/** Checked here, not when the email is built, so that a bad address changes nothing. */
+const CcList = z
+  .array(
+    z
+      .string()
+      .min(3)
+      .max(320)
+      .refine((text) => parseAddress(text) !== null, { message: "must be an email address" }),
+  )
+  .max(50);
 const hasBody = (b: { body_text?: string; body_html?: string }) => Boolean(b.body_text || b.body_html);
 
 export const CreateMessageBodySchema = z
   .object({
     type: z.enum(["customer", "reply", "note"]).default("reply"),
-    ...Bodies,
+    ...MessageBodies,
     draft: z.boolean().default(false),
-    cc: z.array(z.string().min(3).max(320)).max(50).optional(),
+    cc: CcList.optional(),
     attachments: z.array(AttachmentInput).max(20).optional(),
     status_after_send: TicketStatus.optional(),
   })
@@ -68,7 +70,7 @@ export const CreateMessageBodySchema = z
   .openapi("CreateMessageRequest");
 
 export const UpdateDraftBodySchema = z
-  .object({ ...Bodies, cc: z.array(z.string().min(3).max(320)).max(50).optional() })
+  .object({ ...MessageBodies, cc: CcList.optional() })
   .strict()
   .refine((b) => Object.keys(b).length > 0, "name at least one field to change")
   .openapi("UpdateDraftRequest");
@@ -96,10 +98,10 @@ export const ComposeBodySchema = z
   .object({
     inbox_id: z.string(),
     to: z.string().min(3).max(320),
-    name: z.string().max(200).optional(),
-    subject: z.string().trim().min(1).max(998),
-    ...Bodies,
-    cc: z.array(z.string().min(3).max(320)).max(50).optional(),
+    name: CustomerName.optional(),
+    subject: TicketSubject,
+    ...MessageBodies,
+    cc: CcList.optional(),
     attachments: z.array(AttachmentInput).max(20).optional(),
   })
   .strict()

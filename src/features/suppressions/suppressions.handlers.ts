@@ -52,7 +52,8 @@ export const suppressionsRouter = createRouter()
     return c.json(toSuppression(row), 201);
   })
   .openapi(deleteSuppressionRoute, async (c) => {
-    const email = decodeURIComponent(c.req.valid("param").email).toLowerCase();
+    // The router has already percent-decoded the parameter; decoding again would misread `%`.
+    const email = c.req.valid("param").email.toLowerCase();
     if (!(await deleteSuppression(c.var.ctx.db, c.var.ctx.accountId, email))) {
       throw notFound(`Suppression of ${email}`);
     }

@@ -1,12 +1,11 @@
 import { z } from "@hono/zod-openapi";
+import { singleLine } from "../../lib/input";
 import { countedListSchema } from "../../lib/pagination";
 
-const Name = z
-  .string()
-  .trim()
-  .min(1)
-  .max(50)
-  .openapi({ description: "Unique in its inbox whatever its case.", example: "Billing" });
+const Name = singleLine(50).openapi({
+  description: "Unique in its inbox whatever its case.",
+  example: "Billing",
+});
 
 const Color = z
   .string()

@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, gt, like, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accounts, customers, tags, ticketCounts, tickets, ticketTags } from "../../db/schema";
+import { containsText } from "../../lib/like";
 import { tagNameKey } from "../tags/tags.service";
 
 export type TicketRow = typeof tickets.$inferSelect;
@@ -60,7 +61,7 @@ function whereOf(f: TicketFilter): SQL | undefined {
     f.inboxId ? eq(tickets.inboxId, f.inboxId) : undefined,
     f.customerId ? eq(tickets.customerId, f.customerId) : undefined,
     f.assigneeId ? eq(tickets.assigneeId, f.assigneeId) : undefined,
-    f.q ? like(tickets.subject, `%${f.q.replace(/[%_\\]/g, "\\$&")}%`) : undefined,
+    f.q ? containsText(tickets.subject, f.q) : undefined,
     f.tag
       ? sql`${tickets.id} IN (SELECT tt.ticket_id FROM ticket_tags tt JOIN tags tg ON tg.id = tt.tag_id WHERE tg.account_id = ${f.accountId} AND tg.name_key = ${tagNameKey(f.tag)})`
       : undefined,

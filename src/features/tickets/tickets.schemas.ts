@@ -1,11 +1,33 @@
 import { z } from "@hono/zod-openapi";
 import { TICKET_PRIORITIES, TICKET_STATUSES } from "../../db/schema";
+import { Metadata, maxJsonBytes, refineWith, singleLine } from "../../lib/input";
 import { countedListSchema, offsetQuery, standardListSchema } from "../../lib/pagination";
+import { subjectProblem } from "../../mail/mime/checks";
+import { CustomerName } from "../customers/customers.schemas";
 
 export const TicketStatus = z.enum(TICKET_STATUSES);
 export const TicketPriority = z.enum(TICKET_PRIORITIES);
-const Metadata = z.record(z.string(), z.unknown()).openapi({ description: "Free-form JSON object." });
-const TagNames = z.array(z.string().trim().min(1).max(50)).max(50);
+export const TagName = singleLine(50);
+const TagNames = z.array(TagName).max(50);
+
+/** Replies carry the subject into an email, so it must be a Subject the builder can write. */
+export const TicketSubject = singleLine(998).superRefine(refineWith(subjectProblem)).openapi({
+  description:
+    "One line of at most 998 characters, in which no run without spaces passes 997 characters (the longest a folded Subject header line holds).",
+});
+
+/**
+ * A message body is stored in its row and copied into its `message.created` event, both D1 rows
+ * (2 MB each): two bodies of 750,000 bytes and all else the event carries stay well under that.
+ */
+export const MAX_MESSAGE_BODY_BYTES = 750_000;
+const MessageBody = z
+  .string()
+  .superRefine(maxJsonBytes(MAX_MESSAGE_BODY_BYTES))
+  .openapi({
+    description: `At most ${MAX_MESSAGE_BODY_BYTES} bytes as JSON (UTF-8; a quote, backslash or line break counts 2).`,
+  });
+export const MessageBodies = { body_text: MessageBody.optional(), body_html: MessageBody.optional() };
 
 export const TicketSchema = z
   .object({
@@ -16,7 +38,7 @@ export const TicketSchema = z
     priority: TicketPriority,
     shared_uuid: z.string().openapi({ example: "shr_01JD3Z6X8Y9ABCDEFGHJKMNPQR" }),
     public_url: z.string(),
-    metadata: Metadata,
+    metadata: z.record(z.string(), z.unknown()).openapi({ description: "Free-form JSON object." }),
     inbox_id: z.string(),
     customer_id: z.string(),
     customer: z.object({ id: z.string(), email: z.string(), name: z.string().nullable() }),
@@ -33,26 +55,21 @@ export const TicketSchema = z
 
 export const TicketListSchema = standardListSchema(TicketSchema, "TicketList");
 
-const Body = {
-  body_text: z.string().max(1_000_000).optional(),
-  body_html: z.string().max(1_000_000).optional(),
-};
-
 export const CreateTicketBodySchema = z
   .object({
     inbox_id: z.string(),
     customer: z
       .object({
         email: z.string().min(3).max(320),
-        name: z.string().max(200).optional(),
-        phone: z.string().max(50).optional(),
+        name: CustomerName.optional(),
+        phone: singleLine(50).optional(),
       })
       .strict()
       .optional(),
     customer_id: z.string().optional(),
-    subject: z.string().trim().min(1).max(998),
+    subject: TicketSubject,
     message: z
-      .object(Body)
+      .object(MessageBodies)
       .strict()
       .refine((m) => m.body_text || m.body_html, "give body_text or body_html")
       .optional(),
@@ -68,7 +85,7 @@ export const CreateTicketBodySchema = z
 
 export const UpdateTicketBodySchema = z
   .object({
-    subject: z.string().trim().min(1).max(998),
+    subject: TicketSubject,
     status: TicketStatus,
     priority: TicketPriority,
     metadata: Metadata,
@@ -124,7 +141,7 @@ export const TicketTagSchema = z
   .openapi("TicketTag");
 export const TicketTagListSchema = countedListSchema(TicketTagSchema, "TicketTagList");
 export const AddTicketTagBodySchema = z
-  .object({ tag_id: z.string().optional(), name: z.string().trim().min(1).max(50).optional() })
+  .object({ tag_id: z.string().optional(), name: TagName.optional() })
   .strict()
   .refine((b) => Boolean(b.tag_id) !== Boolean(b.name), "give either `tag_id` or `name`")
   .openapi("AddTicketTagRequest");

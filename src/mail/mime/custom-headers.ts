@@ -1,5 +1,6 @@
 /** Checks on caller-supplied headers: the ways they could corrupt or hijack the message. */
-import { hasControlCharacter } from "./control";
+import { hasControlCharacter } from "../../lib/text";
+import { customHeaderValue, foldHeader } from "./fold";
 
 const FIELD_NAME = /^[!-9;-~]+$/;
 
@@ -44,4 +45,9 @@ export function checkCustomHeaders(headers: Record<string, string>): Array<[stri
     }
     return [name, value];
   });
+}
+
+/** The folded header lines; throws on the first header that could not be written safely. */
+export function customHeaderLines(headers: Record<string, string>): string[] {
+  return checkCustomHeaders(headers).map(([name, value]) => foldHeader(name, customHeaderValue(value)));
 }

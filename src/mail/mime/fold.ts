@@ -40,6 +40,14 @@ export function unstructuredValue(text: string): string {
   return needsEncodedWords(text) ? encodeWords(text) : text;
 }
 
+/** The folded Subject line; throws on a line break (header injection) or a word no line can hold. */
+export function subjectLine(subject: string): string {
+  if (/[\r\n]/.test(subject)) {
+    throw new Error("The subject contains a line break (possible header injection).");
+  }
+  return foldHeader("Subject", unstructuredValue(subject));
+}
+
 /**
  * Custom headers are often structured (List-Unsubscribe holds URLs that may contain "=?"), so
  * only text that cannot travel as is gets encoded.

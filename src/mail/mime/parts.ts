@@ -28,7 +28,7 @@ export function textPart(subtype: "plain" | "html", content: string): MimePart {
 }
 
 /** RFC 2392 content ids are msg-id bodies: printable ASCII, no brackets, no whitespace. */
-function contentIdHeader(contentId: string): string {
+export function contentIdHeader(contentId: string): string {
   const bare = contentId.replace(/^<(.*)>$/, "$1");
   if (!/^[!-;=?-~]{1,900}$/.test(bare)) throw new Error(`Invalid content id ${JSON.stringify(contentId)}.`);
   return `Content-ID: <${bare}>`;
