@@ -1,4 +1,4 @@
-import type { Environment } from "../../env";
+import type { Environment } from "../env";
 
 /**
  * Where a webhook may point (product.md). Its own module because the webhook dispatcher is to
