@@ -1,81 +1,104 @@
+import ipaddr from "ipaddr.js";
 import type { Environment } from "../env";
 
 /**
- * Where a webhook may point (product.md). Its own module because the webhook dispatcher is to
- * check again before each delivery, so that a rule change here also stops deliveries to old entries.
+ * Where a webhook may point (product.md). Inbox webhooks are checked when written, and the
+ * dispatcher checks again before each delivery, so a rule change here also stops old entries.
  *
  * Only literal addresses can be judged here: a public name that resolves to a private address is
  * out of reach of a check at write time. In production Workers' fetch cannot reach private networks
  * anyway; this check keeps the obvious cases out and the error explains them to the user.
+ *
+ * Addresses are classified by ipaddr.js's range names (the IANA special-purpose registries), not by
+ * hand: only `unicast` is public.
  */
 
 type AddressClass = "public" | "loopback" | "refused";
 
+interface Verdict {
+  kind: AddressClass;
+  /** An IPv6 address carrying an IPv4 one (mapped, translated, NAT64, 6to4, Teredo). */
+  embedsV4: boolean;
+}
+
 const MAX_URL_LENGTH = 2048;
 
-/** IPv4 ranges that never belong to a public receiver, as [network, prefix length]. */
-const REFUSED_V4: Array<[number, number]> = [
-  [0x00000000, 8], // 0.0.0.0/8: "this network"; 0.0.0.0 reaches the host itself
-  [0x0a000000, 8], // 10/8 private
-  [0x64400000, 10], // 100.64/10 carrier-grade NAT
-  [0xa9fe0000, 16], // 169.254/16 link-local (cloud metadata lives here)
-  [0xac100000, 12], // 172.16/12 private
-  [0xc0a80000, 16], // 192.168/16 private
-  [0xe0000000, 3], // 224/3: multicast, reserved and broadcast
-];
+const PUBLIC: Verdict = { kind: "public", embedsV4: false };
+const LOOPBACK: Verdict = { kind: "loopback", embedsV4: false };
+const REFUSED: Verdict = { kind: "refused", embedsV4: false };
 
-function inRange(value: number, base: number, prefix: number): boolean {
-  const mask = (0xffffffff << (32 - prefix)) >>> 0;
-  return (value & mask) >>> 0 === base;
+/** IANA's global unicast block: ipaddr.js calls every other unlisted IPv6 address `unicast` too. */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR("2000::/3");
+/** IPv4-compatible addresses (::a.b.c.d, RFC 4291, deprecated) have no range name in ipaddr.js. */
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR("::/96");
+/** NAT64's well-known prefix puts the IPv4 address last; the local-use 64:ff9b:1::/48 may not. */
+const WELL_KNOWN_NAT64 = ipaddr.IPv6.parseCIDR("64:ff9b::/96");
+
+function judgeV4(address: ipaddr.IPv4): AddressClass {
+  const range = address.range();
+  if (range === "loopback") return "loopback";
+  return range === "unicast" ? "public" : "refused";
 }
 
-function classifyV4(host: string): AddressClass | null {
-  const parts = host.split(".");
-  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return null;
-  const value = parts.reduce((acc, p) => acc * 256 + Number(p), 0);
-  if (inRange(value, 0x7f000000, 8)) return "loopback";
-  return REFUSED_V4.some(([base, prefix]) => inRange(value, base, prefix)) ? "refused" : "public";
-}
+const v4Of = (high: number, low: number) =>
+  new ipaddr.IPv4([(high >> 8) & 255, high & 255, (low >> 8) & 255, low & 255]);
 
-/** The eight 16-bit groups of an IPv6 address as the URL parser writes it (compressed, no zone). */
-function groupsOf(address: string): number[] | null {
-  const [head = "", tail] = address.split("::");
-  const part = (text: string) => (text ? text.split(":").map((g) => Number.parseInt(g, 16)) : []);
-  const left = part(head);
-  const right = tail === undefined ? [] : part(tail);
-  const missing = 8 - left.length - right.length;
-  if (missing < 0 || (tail === undefined && missing !== 0)) return null;
-  const groups = [...left, ...new Array<number>(missing).fill(0), ...right];
-  return groups.some((g) => Number.isNaN(g)) ? null : groups;
-}
-
-function classifyV6(address: string): AddressClass {
-  const g = groupsOf(address);
-  if (!g) return "refused";
-  const [g0 = 0, , , , , g5 = 0, g6 = 0, g7 = 0] = g;
-  const zeroUpTo = (n: number) => g.slice(0, n).every((x) => x === 0);
-  if (zeroUpTo(7) && g7 === 1) return "loopback"; // ::1
-  if (zeroUpTo(8)) return "refused"; // :: unspecified
-  // IPv4-mapped (::ffff:a.b.c.d): judge the IPv4 address inside.
-  if (zeroUpTo(5) && g5 === 0xffff) {
-    return classifyV4(`${g6 >> 8}.${g6 & 255}.${g7 >> 8}.${g7 & 255}`) ?? "refused";
+/**
+ * The IPv4 addresses an IPv6 address carries, where each standard puts them; null when it carries
+ * none, an empty list when it carries one at a place this cannot know.
+ */
+function embeddedV4(address: ipaddr.IPv6): ipaddr.IPv4[] | null {
+  const [, g1 = 0, g2 = 0, g3 = 0, , , g6 = 0, g7 = 0] = address.parts;
+  const range = address.range();
+  switch (range) {
+    case "ipv4Mapped":
+    case "rfc6145":
+      return [v4Of(g6, g7)];
+    case "rfc6052":
+      return address.match(WELL_KNOWN_NAT64) ? [v4Of(g6, g7)] : [];
+    case "6to4":
+      return [v4Of(g1, g2)];
+    case "teredo": // the server, then the client, whose bits Teredo inverts
+      return [v4Of(g2, g3), v4Of(~g6, ~g7)];
+    default:
+      return range === "unicast" && address.match(IPV4_COMPATIBLE) ? [v4Of(g6, g7)] : null;
   }
-  if ((g0 & 0xffc0) === 0xfe80) return "refused"; // fe80::/10 link-local
-  if ((g0 & 0xfe00) === 0xfc00) return "refused"; // fc00::/7 unique-local
-  if ((g0 & 0xff00) === 0xff00) return "refused"; // ff00::/8 multicast
-  return "public";
 }
 
-function classifyHost(hostname: string): AddressClass {
-  const host = hostname.toLowerCase().replace(/\.$/, "");
-  if (host.startsWith("[")) return classifyV6(host.slice(1, -1));
-  if (host === "localhost" || host.endsWith(".localhost")) return "loopback";
-  return classifyV4(host) ?? "public";
+function judgeV6(address: ipaddr.IPv6): Verdict {
+  const carried = embeddedV4(address);
+  if (carried) {
+    const kinds = carried.map(judgeV4);
+    if (kinds.length === 0 || kinds.includes("refused")) return REFUSED;
+    // Only the mapped form reaches this host's loopback; through a translator 127/8 is someone else's.
+    if (kinds.includes("loopback")) {
+      return address.range() === "ipv4Mapped" ? { kind: "loopback", embedsV4: true } : REFUSED;
+    }
+    return { kind: "public", embedsV4: true };
+  }
+  const range = address.range();
+  if (range === "loopback") return LOOPBACK;
+  return range === "unicast" && address.match(GLOBAL_UNICAST_V6) ? PUBLIC : REFUSED;
+}
+
+function judgeHost(hostname: string): Verdict {
+  const host = hostname.toLowerCase().replace(/\.+$/, "");
+  if (host.startsWith("[")) {
+    const inner = host.slice(1, -1);
+    return ipaddr.IPv6.isValid(inner) ? judgeV6(ipaddr.IPv6.parse(inner)) : REFUSED;
+  }
+  if (host === "localhost" || host.endsWith(".localhost")) return LOOPBACK;
+  // The URL parser has already rewritten decimal, octal and hex hosts (2130706433, 0x7f.1) as dotted
+  // quads; ipaddr.js reads those notations too, should a runtime leave one as written.
+  if (ipaddr.IPv4.isValid(host)) return { kind: judgeV4(ipaddr.IPv4.parse(host)), embedsV4: false };
+  return PUBLIC;
 }
 
 /**
  * Why `raw` cannot be a webhook URL, or null when it can. `https://` to a public host always;
  * loopback (127.0.0.0/8, localhost, [::1]), over http or https, only in development and test.
+ * In production an IPv6 address carrying an IPv4 one is refused whatever it carries: a public
+ * receiver has its own address and no reason to be reached through a translation prefix.
  */
 export function webhookUrlProblem(raw: string, environment: Environment): string | null {
   if (raw.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
@@ -84,10 +107,13 @@ export function webhookUrlProblem(raw: string, environment: Environment): string
     return "must be an absolute https:// URL";
   }
   if (url.username || url.password) return "must not carry credentials (user:password@)";
-  const kind = classifyHost(url.hostname);
-  const local = environment !== "production";
+  const { kind, embedsV4 } = judgeHost(url.hostname);
+  const production = environment === "production";
   if (kind === "refused") return "must not point to a private, link-local or reserved address";
-  if (kind === "loopback" && !local) return "must not point to a loopback address";
+  if (kind === "loopback" && production) return "must not point to a loopback address";
+  if (embedsV4 && production) {
+    return "must not use an IPv6 address that embeds an IPv4 address (IPv4-mapped, NAT64, 6to4, Teredo); use the receiver's own address";
+  }
   if (url.protocol === "http:" && kind !== "loopback") return "must use https://";
   return null;
 }
