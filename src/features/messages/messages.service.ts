@@ -153,7 +153,7 @@ export async function addMessage(ctx: TicketContext, ticketId: string, input: Cr
     ctx.db.insert(messages).values(row),
     ...files.map((f) => ctx.db.insert(messageAttachments).values(f)),
   ];
-  if (changes) statements.push(bumpTicketStatement(ctx.db, ticketId, changes));
+  if (changes) statements.push(bumpTicketStatement(ctx.db, ctx.accountId, ticketId, changes));
   const event = publish ? messageCreated(ctx, inbox, { ...ticket, ...changes }, row, files) : null;
   await runBatch(ctx.db, [...statements, ...(event?.statements ?? [])]);
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
@@ -163,7 +163,7 @@ export async function addMessage(ctx: TicketContext, ticketId: string, input: Cr
 export async function showMessage(ctx: TicketContext, id: string) {
   const view = await findMessage(ctx.db, ctx.accountId, id);
   if (!view) throw notFound(`Message ${id}`);
-  return toMessage(view, await attachmentsOf(ctx.db, [id]));
+  return toMessage(view, await attachmentsOf(ctx.db, ctx.accountId, [id]));
 }
 
 async function draftOf(ctx: TicketContext, id: string) {
@@ -188,14 +188,16 @@ export async function updateDraft(
       ...(input.cc !== undefined ? { cc: JSON.stringify(input.cc) } : {}),
       updatedAt: ctx.now,
     })
-    .where(and(eq(messages.id, id), eq(messages.isDraft, true)));
+    .where(and(eq(messages.accountId, ctx.accountId), eq(messages.id, id), eq(messages.isDraft, true)));
   return showMessage(ctx, id);
 }
 
 export async function deleteDraft(ctx: TicketContext, id: string) {
   await draftOf(ctx, id);
-  const files = await attachmentsOf(ctx.db, [id]);
-  await ctx.db.delete(messages).where(and(eq(messages.id, id), eq(messages.isDraft, true)));
+  const files = await attachmentsOf(ctx.db, ctx.accountId, [id]);
+  await ctx.db
+    .delete(messages)
+    .where(and(eq(messages.accountId, ctx.accountId), eq(messages.id, id), eq(messages.isDraft, true)));
   if (files.length > 0) await ctx.env.FILES.delete(files.map((f) => f.key));
   return { id, deleted: true as const };
 }
@@ -208,7 +210,7 @@ export async function sendDraft(ctx: TicketContext, id: string, statusAfterSend:
     inboxOf(ctx, ticket.inboxId),
     customerOf(ctx, ticket.customerId),
   ]);
-  const files = await attachmentsOf(ctx.db, [id]);
+  const files = await attachmentsOf(ctx.db, ctx.accountId, [id]);
   const email =
     draft.type === "reply"
       ? await emailReply(ctx, ticket, inbox, customer, {
@@ -251,8 +253,8 @@ export async function sendDraft(ctx: TicketContext, id: string, statusAfterSend:
     ctx.db
       .update(messages)
       .set(published)
-      .where(and(eq(messages.id, id), eq(messages.isDraft, true))),
-    bumpTicketStatement(ctx.db, ticket.id, changes),
+      .where(and(eq(messages.accountId, ctx.accountId), eq(messages.id, id), eq(messages.isDraft, true))),
+    bumpTicketStatement(ctx.db, ctx.accountId, ticket.id, changes),
     ...event.statements,
   ]);
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);

@@ -39,7 +39,7 @@ export async function emailReply(
   customer: CustomerRow,
   content: ReplyContent,
 ) {
-  const thread = [threadRootId(ticket, inbox), ...(await threadMessageIds(ctx.db, ticket.id))];
+  const thread = [threadRootId(ticket, inbox), ...(await threadMessageIds(ctx.db, ctx.accountId, ticket.id))];
   return sendFromFeature(
     { db: ctx.db, env: ctx.env, accountId: ctx.accountId, now: ctx.now },
     {
