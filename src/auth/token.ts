@@ -1,5 +1,4 @@
-import { str as crc32 } from "crc-32";
-import { BASE62, randomBase62, sha256Hex } from "../lib/crypto";
+import { BASE62, crc32, randomBase62, sha256Hex } from "../lib/crypto";
 
 /**
  * A token is `sk_`, 43 random base62 characters (more than 256 bits: product.md asks at least 32
@@ -28,7 +27,7 @@ function base62Digits(value: number, length: number): string {
   return digits;
 }
 
-const checksumOf = (text: string) => base62Digits(crc32(text) >>> 0, CHECKSUM_LENGTH);
+const checksumOf = (text: string) => base62Digits(crc32(text), CHECKSUM_LENGTH);
 
 export function generateToken(): string {
   const body = `sk_${randomBase62(RANDOM_LENGTH)}`;
