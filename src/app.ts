@@ -72,7 +72,8 @@ export function createApp() {
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
-    description: "An API key: `sk_` followed by 43 letters and digits.",
+    description:
+      "An API key: `sk_` followed by 49 letters and digits, the last 6 a CRC-32 checksum of the rest (keys made before checksums have 43 and none). A token whose checksum does not match is refused with 401 without a lookup.",
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "opsToken", {
     type: "http",

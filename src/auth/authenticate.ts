@@ -2,11 +2,16 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { AppError, invalidApiKey } from "../lib/errors";
 import type { Verdict } from "./key-guard";
-import { bearerToken, hashToken } from "./token";
+import { bearerToken, hashToken, tokenForm } from "./token";
+import { recentlyUnknownTokens } from "./unknown-tokens";
+
+const UNKNOWN_KEY = "The API key is unknown or has been revoked.";
 
 /**
  * Authenticates the bearer key and applies its rate limit with one call to the key's guard. A
- * missing or malformed token is refused here, before any Durable Object or D1 work.
+ * missing or malformed token, or one whose checksum fails, is refused here, before any Durable
+ * Object or D1 work; so is an old-form token (no checksum) the guard found unknown within the
+ * last minute (unknown-tokens.ts).
  */
 export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const token = bearerToken(c.req.header("Authorization"));
@@ -17,11 +22,17 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
         : "Send your API key as `Authorization: Bearer sk_...`.",
     );
   }
+  const form = tokenForm(token);
+  if (form === "corrupt") throw invalidApiKey(UNKNOWN_KEY);
   const tokenHash = await hashToken(token);
+  if (form === "old" && recentlyUnknownTokens.has(tokenHash)) throw invalidApiKey(UNKNOWN_KEY);
   const guard = c.env.KEY_GUARD.get(c.env.KEY_GUARD.idFromName(tokenHash));
   const verdict: Verdict = await guard.admit(tokenHash);
 
-  if (verdict.kind === "invalid") throw invalidApiKey("The API key is unknown or has been revoked.");
+  if (verdict.kind === "invalid") {
+    if (form === "old") recentlyUnknownTokens.add(tokenHash);
+    throw invalidApiKey(UNKNOWN_KEY);
+  }
   c.set("principal", verdict.principal);
   if (verdict.kind === "suspended") {
     throw new AppError(

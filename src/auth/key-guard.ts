@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
 import type { Principal } from "../env";
 import { findKeyForAuth, recordKeyUse } from "../features/keys/keys.repo";
-import { log } from "../lib/logger";
+import { describeError, log } from "../lib/logger";
 import { limitsFor, type PlanName, parseQuotaOverrides } from "../lib/plans";
 import { RollingWindow } from "./rolling-window";
 
@@ -84,9 +84,7 @@ export class KeyGuard extends DurableObject<Env> {
   private refreshInBackground(tokenHash: string): void {
     if (this.loading) return;
     this.load(tokenHash).catch((error: unknown) =>
-      log.warn("key_guard.refresh_failed", {
-        error_message: error instanceof Error ? error.message : String(error),
-      }),
+      log.warn("key_guard.refresh_failed", describeError(error)),
     );
   }
 
@@ -134,10 +132,7 @@ export class KeyGuard extends DurableObject<Env> {
     this.ctx.waitUntil(
       recordKeyUse(db, key.principal.keyId, now).then(
         () => undefined,
-        (error: unknown) =>
-          log.warn("key_guard.last_used_failed", {
-            error_message: error instanceof Error ? error.message : String(error),
-          }),
+        (error: unknown) => log.warn("key_guard.last_used_failed", describeError(error)),
       ),
     );
   }

@@ -4,7 +4,7 @@ import {
   type RequestLogMessage,
   RequestLogMessageSchema,
 } from "../features/request-logs/request-logs.schemas";
-import { log } from "../lib/logger";
+import { describeError, log } from "../lib/logger";
 
 /**
  * Inserts a batch of request logs in one statement. A malformed message is acknowledged and
@@ -30,7 +30,7 @@ export async function consumeRequestLogs(batch: MessageBatch<unknown>, env: Env)
   } catch (error) {
     log.error("request_log.insert_failed", {
       count: valid.length,
-      error_message: error instanceof Error ? error.message : String(error),
+      ...describeError(error),
     });
     for (const v of valid) v.message.retry({ delaySeconds: 5 });
   }

@@ -1,7 +1,7 @@
 /** Hashing, random tokens, constant-time comparison and AES-GCM, on Web Crypto only. */
 
 const encoder = new TextEncoder();
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
@@ -37,6 +37,32 @@ export function randomBase62(length: number): string {
     }
   }
   return out;
+}
+
+/** CRC-32 (IEEE 802.3, as zlib and PNG) reflected polynomial: one table, built on first use. */
+let crcTable: Uint32Array | null = null;
+
+function crcTableOf(): Uint32Array {
+  if (crcTable) return crcTable;
+  crcTable = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    crcTable[n] = c >>> 0;
+  }
+  return crcTable;
+}
+
+/**
+ * The CRC-32 of `text`'s UTF-8 bytes, unsigned. Written here because Web Crypto has no CRC, the
+ * Worker's types carry no node:zlib, and the npm package crc-32 gives Node's ESM loader (the
+ * scripts) no named exports; the standard check value is in the tests.
+ */
+export function crc32(text: string): number {
+  const table = crcTableOf();
+  let crc = 0xffffffff;
+  for (const byte of encoder.encode(text)) crc = (table[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
 }
 
 export function randomBase64Url(byteLength: number): string {

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { log } from "../lib/logger";
+import { describeError, log } from "../lib/logger";
 import type { Defer } from "../lib/request-context";
 
 export type { Defer };
@@ -23,7 +23,7 @@ export async function announceEvents(
   const ids = recorded.flatMap((event) => (event?.dispatchId ? [event.dispatchId] : []));
   if (ids.length === 0) return;
   const send = queue.sendBatch(ids.map((id) => ({ body: { eventId: id } }))).catch((error: unknown) => {
-    log.warn("events.enqueue_failed", { events: ids.join(","), error: String(error) });
+    log.warn("events.enqueue_failed", { events: ids.join(","), ...describeError(error) });
   });
   if (defer) defer(send);
   else await send;

@@ -1,6 +1,6 @@
 import type { Environment } from "../env";
-import { webhookUrlProblem } from "../features/inboxes/webhook-url";
 import { signatureHeader } from "./signature";
+import { webhookUrlProblem } from "./url-guard";
 
 /** The spec's delivery timeout: one attempt, 10 seconds, no retry. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;

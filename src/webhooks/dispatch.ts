@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { type Db, runBatch } from "../db/client";
 import { environmentOf } from "../env";
 import { decryptSecret } from "../lib/crypto";
-import { log } from "../lib/logger";
+import { describeError, log } from "../lib/logger";
 import { iso } from "../lib/time";
 import { type DeliveryResult, deliver, type OutgoingEvent } from "./deliver";
 
@@ -117,7 +117,7 @@ export async function dispatchEvents(
   await Promise.all(
     jobs.map((job) =>
       launch(job).catch((error: unknown) => {
-        log.warn("webhook.launch_failed", { delivery: job.delivery.id, error: String(error) });
+        log.warn("webhook.launch_failed", { delivery: job.delivery.id, ...describeError(error) });
         fallback(attemptDelivery(db, env, job));
       }),
     ),

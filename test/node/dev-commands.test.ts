@@ -123,7 +123,7 @@ describe("npm start on a fresh copy", () => {
     expect(created).toEqual({
       account_id: expect.stringMatching(/^acc_/),
       key_id: expect.stringMatching(/^key_/),
-      token: expect.stringMatching(/^sk_[0-9A-Za-z]{43}$/),
+      token: expect.stringMatching(/^sk_[0-9A-Za-z]{49}$/),
     });
     const res = await api(`/v1/accounts/${created.account_id}`, created.token);
     expect(res.status).toBe(200);

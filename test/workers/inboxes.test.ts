@@ -3,9 +3,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { customers, tickets } from "../../src/db/schema";
-import { webhookUrlProblem } from "../../src/features/inboxes/webhook-url";
 import { decryptSecret } from "../../src/lib/crypto";
 import { newId } from "../../src/lib/ids";
+import { webhookUrlProblem } from "../../src/webhooks/url-guard";
 import { addKey, call, callJson, db, errorBody, seedWorkspace, verifiedDomain } from "./helpers";
 
 type Webhook = { url: string; events: string[]; enabled: boolean; secret: string };

@@ -26,7 +26,7 @@ describe("ticket and message lists are served by indexes", () => {
     ["no filter", undefined],
     ["created_after", 1],
   ])("GET /v1/tickets/{id}/messages with %s", async (_name, after) => {
-    const { page, total } = messageQueries(db(), "tkv_X", after, 50, 0);
+    const { page, total } = messageQueries(db(), "acc_X", "tkv_X", after, 50, 0);
     expectIndexed(await planOf(page), "messages");
     expectIndexed(await planOf(total), "messages");
   });

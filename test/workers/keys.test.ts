@@ -21,7 +21,7 @@ describe("POST /v1/keys", () => {
     );
     expect(body).toMatchObject({ name: "CI deploys", permission: "write" });
     expect(body.id).toMatch(/^key_[0-9A-HJKMNP-TV-Z]{26}$/);
-    expect(body.token).toMatch(/^sk_[0-9A-Za-z]{43}$/);
+    expect(body.token).toMatch(/^sk_[0-9A-Za-z]{49}$/);
     expect(body.key_prefix).toBe((body.token as string).slice(0, 10));
     expect(body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(body.warning).toEqual(expect.stringContaining("only once"));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, callJson, eventsOf, seedInbox, seedWorkspace } from "./helpers";
+import { call, callJson, errorBody, eventsOf, seedInbox, seedWorkspace } from "./helpers";
 
 type Ticket = Record<string, unknown> & { id: string; status: string; tags: string[]; message_count: number };
 
@@ -40,6 +40,42 @@ describe("merge and cross-workspace access", () => {
         })
       ).status,
     ).toBe(400);
+  });
+
+  it("refuses to merge tickets of two inboxes with 400, and moves nothing", async () => {
+    const ws = await seedWorkspace();
+    const [sales, support] = [await seedInbox(ws.accountId), await seedInbox(ws.accountId)];
+    const open = async (inboxId: string, subject: string) =>
+      (
+        await callJson<Ticket>("POST", "/v1/tickets", {
+          token: ws.token,
+          body: {
+            inbox_id: inboxId,
+            customer: { email: "ada@example.com" },
+            subject,
+            tags: [subject],
+            message: { body_text: subject },
+          },
+        })
+      ).body;
+    const source = await open(sales.id, "quote");
+    const target = await open(support.id, "bug");
+    const res = await callJson("POST", `/v1/tickets/${source.id}/manage`, {
+      token: ws.token,
+      body: { action: "merge", into_ticket_id: target.id },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      ...errorBody("Ticket of another inbox", "merge_other_inbox"),
+      message: `${source.id} is in inbox ${sales.id} and ${target.id} in inbox ${support.id}; tickets merge only within one inbox.`,
+    });
+    for (const [ticket, tags] of [
+      [source, ["quote"]],
+      [target, ["bug"]],
+    ] as const) {
+      const after = (await callJson<Ticket>("GET", `/v1/tickets/${ticket.id}`, { token: ws.token })).body;
+      expect(after).toMatchObject({ status: "open", message_count: 1, tags });
+    }
   });
 
   it("answers 404 for another workspace's messages, tags and tickets on every write", async () => {

@@ -230,7 +230,16 @@ describe("webhook deliveries", { timeout: 30_000 }, () => {
   it("does not reach loopback or private addresses in production, whatever is stored", async () => {
     const hook = endpoint();
     const event = { id: "evt_X", name: "ticket.created", body: "{}" };
-    for (const url of [hook.url, "https://10.0.0.8/hook", "https://169.254.169.254/latest"]) {
+    for (const url of [
+      hook.url,
+      "https://10.0.0.8/hook",
+      "https://169.254.169.254/latest",
+      "https://[::127.0.0.1]/",
+      "https://[::a9fe:a9fe]/latest",
+      "https://[64:ff9b::a9fe:a9fe]/",
+      "https://[2002:a9fe:a9fe::1]/",
+      "https://198.18.0.1/",
+    ]) {
       const result = await deliver({ url, secret: "whsec_x" }, event, "production");
       expect(result).toMatchObject({
         status: "failed",

@@ -36,10 +36,15 @@ export async function findConnectionByDomain(db: Db, accountId: string, domain: 
 
 export async function updateConnection(
   db: Db,
+  accountId: string,
   id: string,
   changes: Partial<typeof connections.$inferInsert>,
 ) {
-  const rows = await db.update(connections).set(changes).where(eq(connections.id, id)).returning();
+  const rows = await db
+    .update(connections)
+    .set(changes)
+    .where(and(eq(connections.accountId, accountId), eq(connections.id, id)))
+    .returning();
   return rows[0] ?? null;
 }
 
@@ -48,11 +53,11 @@ export function deleteConnection(db: Db, accountId: string, id: string) {
 }
 
 /** Ids of the inboxes that send through a connection. */
-export async function inboxesUsing(db: Db, connectionId: string) {
+export async function inboxesUsing(db: Db, accountId: string, connectionId: string) {
   const rows = await db
     .select({ id: inboxes.id })
     .from(inboxes)
-    .where(eq(inboxes.connectionId, connectionId))
+    .where(and(eq(inboxes.accountId, accountId), eq(inboxes.connectionId, connectionId)))
     .limit(20);
   return rows.map((r) => r.id);
 }

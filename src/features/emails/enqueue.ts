@@ -1,4 +1,4 @@
-import { log } from "../../lib/logger";
+import { describeError, log } from "../../lib/logger";
 import type { EmailRow } from "./emails.repo";
 
 /** Queues accept delays of up to 12 hours; later sends wait for the minute sweep. */
@@ -26,7 +26,7 @@ export async function enqueueEmails(queue: Queue, rows: EmailRow[], now: number)
     } catch (error) {
       log.warn("emails.enqueue_failed", {
         count: messages.length,
-        error_message: error instanceof Error ? error.message : String(error),
+        ...describeError(error),
       });
     }
   }

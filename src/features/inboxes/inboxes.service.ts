@@ -133,7 +133,7 @@ export async function updateInbox(ctx: InboxContext, id: string, input: UpdateIn
  */
 export async function removeInbox(ctx: InboxContext, id: string) {
   const before = await ownInbox(ctx, id);
-  const files = await attachmentKeysUnder(ctx.db, { inboxId: id });
+  const files = await attachmentKeysUnder(ctx.db, ctx.accountId, { inboxId: id });
   const event = recordEvent(
     { accountId: ctx.accountId, inbox: before, name: "inbox.deleted", guard: { table: "inboxes", id } },
     ctx.now,

@@ -2,8 +2,8 @@ import { environmentOf } from "../../env";
 import { decryptSecret, encryptSecret, randomBase64Url } from "../../lib/crypto";
 import { validationError } from "../../lib/router";
 import type { EventName } from "../../webhooks/outbox";
+import { webhookUrlProblem } from "../../webhooks/url-guard";
 import type { WebhookInput } from "./inboxes.schemas";
-import { webhookUrlProblem } from "./webhook-url";
 
 /** One webhook of an inbox, its secret in clear: what the API answers and the dispatcher signs with. */
 export interface Webhook {

@@ -16,10 +16,18 @@ export async function listMessages(
   page: OffsetParams,
 ) {
   await ticketOf(ctx, ticketId);
-  const { page: query, total } = messageQueries(ctx.db, ticketId, createdAfter, page.limit, page.offset);
+  const { page: query, total } = messageQueries(
+    ctx.db,
+    ctx.accountId,
+    ticketId,
+    createdAfter,
+    page.limit,
+    page.offset,
+  );
   const [rows, totals] = await ctx.db.batch([query, total]);
   const files = await attachmentsOf(
     ctx.db,
+    ctx.accountId,
     rows.map((r) => r.message.id),
   );
   return standardList(
@@ -31,7 +39,10 @@ export async function listMessages(
 
 export async function listAttachments(ctx: TicketContext, messageId: string) {
   if (!(await findMessage(ctx.db, ctx.accountId, messageId))) throw notFound(`Message ${messageId}`);
-  return namedCountedList("attachments", (await attachmentsOf(ctx.db, [messageId])).map(toAttachment));
+  return namedCountedList(
+    "attachments",
+    (await attachmentsOf(ctx.db, ctx.accountId, [messageId])).map(toAttachment),
+  );
 }
 
 /**

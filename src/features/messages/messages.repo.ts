@@ -21,12 +21,14 @@ export async function findMessage(db: Db, accountId: string, id: string): Promis
 
 export function messageQueries(
   db: Db,
+  accountId: string,
   ticketId: string,
   createdAfter: number | undefined,
   limit: number,
   offset: number,
 ) {
   const where = and(
+    eq(messages.accountId, accountId),
     eq(messages.ticketId, ticketId),
     createdAfter !== undefined ? gt(messages.createdAt, createdAfter) : undefined,
   );
@@ -43,20 +45,31 @@ export function messageQueries(
   };
 }
 
-export function attachmentsOf(db: Db, messageIds: string[]) {
+export function attachmentsOf(db: Db, accountId: string, messageIds: string[]) {
   return db
     .select()
     .from(messageAttachments)
-    .where(inArray(messageAttachments.messageId, messageIds.length > 0 ? messageIds : [""]))
+    .where(
+      and(
+        eq(messageAttachments.accountId, accountId),
+        inArray(messageAttachments.messageId, messageIds.length > 0 ? messageIds : [""]),
+      ),
+    )
     .orderBy(asc(messageAttachments.createdAt), asc(messageAttachments.id));
 }
 
 /** The RFC 5322 Message-IDs of a ticket's messages so far, oldest first (for References). */
-export async function threadMessageIds(db: Db, ticketId: string): Promise<string[]> {
+export async function threadMessageIds(db: Db, accountId: string, ticketId: string): Promise<string[]> {
   const rows = await db
     .select({ id: messages.emailMessageId })
     .from(messages)
-    .where(and(eq(messages.ticketId, ticketId), isNotNull(messages.emailMessageId)))
+    .where(
+      and(
+        eq(messages.accountId, accountId),
+        eq(messages.ticketId, ticketId),
+        isNotNull(messages.emailMessageId),
+      ),
+    )
     .orderBy(asc(messages.createdAt), asc(messages.id));
   return rows.flatMap((r) => (r.id ? [r.id] : []));
 }
@@ -64,17 +77,23 @@ export async function threadMessageIds(db: Db, ticketId: string): Promise<string
 /** R2 keys of every attachment under one ticket or a whole inbox, to delete the bytes after the rows. */
 export async function attachmentKeysUnder(
   db: Db,
+  accountId: string,
   scope: { ticketId: string } | { inboxId: string },
 ): Promise<string[]> {
-  const ticketIds =
-    "ticketId" in scope
-      ? db.select({ id: tickets.id }).from(tickets).where(eq(tickets.id, scope.ticketId))
-      : db.select({ id: tickets.id }).from(tickets).where(eq(tickets.inboxId, scope.inboxId));
+  const ticketIds = db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.accountId, accountId),
+        "ticketId" in scope ? eq(tickets.id, scope.ticketId) : eq(tickets.inboxId, scope.inboxId),
+      ),
+    );
   const rows = await db
     .select({ key: messageAttachments.key })
     .from(messageAttachments)
     .innerJoin(messages, eq(messages.id, messageAttachments.messageId))
-    .where(inArray(messages.ticketId, ticketIds));
+    .where(and(eq(messageAttachments.accountId, accountId), inArray(messages.ticketId, ticketIds)));
   return rows.map((r) => r.key);
 }
 

@@ -80,7 +80,7 @@ export async function addMessage(ctx: TicketContext, ticketId: string, input: Cr
 export async function showMessage(ctx: TicketContext, id: string) {
   const view = await findMessage(ctx.db, ctx.accountId, id);
   if (!view) throw notFound(`Message ${id}`);
-  return toMessage(view, await attachmentsOf(ctx.db, [id]));
+  return toMessage(view, await attachmentsOf(ctx.db, ctx.accountId, [id]));
 }
 
 export async function updateDraft(
@@ -98,7 +98,7 @@ export async function updateDraft(
 
 /** DELETE of a draft: the rows go in one statement (the storage trigger gives their bytes back), then the bytes. */
 export async function deleteDraft(ctx: TicketContext, id: string) {
-  const files = await attachmentsOf(ctx.db, [id]);
+  const files = await attachmentsOf(ctx.db, ctx.accountId, [id]);
   await removeDraft(ctx, id);
   if (files.length > 0) await ctx.env.FILES.delete(files.map((f) => f.key));
   return { id, deleted: true as const };
@@ -116,7 +116,7 @@ export async function sendDraft(ctx: TicketContext, id: string, statusAfterSend:
     const [inbox, customer, files] = await Promise.all([
       inboxOf(ctx, ticket.inboxId),
       customerOf(ctx, ticket.customerId),
-      attachmentsOf(ctx.db, [id]),
+      attachmentsOf(ctx.db, ctx.accountId, [id]),
     ]);
     await publishMessage(ctx, {
       ticket,

@@ -65,7 +65,7 @@ export async function prepareReply(
   content: ReplyContent,
   extraBytes: number,
 ) {
-  const thread = [threadRootId(ticket, inbox), ...(await threadMessageIds(ctx.db, ticket.id))];
+  const thread = [threadRootId(ticket, inbox), ...(await threadMessageIds(ctx.db, ctx.accountId, ticket.id))];
   // Names are one line since they are checked on input; rows stored before that may not be.
   const from = { name: displayName(inbox.name), address: inbox.emailAddress };
   const to = [{ ...(customer.name ? { name: displayName(customer.name) } : {}), address: customer.email }];

@@ -1,4 +1,4 @@
-import { log } from "../../lib/logger";
+import { describeError, log } from "../../lib/logger";
 import type { RequestLogMessage } from "./request-logs.schemas";
 
 /** A queue batch holds at most 100 messages. */
@@ -42,7 +42,7 @@ export class RequestLogBuffer {
     } catch (error) {
       log.warn("request_log.enqueue_failed", {
         count: records.length,
-        error_message: error instanceof Error ? error.message : String(error),
+        ...describeError(error),
       });
     }
   }

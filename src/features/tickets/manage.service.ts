@@ -1,9 +1,10 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { runBatch, type Statement } from "../../db/client";
-import { messages, tags, tickets, ticketTags } from "../../db/schema";
-import { AppError, badRequest, notFound } from "../../lib/errors";
+import { tags, type tickets, ticketTags } from "../../db/schema";
+import { badRequest, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { tagNameKey } from "../tags/tags.service";
+import { mergeStatements } from "./merge";
 import type { TicketContext } from "./ticket-context";
 import {
   ensureTags,
@@ -55,43 +56,6 @@ function changesFor(ticket: TicketRow, input: ManageInput, now: number): Changes
   }
 }
 
-/** Moves every message and tag of `source` onto `target` and closes `source` as merged. */
-async function mergeStatements(
-  ctx: TicketContext,
-  source: TicketRow,
-  targetId: string,
-): Promise<Statement[]> {
-  if (targetId === source.id)
-    throw badRequest("invalid_merge", "Invalid merge", "A ticket cannot be merged into itself.");
-  const { ticket: target } = await ticketOf(ctx, targetId);
-  if (target.mergedIntoId)
-    throw new AppError(
-      409,
-      "ticket_merged",
-      "Ticket already merged",
-      `${target.id} was merged into ${target.mergedIntoId}.`,
-    );
-  return [
-    ctx.db.update(messages).set({ ticketId: target.id }).where(eq(messages.ticketId, source.id)),
-    sql`INSERT OR IGNORE INTO ticket_tags (ticket_id, tag_id, account_id, created_at)
-        SELECT ${target.id}, tag_id, account_id, ${ctx.now} FROM ticket_tags WHERE ticket_id = ${source.id}`,
-    ctx.db
-      .update(tickets)
-      .set({
-        messageCount: sql`${tickets.messageCount} + ${source.messageCount}`,
-        lastMessageAt: sql`max(coalesce(${tickets.lastMessageAt}, 0), ${source.lastMessageAt ?? 0})`,
-        updatedAt: ctx.now,
-      })
-      .where(eq(tickets.id, target.id)),
-    updateTicketStatement(ctx.db, source.id, {
-      ...statusChange(source, "closed", ctx.now),
-      mergedIntoId: target.id,
-      messageCount: 0,
-      updatedAt: ctx.now,
-    }),
-  ];
-}
-
 /**
  * POST /v1/tickets/{id}/manage. None of these fire `ticket.updated` (the spec): they are workflow
  * actions, not edits.
@@ -100,7 +64,8 @@ export async function manageTicket(ctx: TicketContext, id: string, input: Manage
   const { ticket } = await ticketOf(ctx, id);
   const statements: Statement[] = [];
   const changes = changesFor(ticket, input, ctx.now);
-  if (changes) statements.push(updateTicketStatement(ctx.db, id, { ...changes, updatedAt: ctx.now }));
+  if (changes)
+    statements.push(updateTicketStatement(ctx.db, ctx.accountId, id, { ...changes, updatedAt: ctx.now }));
   if (input.action === "add_tags") {
     const found = await ensureTags(
       ctx.db,
@@ -122,15 +87,20 @@ export async function manageTicket(ctx: TicketContext, id: string, input: Manage
   }
   if (input.action === "remove_tags") {
     const keys = input.tags.map(tagNameKey);
-    const found = await ctx.db.select().from(tags).where(eq(tags.inboxId, ticket.inboxId));
+    const found = await ctx.db
+      .select()
+      .from(tags)
+      .where(and(eq(tags.accountId, ctx.accountId), eq(tags.inboxId, ticket.inboxId)));
     statements.push(
-      ...found.filter((t) => keys.includes(t.nameKey)).map((t) => unlinkTagStatement(ctx.db, id, t.id)),
+      ...found
+        .filter((t) => keys.includes(t.nameKey))
+        .map((t) => unlinkTagStatement(ctx.db, ctx.accountId, id, t.id)),
     );
   }
   if (input.action === "merge")
     statements.push(...(await mergeStatements(ctx, ticket, input.into_ticket_id)));
   if (input.action === "add_tags" || input.action === "remove_tags")
-    statements.push(updateTicketStatement(ctx.db, id, { updatedAt: ctx.now }));
+    statements.push(updateTicketStatement(ctx.db, ctx.accountId, id, { updatedAt: ctx.now }));
   await runBatch(ctx.db, statements);
   return showTicket(ctx, id);
 }
@@ -170,15 +140,14 @@ export async function addTicketTag(
   if (!tagId) throw notFound("Tag");
   await runBatch(ctx.db, [
     ...linkTagStatements(ctx.db, ctx.accountId, id, [tagId], ctx.now),
-    updateTicketStatement(ctx.db, id, { updatedAt: ctx.now }),
+    updateTicketStatement(ctx.db, ctx.accountId, id, { updatedAt: ctx.now }),
   ]);
 }
 
 export async function removeTicketTag(ctx: TicketContext, id: string, tagId: string) {
   await ticketOf(ctx, id);
-  const rows = await ctx.db
-    .delete(ticketTags)
-    .where(and(eq(ticketTags.ticketId, id), eq(ticketTags.tagId, tagId)))
-    .returning({ tagId: ticketTags.tagId });
+  const rows = await unlinkTagStatement(ctx.db, ctx.accountId, id, tagId).returning({
+    tagId: ticketTags.tagId,
+  });
   if (rows.length === 0) throw notFound(`Tag ${tagId} on ticket ${id}`);
 }

@@ -26,7 +26,7 @@ import {
 
 async function tagList(ctx: TicketContext, id: string) {
   await ticketOf(ctx, id);
-  const rows = await ticketTagsQuery(ctx.db, id);
+  const rows = await ticketTagsQuery(ctx.db, ctx.accountId, id);
   return countedList(
     rows.map(({ tag }) => ({
       id: tag.id,

@@ -11,7 +11,7 @@ export const ticketView = {
   ticket: tickets,
   customerEmail: customers.email,
   customerName: customers.name,
-  tagNames: sql<string>`(SELECT json_group_array(tg.name) FROM ticket_tags tt JOIN tags tg ON tg.id = tt.tag_id WHERE tt.ticket_id = ${tickets.id})`,
+  tagNames: sql<string>`(SELECT json_group_array(tg.name) FROM ticket_tags tt JOIN tags tg ON tg.id = tt.tag_id WHERE tt.ticket_id = ${tickets.id} AND tt.account_id = ${tickets.accountId})`,
 };
 
 export type TicketView = {
@@ -101,12 +101,20 @@ export function ticketQueries(db: Db, filter: TicketFilter, limit: number, offse
   };
 }
 
-export function updateTicketStatement(db: Db, id: string, changes: Partial<typeof tickets.$inferInsert>) {
-  return db.update(tickets).set(changes).where(eq(tickets.id, id));
+export function updateTicketStatement(
+  db: Db,
+  accountId: string,
+  id: string,
+  changes: Partial<typeof tickets.$inferInsert>,
+) {
+  return db
+    .update(tickets)
+    .set(changes)
+    .where(and(eq(tickets.accountId, accountId), eq(tickets.id, id)));
 }
 
-export function deleteTicketStatement(db: Db, id: string) {
-  return db.delete(tickets).where(eq(tickets.id, id));
+export function deleteTicketStatement(db: Db, accountId: string, id: string) {
+  return db.delete(tickets).where(and(eq(tickets.accountId, accountId), eq(tickets.id, id)));
 }
 
 /** Tags of an inbox by name (any case), creating the missing ones. */
@@ -130,7 +138,13 @@ export async function ensureTags(
   return db
     .select()
     .from(tags)
-    .where(and(eq(tags.inboxId, inboxId), or(...wanted.map(([key]) => eq(tags.nameKey, key)))));
+    .where(
+      and(
+        eq(tags.accountId, accountId),
+        eq(tags.inboxId, inboxId),
+        or(...wanted.map(([key]) => eq(tags.nameKey, key))),
+      ),
+    );
 }
 
 export function linkTagStatements(
@@ -145,15 +159,23 @@ export function linkTagStatements(
   );
 }
 
-export function unlinkTagStatement(db: Db, ticketId: string, tagId: string) {
-  return db.delete(ticketTags).where(and(eq(ticketTags.ticketId, ticketId), eq(ticketTags.tagId, tagId)));
+export function unlinkTagStatement(db: Db, accountId: string, ticketId: string, tagId: string) {
+  return db
+    .delete(ticketTags)
+    .where(
+      and(
+        eq(ticketTags.accountId, accountId),
+        eq(ticketTags.ticketId, ticketId),
+        eq(ticketTags.tagId, tagId),
+      ),
+    );
 }
 
-export function ticketTagsQuery(db: Db, ticketId: string) {
+export function ticketTagsQuery(db: Db, accountId: string, ticketId: string) {
   return db
     .select({ tag: tags })
     .from(ticketTags)
     .innerJoin(tags, eq(tags.id, ticketTags.tagId))
-    .where(eq(ticketTags.ticketId, ticketId))
+    .where(and(eq(ticketTags.accountId, accountId), eq(ticketTags.ticketId, ticketId)))
     .orderBy(asc(ticketTags.createdAt));
 }

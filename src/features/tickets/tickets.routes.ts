@@ -73,7 +73,7 @@ export const manageTicketRoute = defineRoute("write", {
   tags,
   summary: "Ticket actions",
   description:
-    "`close`, `resolve`, `reopen`, `hold`, `spam`, `not_spam`, `assign` (`user_id`), `unassign`, `snooze` (`until`), `unsnooze`, `set_priority` (`priority`), `add_tags`/`remove_tags` (`tags`), `merge` (`into_ticket_id`: messages and tags move there; this ticket is closed). Fires no `ticket.updated`.",
+    "`close`, `resolve`, `reopen`, `hold`, `spam`, `not_spam`, `assign` (`user_id`), `unassign`, `snooze` (`until`), `unsnooze`, `set_priority` (`priority`), `add_tags`/`remove_tags` (`tags`), `merge` (`into_ticket_id`, a ticket of the same inbox: messages and tags move there; this ticket is closed; a ticket of another inbox answers 400 `merge_other_inbox`, one already merged 409 `ticket_merged`). Fires no `ticket.updated`.",
   request: { params: TicketParamsSchema, body: jsonBody(ManageBodySchema) },
   responses: { 200: jsonResponse(TicketSchema, "The ticket after the action.") },
 });

@@ -172,7 +172,7 @@ export async function updateTicket(ctx: TicketContext, id: string, input: Update
   };
   const after = { ...ticket, ...changes };
   const event = await recordTicketEvent(ctx, "ticket.updated", after);
-  await runBatch(ctx.db, [updateTicketStatement(ctx.db, id, changes), ...event.statements]);
+  await runBatch(ctx.db, [updateTicketStatement(ctx.db, ctx.accountId, id, changes), ...event.statements]);
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
   return showTicket(ctx, id);
 }
@@ -180,9 +180,12 @@ export async function updateTicket(ctx: TicketContext, id: string, input: Update
 /** DELETE: messages, tag links and attachment rows go with the ticket; attachment bytes after. */
 export async function deleteTicket(ctx: TicketContext, id: string) {
   const { ticket } = await ticketOf(ctx, id);
-  const files = await attachmentKeysUnder(ctx.db, { ticketId: id });
+  const files = await attachmentKeysUnder(ctx.db, ctx.accountId, { ticketId: id });
   const event = await recordTicketEvent(ctx, "ticket.deleted", ticket);
-  const results = await runBatch(ctx.db, [...event.statements, deleteTicketStatement(ctx.db, id)]);
+  const results = await runBatch(ctx.db, [
+    ...event.statements,
+    deleteTicketStatement(ctx.db, ctx.accountId, id),
+  ]);
   // Deleted by a concurrent request between the read and the write: that one answered 200.
   if (!results.at(-1)?.meta.changes) throw notFound(`Ticket ${id}`);
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);

@@ -1,0 +1,58 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Statement } from "../../db/client";
+import { messages, tickets } from "../../db/schema";
+import { AppError, badRequest } from "../../lib/errors";
+import type { TicketContext } from "./ticket-context";
+import { type TicketRow, updateTicketStatement } from "./tickets.repo";
+import { closedAtFor, ticketOf } from "./tickets.service";
+
+/** Moves every message and tag of `source` onto `target` and closes `source` as merged. */
+export async function mergeStatements(
+  ctx: TicketContext,
+  source: TicketRow,
+  targetId: string,
+): Promise<Statement[]> {
+  if (targetId === source.id)
+    throw badRequest("invalid_merge", "Invalid merge", "A ticket cannot be merged into itself.");
+  const { ticket: target } = await ticketOf(ctx, targetId);
+  if (target.mergedIntoId)
+    throw new AppError(
+      409,
+      "ticket_merged",
+      "Ticket already merged",
+      `${target.id} was merged into ${target.mergedIntoId}.`,
+    );
+  // Tags belong to one inbox, and an inbox's messages to its address and webhooks: a merge across
+  // inboxes would break both.
+  if (target.inboxId !== source.inboxId)
+    throw badRequest(
+      "merge_other_inbox",
+      "Ticket of another inbox",
+      `${source.id} is in inbox ${source.inboxId} and ${target.id} in inbox ${target.inboxId}; tickets merge only within one inbox.`,
+    );
+  const { accountId } = ctx;
+  return [
+    ctx.db
+      .update(messages)
+      .set({ ticketId: target.id })
+      .where(and(eq(messages.accountId, accountId), eq(messages.ticketId, source.id))),
+    sql`INSERT OR IGNORE INTO ticket_tags (ticket_id, tag_id, account_id, created_at)
+        SELECT ${target.id}, tag_id, account_id, ${ctx.now} FROM ticket_tags
+        WHERE account_id = ${accountId} AND ticket_id = ${source.id}`,
+    ctx.db
+      .update(tickets)
+      .set({
+        messageCount: sql`${tickets.messageCount} + ${source.messageCount}`,
+        lastMessageAt: sql`max(coalesce(${tickets.lastMessageAt}, 0), ${source.lastMessageAt ?? 0})`,
+        updatedAt: ctx.now,
+      })
+      .where(and(eq(tickets.accountId, accountId), eq(tickets.id, target.id))),
+    updateTicketStatement(ctx.db, accountId, source.id, {
+      status: "closed",
+      closedAt: closedAtFor("closed", source.closedAt, ctx.now),
+      mergedIntoId: target.id,
+      messageCount: 0,
+      updatedAt: ctx.now,
+    }),
+  ];
+}
