@@ -47,12 +47,12 @@ export function deleteConnection(db: Db, accountId: string, id: string) {
   return db.delete(connections).where(and(eq(connections.accountId, accountId), eq(connections.id, id)));
 }
 
-/** Ids of the inboxes that send through a connection. */
-export async function inboxesUsing(db: Db, connectionId: string) {
+/** Ids of the workspace's inboxes that send through a connection. */
+export async function inboxesUsing(db: Db, accountId: string, connectionId: string) {
   const rows = await db
     .select({ id: inboxes.id })
     .from(inboxes)
-    .where(eq(inboxes.connectionId, connectionId))
+    .where(and(eq(inboxes.accountId, accountId), eq(inboxes.connectionId, connectionId)))
     .limit(20);
   return rows.map((r) => r.id);
 }

@@ -96,7 +96,7 @@ export async function verifyConnection(db: Db, env: ConnectionEnv, accountId: st
 export async function removeConnection(db: Db, accountId: string, id: string) {
   const row = await findConnection(db, accountId, id);
   if (!row) throw notFound(`Connection ${id}`);
-  const users = await inboxesUsing(db, id);
+  const users = await inboxesUsing(db, accountId, id);
   if (users.length > 0) {
     throw conflict(
       "connection_in_use",
