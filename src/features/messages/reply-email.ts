@@ -1,5 +1,6 @@
 import type { customers, inboxes } from "../../db/schema";
 import { domainOf, formatAddress } from "../../mail/address";
+import { replyToken } from "../../mail/reply-token";
 import { sendFromFeature } from "../emails/emails.service";
 import type { TicketContext } from "../tickets/ticket-context";
 import type { TicketRow } from "../tickets/tickets.repo";
@@ -13,10 +14,18 @@ type CustomerRow = typeof customers.$inferSelect;
 export const threadRootId = (ticket: TicketRow, inbox: InboxRow) =>
   `<${ticket.id}@${domainOf(inbox.emailAddress)}>`;
 
-/** Replies to this address come back to the ticket (the inbound mail issue routes `+<ticket id>`). */
-export function replyAddressOf(ticket: TicketRow, inbox: InboxRow) {
-  const [local, domain] = inbox.emailAddress.split("@");
-  return `${local}+${ticket.id}@${domain}`;
+/** RFC 5321's limit on a local part; mail servers may refuse longer ones. */
+const MAX_LOCAL_PART = 64;
+
+/**
+ * Replies to this address come back to the ticket: `<local>+<signed reply token>@<domain>`
+ * (src/mail/reply-token.ts; `secret` is ENCRYPTION_KEY). When the token would not fit the local
+ * part, the inbox's own address: replies then thread by In-Reply-To and References.
+ */
+export async function replyAddressOf(secret: string, ticket: TicketRow, inbox: InboxRow) {
+  const at = inbox.emailAddress.lastIndexOf("@");
+  const local = `${inbox.emailAddress.slice(0, at)}+${await replyToken(secret, ticket.id)}`;
+  return local.length <= MAX_LOCAL_PART ? `${local}${inbox.emailAddress.slice(at)}` : inbox.emailAddress;
 }
 
 export interface ReplyContent {
@@ -46,7 +55,7 @@ export async function emailReply(
       from: formatAddress({ name: inbox.name, address: inbox.emailAddress }),
       to: formatAddress({ ...(customer.name ? { name: customer.name } : {}), address: customer.email }),
       ...(content.cc.length > 0 ? { cc: content.cc } : {}),
-      reply_to: replyAddressOf(ticket, inbox),
+      reply_to: await replyAddressOf(ctx.env.ENCRYPTION_KEY, ticket, inbox),
       subject: content.subject,
       ...(content.bodyText ? { text: content.bodyText } : {}),
       ...(content.bodyHtml ? { html: content.bodyHtml } : {}),
