@@ -20,7 +20,10 @@ const encoder = new TextEncoder();
 const cache = new Map<string, Map<Purpose, CryptoKey>>();
 const MAX_SECRETS = 4;
 
-/** The 32 bytes of ENCRYPTION_KEY (base64); anything else is a misconfiguration. */
+/**
+ * The 32 bytes of ENCRYPTION_KEY (base64); anything else is a misconfiguration. Decoded here, not
+ * with crypto.ts's base64Decode, because crypto.ts builds on this module.
+ */
 export function secretBytes(secret: string): Uint8Array {
   let raw: Uint8Array | null = null;
   try {
