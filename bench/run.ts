@@ -42,7 +42,7 @@ async function main(): Promise<number> {
     const sending = scenarios.filter((s) => s.needsSendingDomain).map((s) => s.name);
     if (sending.length > 0 && !server.fromDomain) {
       throw new Error(
-        `${sending.join(", ")} send email: set BENCH_FROM_DOMAIN to a verified sending domain of BENCH_TOKEN's workspace`,
+        `${sending.join(", ")} need a verified domain (to send email or hold an inbox): set BENCH_FROM_DOMAIN to a verified sending domain of BENCH_TOKEN's workspace`,
       );
     }
     const ctx = { baseUrl: server.baseUrl, token: server.token, seconds, fromDomain: server.fromDomain };

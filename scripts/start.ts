@@ -2,29 +2,38 @@
  * npm start: prepares a fresh checkout and serves it.
  * 1. writes .dev.vars with random secrets if missing; 2. copies the docs assets; 3. applies the
  * local D1 migrations; 4. creates a development workspace and admin key on first run (kept in
- * .wrangler/dev-workspace.json) and prints it; 5. runs `wrangler dev` on 127.0.0.1:$PORT (with
- * PUBLIC_BASE_URL on that port unless the user set one) and the SMTP relay (smtp-relay/) on
- * 127.0.0.1:$SMTP_PORT, forwarding to it. Both stop together.
+ * .wrangler/dev-workspace.json), with DEV_DOMAIN connected and verified, and prints it; 5. runs
+ * `wrangler dev` on 127.0.0.1:$PORT (with PUBLIC_BASE_URL on that port unless the user set one)
+ * and the SMTP relay (smtp-relay/) on 127.0.0.1:$SMTP_PORT, forwarding to it. Both stop together.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildAssets } from "./build-assets";
 import { ensureDevVars, ensureRelayToken, publicBaseUrlArgs, readDevVar } from "./lib/dev-vars";
-import { type CreatedWorkspace, createWorkspace, keyIsActive } from "./lib/workspace";
+import { type CreatedWorkspace, createWorkspace, ensureConnection, keyIsActive } from "./lib/workspace";
 import { ROOT, runWrangler, WRANGLER } from "./lib/wrangler";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const SMTP_PORT = Number(process.env.SMTP_PORT ?? 2587);
 const WORKSPACE_FILE = join(ROOT, ".wrangler", "dev-workspace.json");
+/**
+ * Verified at once on the local database (nothing to publish), so inboxes can be made and mail
+ * sent from it; reserved for examples (RFC 2606), and the local transport only captures mail.
+ */
+const DEV_DOMAIN = "example.com";
 
 async function ensureDevWorkspace(): Promise<{ workspace: CreatedWorkspace; created: boolean }> {
+  const domain = { name: DEV_DOMAIN, encryptionKey: readDevVar("ENCRYPTION_KEY") ?? "" };
   if (existsSync(WORKSPACE_FILE)) {
     const saved = JSON.parse(readFileSync(WORKSPACE_FILE, "utf8")) as CreatedWorkspace;
-    if (keyIsActive(saved.key_id, "local")) return { workspace: saved, created: false };
+    if (keyIsActive(saved.key_id, "local")) {
+      await ensureConnection(saved.account_id, domain, "local");
+      return { workspace: saved, created: false };
+    }
   }
   const workspace = await createWorkspace(
-    { name: "Development workspace", plan: "free", overrides: {} },
+    { name: "Development workspace", plan: "free", overrides: {}, domain },
     "local",
   );
   writeFileSync(WORKSPACE_FILE, `${JSON.stringify(workspace, null, 2)}\n`, { mode: 0o600 });
@@ -40,6 +49,7 @@ function banner({ workspace, created }: { workspace: CreatedWorkspace; created: 
       : "Development workspace (saved in .wrangler/dev-workspace.json):",
     `  account:  ${workspace.account_id}`,
     `  API key:  ${workspace.token}   (admin)`,
+    `  Domain:   ${DEV_DOMAIN}   (verified: send from it and make inboxes on it)`,
     "",
     "Try it:",
     `  curl -H "Authorization: Bearer ${workspace.token}" ${base}/v1/accounts`,

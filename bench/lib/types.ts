@@ -47,7 +47,7 @@ export interface ScenarioResult {
 export interface Scenario {
   name: string;
   description: string;
-  /** Sends email, so it needs `BenchContext.fromDomain`. */
+  /** Sends email or makes inboxes, so it needs `BenchContext.fromDomain`, a verified domain. */
   needsSendingDomain?: boolean;
   run(ctx: BenchContext): Promise<ScenarioResult>;
 }

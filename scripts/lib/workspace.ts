@@ -89,6 +89,20 @@ async function connectionInsert(
   return `INSERT INTO connections (id, account_id, domain, status, dkim_selector, dkim_public_key, dkim_private_key_encrypted, verified_at, created_at, updated_at) VALUES (${values.join(", ")}, ${status === "verified" ? now : "NULL"}, ${now}, ${now});`;
 }
 
+/** Connects `domain` to the account unless it already is (for workspaces made before it was asked for). */
+export async function ensureConnection(
+  accountId: string,
+  domain: { name: string; encryptionKey: string },
+  target: Target,
+): Promise<void> {
+  const [found] = executeSql(
+    `SELECT id FROM connections WHERE account_id = ${sqlText(accountId)} AND domain = ${sqlText(domain.name.toLowerCase())};`,
+    target,
+  );
+  if (found?.results.length) return;
+  executeSql(await connectionInsert(accountId, domain, target, Date.now()), target);
+}
+
 /** Whether the key still exists and is active (the saved development key may predate a reset). */
 export function keyIsActive(keyId: string, target: Target): boolean {
   const [statement] = executeSql(`SELECT is_active FROM api_keys WHERE id = ${sqlText(keyId)};`, target);

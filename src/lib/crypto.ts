@@ -1,4 +1,5 @@
 /** Hashing, random tokens, constant-time comparison and AES-GCM, on Web Crypto only. */
+import { encryptionKey, secretBytes } from "./keys";
 
 const encoder = new TextEncoder();
 export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -23,6 +24,11 @@ export async function hmacSha256Hex(key: string, message: string): Promise<strin
     ["sign"],
   );
   return toHex(await crypto.subtle.sign("HMAC", cryptoKey, encoder.encode(message)));
+}
+
+/** HMAC-SHA-256 under a key from src/lib/keys.ts, in lowercase hex. */
+export async function signHex(key: CryptoKey, message: string): Promise<string> {
+  return toHex(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
 }
 
 /**
@@ -106,29 +112,34 @@ export function constantTimeEqual(a: string, b: string): boolean {
 }
 
 const AES_IV_BYTES = 12;
+/** Marks secrets sealed with the derived "encryption" key; older ones have no prefix and the raw key. */
+const V2 = "v2:";
 
-async function importAesKey(base64Key: string): Promise<CryptoKey> {
-  const raw = base64Decode(base64Key);
-  if (raw.length !== 32) throw new Error("ENCRYPTION_KEY must be 32 bytes, base64-encoded");
-  return crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
-}
+/** What encryptSecret wrote before keys were derived: sealed under ENCRYPTION_KEY itself. */
+const legacyAesKey = (secret: string) =>
+  crypto.subtle.importKey("raw", secretBytes(secret), "AES-GCM", false, ["decrypt"]);
 
-/** Encrypts a secret for storage: base64 of IV followed by the AES-256-GCM ciphertext and tag. */
-export async function encryptSecret(base64Key: string, plaintext: string): Promise<string> {
+/** Encrypts a secret for storage: `v2:` and base64 of IV followed by the AES-256-GCM ciphertext and tag. */
+export async function encryptSecret(secret: string, plaintext: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(AES_IV_BYTES));
-  const key = await importAesKey(base64Key);
   const sealed = new Uint8Array(
-    await crypto.subtle.encrypt({ name: "AES-GCM", iv }, key, encoder.encode(plaintext)),
+    await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv },
+      await encryptionKey(secret),
+      encoder.encode(plaintext),
+    ),
   );
   const out = new Uint8Array(iv.length + sealed.length);
   out.set(iv);
   out.set(sealed, iv.length);
-  return base64Encode(out);
+  return `${V2}${base64Encode(out)}`;
 }
 
-export async function decryptSecret(base64Key: string, stored: string): Promise<string> {
-  const bytes = base64Decode(stored);
-  const key = await importAesKey(base64Key);
+/** Opens what encryptSecret stored, in either format, so rows written before v2 keep working. */
+export async function decryptSecret(secret: string, stored: string): Promise<string> {
+  const current = stored.startsWith(V2);
+  const bytes = base64Decode(current ? stored.slice(V2.length) : stored);
+  const key = current ? await encryptionKey(secret) : await legacyAesKey(secret);
   const plain = await crypto.subtle.decrypt(
     { name: "AES-GCM", iv: bytes.slice(0, AES_IV_BYTES) },
     key,

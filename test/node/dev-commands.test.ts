@@ -113,6 +113,16 @@ describe("npm start on a fresh copy", () => {
     expect(await (await api("/health")).json()).toEqual({ status: "ok" });
     const accounts = (await (await api("/v1/accounts", token)).json()) as { data: Array<{ id: string }> };
     expect(accounts.data.map((a) => a.id)).toEqual([accountId]);
+
+    // The workspace has a verified domain, so a newcomer can make an inbox (and send) at once.
+    expect(printed).toMatch(/Domain:\s+example\.com/);
+    const inbox = await api("/v1/inboxes", token, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "Support", email_address: "support@example.com" }),
+    });
+    expect(inbox.status).toBe(201);
+    expect(await inbox.json()).toMatchObject({ connection_id: expect.stringMatching(/^con_/) });
   }, 180_000);
 
   it("bootstraps another workspace while serving", async () => {
@@ -223,11 +233,22 @@ describe("npm start on a fresh copy", () => {
     expect(email).toMatchObject({ subject: "Through the relay", bcc: ["audit@example.com"] });
   }, 60_000);
 
-  it("reuses the development workspace on the next start", async () => {
+  it("reuses the development workspace on the next start, connecting its domain if it has none", async () => {
+    // As a workspace saved before the development domain existed: without the connection.
+    const inboxes = (await (await api("/v1/inboxes", token)).json()) as { data: Array<{ id: string }> };
+    for (const inbox of inboxes.data) await api(`/v1/inboxes/${inbox.id}`, token, { method: "DELETE" });
+    const connections = async () =>
+      ((await (await api("/v1/connections", token)).json()) as { data: Array<Record<string, string>> }).data;
+    for (const connection of await connections()) {
+      expect((await api(`/v1/connections/${connection.id}`, token, { method: "DELETE" })).status).toBe(200);
+    }
     await stopServer();
     const printed = await startServer();
     expect(printed).not.toContain("Created a development workspace.");
     expect(printed).toContain(token);
     expect((await api("/v1/accounts", token)).status).toBe(200);
+    expect(await connections()).toEqual([
+      expect.objectContaining({ domain: "example.com", status: "verified" }),
+    ]);
   }, 180_000);
 });

@@ -104,6 +104,14 @@ export async function verifiedDomain(accountId: string, domain: string) {
   return connection;
 }
 
+/** The account's connection of `domain`, connected and verified first when it has none. */
+export async function domainConnection(accountId: string, domain: string): Promise<string> {
+  const row = await env.DB.prepare("SELECT id FROM connections WHERE account_id = ? AND domain = ?")
+    .bind(accountId, domain)
+    .first<{ id: string }>();
+  return row?.id ?? (await verifiedDomain(accountId, domain)).id;
+}
+
 /** A workspace that may send from `domain`. */
 export async function sendingWorkspace(
   domain = "acme.test",
@@ -114,7 +122,10 @@ export async function sendingWorkspace(
   return { ...ws, domain, connection };
 }
 
-/** An inbox row for tests that need one without going through the inbox API. */
+/**
+ * An inbox row for tests that need one without going through the inbox API; as the API would, it
+ * belongs to the account's verified connection of its domain (made when the account has none).
+ */
 export async function seedInbox(
   accountId: string,
   emailAddress = `support-${crypto.randomUUID().slice(0, 8)}@acme.test`,
@@ -126,6 +137,7 @@ export async function seedInbox(
     accountId,
     name: "Support",
     emailAddress,
+    connectionId: await domainConnection(accountId, emailAddress.slice(emailAddress.lastIndexOf("@") + 1)),
     createdAt: Date.now(),
     updatedAt: Date.now(),
   };

@@ -6,7 +6,15 @@ import { customers, tickets } from "../../src/db/schema";
 import { decryptSecret } from "../../src/lib/crypto";
 import { newId } from "../../src/lib/ids";
 import { webhookUrlProblem } from "../../src/webhooks/url-guard";
-import { addKey, call, callJson, db, errorBody, seedWorkspace, verifiedDomain } from "./helpers";
+import {
+  addKey,
+  seedWorkspace as bareWorkspace,
+  call,
+  callJson,
+  db,
+  errorBody,
+  verifiedDomain,
+} from "./helpers";
 
 type Webhook = { url: string; events: string[]; enabled: boolean; secret: string };
 type Inbox = {
@@ -23,6 +31,12 @@ type Details = { details: Array<{ path: string; message: string }> };
 
 /** Addresses are unique across the service and storage is shared by the file: each test makes its own. */
 const address = (label = "support") => `${label}-${crypto.randomUUID().slice(0, 8)}@acme.test`;
+
+/** A workspace that verified acme.test, so it may have inboxes at `address()`. */
+async function seedWorkspace() {
+  const ws = await bareWorkspace();
+  return { ...ws, connection: await verifiedDomain(ws.accountId, "acme.test") };
+}
 const SECRET = /^whsec_[A-Za-z0-9_-]{43}$/;
 const hook = (url = "https://hooks.example.com/in", extra: Partial<Webhook> = {}) => ({
   url,
@@ -71,7 +85,7 @@ describe("inboxes", () => {
       id: expect.stringMatching(/^inb_[0-9A-HJKMNP-TV-Z]{26}$/),
       name: "Support",
       email_address: email.toLowerCase(),
-      connection_id: null,
+      connection_id: ws.connection.id,
       status_after_reply: "pending",
       webhooks: [],
       created_at: expect.any(String),
@@ -82,12 +96,16 @@ describe("inboxes", () => {
     expect(got.body).toEqual(created);
   });
 
-  it("accepts a connection of the workspace only", async () => {
+  it("takes connection_id only when it names the connection of the address's domain", async () => {
     const ws = await seedWorkspace();
     const other = await seedWorkspace();
     const own = await verifiedDomain(ws.accountId, "own-inbox.test");
     const foreign = await verifiedDomain(other.accountId, "foreign-inbox.test");
-    expect((await createInbox(ws.token, { connection_id: own.id })).connection_id).toBe(own.id);
+    const at = (domain: string) => `support-${crypto.randomUUID().slice(0, 8)}@${domain}`;
+    expect(
+      (await createInbox(ws.token, { email_address: at("own-inbox.test"), connection_id: own.id }))
+        .connection_id,
+    ).toBe(own.id);
     for (const id of [foreign.id, "con_nope"]) {
       const res = await callJson("POST", "/v1/inboxes", {
         token: ws.token,
@@ -95,6 +113,17 @@ describe("inboxes", () => {
       });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject(errorBody("Connection not found", "connection_not_found"));
+    }
+    for (const id of [own.id, null]) {
+      const res = await callJson<Details>("POST", "/v1/inboxes", {
+        token: ws.token,
+        body: { name: "X", email_address: address(), connection_id: id },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject(
+        errorBody("Connection does not match the address", "connection_mismatch"),
+      );
+      expect(res.body.details).toEqual([{ path: "body.connection_id", message: expect.any(String) }]);
     }
   });
 
@@ -125,16 +154,16 @@ describe("inboxes", () => {
   it("updates the fields sent and records inbox.updated with the new state", async () => {
     const ws = await seedWorkspace();
     const connection = await verifiedDomain(ws.accountId, "patch-inbox.test");
-    const inbox = await createInbox(ws.token, { connection_id: connection.id });
+    const inbox = await createInbox(ws.token);
     expect(await eventsOf(inbox.id)).toEqual([]);
-    const email = address("billing");
+    const email = `billing-${crypto.randomUUID().slice(0, 8)}@patch-inbox.test`;
     const res = await callJson<Inbox>("PATCH", `/v1/inboxes/${inbox.id}`, {
       token: ws.token,
-      body: { name: "Billing", email_address: email, status_after_reply: "closed", connection_id: null },
+      body: { name: "Billing", email_address: email, status_after_reply: "closed" },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: "Billing", email_address: email, status_after_reply: "closed" });
-    expect(res.body.connection_id).toBeNull();
+    expect(res.body.connection_id).toBe(connection.id);
     expect(await eventsOf(inbox.id)).toEqual([
       { event: "inbox.updated", data: { inbox: { id: inbox.id, name: "Billing", email_address: email } } },
     ]);
@@ -227,6 +256,106 @@ describe("inboxes", () => {
     expect(
       (await call("PATCH", `/v1/inboxes/${inbox.id}`, { token: write.token, body: { name: "Y" } })).status,
     ).toBe(200);
+  });
+});
+
+describe("inbox addresses and verified domains", () => {
+  const unique = (label: string) => `${label}-${crypto.randomUUID().slice(0, 8)}.test`;
+  const create = (token: string, email_address: string) =>
+    callJson<Inbox & { domain?: string; help?: string }>("POST", "/v1/inboxes", {
+      token,
+      body: { name: "Support", email_address },
+    });
+
+  it("refuses support@stripe.com to a workspace that has not verified stripe.com", async () => {
+    const ws = await bareWorkspace();
+    const res = await create(ws.token, "support@stripe.com");
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({
+      ...errorBody("Inbox domain not verified", "inbox_domain_not_verified"),
+      domain: "stripe.com",
+      help: expect.stringContaining('POST /v1/connections {"domain":"stripe.com"}'),
+    });
+    expect(
+      await env.DB.prepare("SELECT id FROM inboxes WHERE account_id = ?").bind(ws.accountId).all(),
+    ).toEqual(expect.objectContaining({ results: [] }));
+  });
+
+  it("does not take a pending or failed connection for a verified one", async () => {
+    const ws = await bareWorkspace();
+    const domain = unique("pending");
+    const connection = (
+      await callJson<{ id: string; status: string }>("POST", "/v1/connections", {
+        token: ws.token,
+        body: { domain },
+      })
+    ).body;
+    expect(connection.status).toBe("pending");
+    for (const status of ["pending", "failed"]) {
+      await env.DB.prepare("UPDATE connections SET status = ? WHERE id = ?")
+        .bind(status, connection.id)
+        .run();
+      const res = await create(ws.token, `support@${domain}`);
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ code: "inbox_domain_not_verified", domain });
+      expect(res.body.help).toContain(`POST /v1/connections/${connection.id}/verify`);
+    }
+  });
+
+  it("refuses a PATCH that moves the address to a domain the workspace has not verified", async () => {
+    const ws = await seedWorkspace();
+    const inbox = await createInbox(ws.token);
+    const res = await callJson<Inbox & { domain?: string }>("PATCH", `/v1/inboxes/${inbox.id}`, {
+      token: ws.token,
+      body: { email_address: "support@stripe.com" },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: "inbox_domain_not_verified", domain: "stripe.com" });
+    const after = await callJson<Inbox>("GET", `/v1/inboxes/${inbox.id}`, { token: ws.token });
+    expect(after.body).toEqual(inbox);
+  });
+
+  it("sets connection_id to the connection of the address's domain", async () => {
+    const ws = await bareWorkspace();
+    const domain = unique("linked");
+    const connection = await verifiedDomain(ws.accountId, domain);
+    const res = await create(ws.token, `Help@${domain.toUpperCase()}`);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ email_address: `help@${domain}`, connection_id: connection.id });
+    const deletion = await callJson("DELETE", `/v1/connections/${connection.id}`, { token: ws.token });
+    expect(deletion.status).toBe(409);
+    expect(deletion.body).toMatchObject(errorBody("Connection in use", "connection_in_use"));
+  });
+
+  it("tells a workspace without the domain nothing about who holds an address on it", async () => {
+    const holder = await bareWorkspace();
+    const domain = unique("held");
+    await verifiedDomain(holder.accountId, domain);
+    expect((await create(holder.token, `support@${domain}`)).status).toBe(201);
+    const stranger = await bareWorkspace();
+    const taken = await create(stranger.token, `support@${domain}`);
+    const free = await create(stranger.token, `nobody@${domain}`);
+    expect(taken.status).toBe(403);
+    expect({ ...taken.body, request_id: "" }).toEqual({ ...free.body, request_id: "" });
+  });
+
+  it("answers the same 409 whether the address is the workspace's own or another's", async () => {
+    const domain = unique("shared");
+    const [mine, theirs] = [await bareWorkspace(), await bareWorkspace()];
+    // Both proved control of the domain: each may hold addresses on it, never the same one.
+    await verifiedDomain(mine.accountId, domain);
+    await verifiedDomain(theirs.accountId, domain);
+    const held = (await create(theirs.token, `support@${domain}`)).body;
+    const own = (await create(mine.token, `sales@${domain}`)).body;
+    const overOwn = await create(mine.token, `sales@${domain}`);
+    const overTheirs = await create(mine.token, `support@${domain}`);
+    expect([overOwn.status, overTheirs.status]).toEqual([409, 409]);
+    const strip = (body: object) =>
+      JSON.stringify({ ...body, request_id: "" }).replace(/(sales|support)@/, "x@");
+    expect(strip(overTheirs.body)).toBe(strip(overOwn.body));
+    for (const secret of [theirs.accountId, held.id, own.id, mine.accountId]) {
+      expect(JSON.stringify(overTheirs.body)).not.toContain(secret);
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
+import { verifyReplyToken } from "../../src/mail/reply-token";
 import { call, callJson, eventsOf, eventually, seedInbox, sendingWorkspace } from "./helpers";
 
 type Message = Record<string, unknown> & {
@@ -57,7 +58,11 @@ describe("messages", () => {
     expect(firstMime.subject).toBe("Re: Printer on fire");
     expect(firstMime.to?.[0]?.address).toBe("ada@example.com");
     expect(firstMime.from?.address).toBe(`support@${domain}`);
-    expect(firstMime.replyTo?.[0]?.address).toBe(`support+${ticket.id}@${domain}`);
+    const replyTo = firstMime.replyTo?.[0]?.address ?? "";
+    const token = /^support\+([0-9a-z]+)@(.+)$/.exec(replyTo);
+    expect(token?.[2]).toBe(domain);
+    expect(await verifyReplyToken(env.ENCRYPTION_KEY, token?.[1] ?? "")).toBe(ticket.id);
+    expect(replyTo).not.toContain(ticket.id);
     expect(firstMime.inReplyTo).toBe(`<${ticket.id}@${domain}>`);
 
     const second = await post({ type: "reply", body_html: "<p>Fixed</p>", status_after_send: "resolved" });
@@ -68,6 +73,28 @@ describe("messages", () => {
     expect(
       (await callJson<Message>("GET", `/v1/messages/${first.body.id}`, { token: ws.token })).body.status,
     ).toBe("sent");
+  });
+
+  it("replies with the inbox's own address as Reply-To when a token would not fit its local part", async () => {
+    const domain = `long-${crypto.randomUUID().slice(0, 8)}.test`;
+    const ws = await sendingWorkspace(domain);
+    // 40 characters: with `+` and a token the local part would pass the 64 octets of RFC 5321.
+    const address = `${"customer-support-and-billing-team".padEnd(40, "x")}@${domain}`;
+    const inbox = await seedInbox(ws.accountId, address);
+    const ticket = (
+      await callJson<Ticket>("POST", "/v1/tickets", {
+        token: ws.token,
+        body: { inbox_id: inbox.id, customer: { email: "ada@example.com" }, subject: "Hello" },
+      })
+    ).body;
+    const reply = await callJson<Message>("POST", `/v1/tickets/${ticket.id}/messages`, {
+      token: ws.token,
+      body: { type: "reply", body_text: "Hi" },
+    });
+    expect(reply.status).toBe(201);
+    const mime = await PostalMime.parse(await sentMime(ws.token, reply.body.email_id as string));
+    expect(mime.replyTo?.[0]?.address).toBe(address);
+    expect(mime.inReplyTo).toBe(`<${ticket.id}@${domain}>`);
   });
 
   it("reopens on a customer message, changes nothing on a note, and fires message.created but never ticket.updated", async () => {

@@ -1,5 +1,7 @@
+import { env } from "cloudflare:workers";
 import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
+import { hmacSha256Hex } from "../../src/lib/crypto";
 import { call, callJson, eventually, sendingWorkspace } from "./helpers";
 
 type Email = Record<string, unknown> & {
@@ -69,5 +71,24 @@ describe("open and click tracking", () => {
     });
     expect(email.clicks.count).toBe(1);
     expect(email.opens).toMatchObject({ count: 1, first_at: expect.any(String) });
+  });
+
+  it("still honours links signed before keys were derived (HMAC under `tracking:<key>`)", async () => {
+    const { ws, id } = await sentTracked();
+    const legacy = async (message: string) =>
+      (await hmacSha256Hex(`tracking:${env.ENCRYPTION_KEY}`, message)).slice(0, 32);
+    const target = "https://shop.example/old-offer";
+    const redirect = await call(
+      "GET",
+      `/t/c/${id}?u=${encodeURIComponent(target)}&s=${await legacy(`click\n${id}\n${target}`)}`,
+    );
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get("Location")).toBe(target);
+    await call("GET", `/t/o/${id}/${await legacy(`open\n${id}\n`)}`);
+    const email = await eventually(async () => {
+      const body = (await callJson<Email>("GET", `/v1/emails/${id}`, { token: ws.token })).body;
+      return body.opens.count === 1 ? body : null;
+    });
+    expect(email.clicks.count).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { callJson, eventually, seedWorkspace } from "./helpers";
+import { callJson, domainConnection, eventually, seedWorkspace } from "./helpers";
 
 declare global {
   namespace Cloudflare {
@@ -69,6 +69,8 @@ export async function inboxWithWebhooks(
   options: { ws?: { accountId: string; token: string }; emailAddress?: string } = {},
 ) {
   const ws = options.ws ?? (await seedWorkspace());
+  const emailAddress = options.emailAddress ?? `support-${crypto.randomUUID().slice(0, 8)}@acme.test`;
+  await domainConnection(ws.accountId, emailAddress.slice(emailAddress.lastIndexOf("@") + 1));
   const { status, body } = await callJson<{
     id: string;
     webhooks: Array<Required<WebhookInput>>;
@@ -76,7 +78,7 @@ export async function inboxWithWebhooks(
     token: ws.token,
     body: {
       name: "Support",
-      email_address: options.emailAddress ?? `support-${crypto.randomUUID().slice(0, 8)}@acme.test`,
+      email_address: emailAddress,
       webhooks: webhooks.map((w) => ({ enabled: true, ...w })),
     },
   });

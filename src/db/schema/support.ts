@@ -4,7 +4,7 @@ import { connections } from "./connections";
 
 /**
  * A shared mailbox. `webhooks` is a JSON array of { url, events, enabled, secret } where each
- * secret is stored encrypted (AES-GCM with ENCRYPTION_KEY), never in plain text.
+ * secret is stored encrypted (AES-GCM under a key derived from ENCRYPTION_KEY), never in plain text.
  */
 export const inboxes = sqliteTable(
   "inboxes",

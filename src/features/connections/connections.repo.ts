@@ -52,7 +52,7 @@ export function deleteConnection(db: Db, accountId: string, id: string) {
   return db.delete(connections).where(and(eq(connections.accountId, accountId), eq(connections.id, id)));
 }
 
-/** Ids of the inboxes that send through a connection. */
+/** Ids of the workspace's inboxes that send through a connection. */
 export async function inboxesUsing(db: Db, accountId: string, connectionId: string) {
   const rows = await db
     .select({ id: inboxes.id })

@@ -4,6 +4,7 @@ import type { QuotaLimits } from "../../lib/plans";
 import { jsonLength, utf8Length } from "../../lib/text";
 import { formatAddress } from "../../mail/address";
 import type { ConnectionRow } from "../connections/connections.repo";
+import { verifyDomainHelp } from "../connections/domain-help";
 import { assertEmailQuota, currentUsage, limitExceeded } from "../usage/usage.service";
 import { estimateSize, formatList, type NormalizedEmail } from "./emails.input";
 import type { SendState } from "./send-state";
@@ -44,18 +45,12 @@ export function senderConnections(state: SendState, emails: NormalizedEmail[]): 
   for (const domain of new Set(emails.map((e) => e.fromDomain))) {
     const connection = state.connections.get(domain);
     if (connection?.status !== "verified") {
-      const help = connection
-        ? `Publish the DNS records of connection ${connection.id} (GET /v1/connections/${connection.id}), then POST /v1/connections/${connection.id}/verify.`
-        : `Add the domain with POST /v1/connections {"domain":"${domain}"}, publish the DNS records it answers, then verify it.`;
       throw new AppError(
         403,
         "domain_not_verified",
         "Sender domain not verified",
         `${domain} is not a verified sending domain of this workspace.`,
-        {
-          domain,
-          help,
-        },
+        { domain, help: verifyDomainHelp(domain, connection) },
       );
     }
   }

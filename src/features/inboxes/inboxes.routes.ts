@@ -14,16 +14,20 @@ const tags = ["Inboxes"];
 const WEBHOOK_RULES =
   '`webhooks` replaces the whole list on every write (at most 10). An entry sent with its `secret` keeps it; an entry without one gets a new `whsec_` secret (32 random bytes, base64url), so every webhook has one. Secrets are stored encrypted and answered in clear in the inbox. URLs must be `https://` to a public host: credentials, private, link-local, unique-local, reserved and (in production) loopback addresses are refused; `http://` is accepted only to loopback and only in development and test. `events` names at least one subscribable event, without repeats. Delivery: each event goes to the webhooks that were enabled and subscribed when it happened (for `inbox.updated`, the list as this write leaves it), as one signed POST (`X-Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, plus `X-Webhook-Event` and `X-Webhook-Id`); a 2xx acknowledges, anything else or no answer within 10 s is a failure, attempted once and never retried; redirects are not followed. Each attempt is recorded in the event stream (`GET /v1/accounts/{id}/events`).';
 
+const ADDRESS_RULES =
+  "`email_address` is stored lowercase. Its domain must be a verified connection of this workspace (`POST /v1/connections`, then `/verify`), else 403 `inbox_domain_not_verified` with `domain` and `help`; the inbox's `connection_id` is that connection, and `DELETE /v1/connections/{id}` answers 409 while an inbox uses it. Only then is the address's uniqueness checked: it is unique across the whole service, not just the workspace, because inbound mail is routed by it, and 409 `email_address_taken` answers the same whether this workspace or another (which must have verified the same domain) holds it, naming neither. `connection_id` may be left out; when sent it must be that connection (400 `connection_mismatch`, or `connection_not_found` for an id this workspace does not have).";
+const ADDRESS_TAKEN = "The email address is already an inbox's address (in any workspace).";
+
 export const createInboxRoute = defineRoute("write", {
   method: "post",
   path: "/v1/inboxes",
   tags,
   summary: "Create an inbox",
-  description: `\`email_address\` is stored lowercase and is unique across the whole service, not just the workspace, because inbound mail is routed by it: 409 \`email_address_taken\` when any inbox has it. \`connection_id\`, when given, must be a connection of this workspace (400 \`connection_not_found\`). \`status_after_reply\` defaults to \`pending\`. Fires no event (there is no \`inbox.created\`; the inbox events are \`inbox.updated\` and \`inbox.deleted\`). ${WEBHOOK_RULES}`,
+  description: `${ADDRESS_RULES} \`status_after_reply\` defaults to \`pending\`. Fires no event (there is no \`inbox.created\`; the inbox events are \`inbox.updated\` and \`inbox.deleted\`). ${WEBHOOK_RULES}`,
   request: { body: jsonBody(CreateInboxBodySchema) },
   responses: {
     201: jsonResponse(InboxSchema, "The new inbox."),
-    409: errorResponse("The email address is already an inbox's address."),
+    409: errorResponse(ADDRESS_TAKEN),
   },
 });
 
@@ -52,11 +56,11 @@ export const updateInboxRoute = defineRoute("write", {
   path: "/v1/inboxes/{id}",
   tags,
   summary: "Update an inbox",
-  description: `Changes the fields sent; \`connection_id: null\` detaches the connection. Every successful update fires \`inbox.updated\` with the inbox's new \`id\`, \`name\` and \`email_address\`, recorded in the same transaction as the change. 409 when a new \`email_address\` is taken. ${WEBHOOK_RULES}`,
+  description: `Changes the fields sent. A new \`email_address\` follows the rules of POST /v1/inboxes (403 \`inbox_domain_not_verified\`, then 409 \`email_address_taken\`) and moves the inbox to its domain's connection; an inbox left at its address keeps its connection. Every successful update fires \`inbox.updated\` with the inbox's new \`id\`, \`name\` and \`email_address\`, recorded in the same transaction as the change. ${WEBHOOK_RULES}`,
   request: { params: InboxParamsSchema, body: jsonBody(UpdateInboxBodySchema) },
   responses: {
     200: jsonResponse(InboxSchema, "The inbox after the change."),
-    409: errorResponse("The email address is already an inbox's address."),
+    409: errorResponse(ADDRESS_TAKEN),
   },
 });
 

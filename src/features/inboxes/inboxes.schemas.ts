@@ -54,7 +54,10 @@ export const InboxSchema = z
     id: z.string().openapi({ example: "inb_01JD3Z6X8Y9ABCDEFGHJKMNPQR" }),
     name: z.string().openapi({ example: "Support" }),
     email_address: z.string().openapi({ example: "support@acme.com" }),
-    connection_id: z.string().nullable(),
+    connection_id: z.string().nullable().openapi({
+      description:
+        "The connection of the address's domain, which the inbox sends and receives through. `null` only on inboxes made before an address had to be on a verified domain.",
+    }),
     status_after_reply: z.enum(STATUSES_AFTER_REPLY),
     webhooks: z.array(WebhookSchema),
     created_at: z.string(),
@@ -75,11 +78,13 @@ const InboxFields = {
     .toLowerCase()
     .refine(isValidAddress, { message: "must be an email address such as support@acme.com" })
     .openapi({
-      description: "Stored lowercase. Unique across the whole service (inbound mail is routed by it).",
+      description:
+        "Stored lowercase. Its domain must be a verified connection of the workspace. Unique across the whole service (inbound mail is routed by it).",
       example: "support@acme.com",
     }),
   connection_id: z.string().nullable().openapi({
-    description: "A connection (domain) of this workspace that the inbox sends through; `null` for none.",
+    description:
+      "May be left out: the service sets it to the workspace's connection of the address's domain. When sent it must be that connection.",
     example: "con_01JD3Z6X8Y9ABCDEFGHJKMNPQR",
   }),
   status_after_reply: z

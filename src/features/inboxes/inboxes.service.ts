@@ -1,12 +1,12 @@
 import { type Db, runBatch } from "../../db/client";
-import { AppError, conflict, notFound } from "../../lib/errors";
+import { conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { type PageParams, pagedList, pageOffset } from "../../lib/pagination";
 import { isUniqueViolation } from "../../lib/unique-violation";
 import { announceEvents, type Defer } from "../../webhooks/announce";
 import { recordEvent } from "../../webhooks/outbox";
-import { findConnection } from "../connections/connections.repo";
 import { attachmentKeysUnder, deleteFiles } from "../messages/messages.repo";
+import { inboxConnection } from "./inbox-connection";
 import { toInbox } from "./inboxes.dto";
 import {
   addressInUse,
@@ -29,6 +29,7 @@ export interface InboxContext {
   defer?: Defer;
 }
 
+/** The same answer whoever holds the address: it names no workspace and no inbox. */
 const addressTaken = (address: string) =>
   conflict(
     "email_address_taken",
@@ -38,18 +39,6 @@ const addressTaken = (address: string) =>
 
 /** The unique index on the address refused a write that raced past the check before it. */
 const isAddressConflict = (error: unknown) => isUniqueViolation(error, "inboxes.email_address");
-
-/** A connection named in a body must be one of the workspace's: a bad reference, not a missing route. */
-async function checkConnection(ctx: InboxContext, connectionId: string | null | undefined) {
-  if (!connectionId || (await findConnection(ctx.db, ctx.accountId, connectionId))) return;
-  throw new AppError(
-    400,
-    "connection_not_found",
-    "Connection not found",
-    `Connection ${connectionId} does not exist in this workspace.`,
-    { details: [{ path: "body.connection_id", message: "must be a connection of this workspace" }] },
-  );
-}
 
 async function ownInbox(ctx: InboxContext, id: string) {
   const row = await findInbox(ctx.db, ctx.accountId, id);
@@ -61,14 +50,14 @@ const present = (row: InboxRow, ctx: InboxContext) => toInbox(row, ctx.env.ENCRY
 
 /** Creates an inbox. The spec has no `inbox.created`, so no event is recorded. */
 export async function createInbox(ctx: InboxContext, input: CreateInboxInput) {
+  const connectionId = await inboxConnection(ctx.db, ctx.accountId, input.email_address, input.connection_id);
   const webhooks = await webhooksColumn(input.webhooks, ctx.env);
-  await checkConnection(ctx, input.connection_id);
   const [row] = await insertInbox(ctx.db, {
     id: newId("inb"),
     accountId: ctx.accountId,
     name: input.name,
     emailAddress: input.email_address,
-    connectionId: input.connection_id ?? null,
+    connectionId,
     statusAfterReply: input.status_after_reply,
     webhooks,
     createdAt: ctx.now,
@@ -93,13 +82,18 @@ export async function getInbox(ctx: InboxContext, id: string) {
  */
 export async function updateInbox(ctx: InboxContext, id: string, input: UpdateInboxInput) {
   const before = await ownInbox(ctx, id);
+  const emailAddress = input.email_address ?? before.emailAddress;
+  // An inbox left at its address keeps its connection, even one whose domain has since failed a check.
+  const connectionId =
+    emailAddress !== before.emailAddress || input.connection_id !== undefined
+      ? await inboxConnection(ctx.db, ctx.accountId, emailAddress, input.connection_id)
+      : before.connectionId;
   const webhooks = input.webhooks ? await webhooksColumn(input.webhooks, ctx.env) : before.webhooks;
-  await checkConnection(ctx, input.connection_id);
   const after: InboxRow = {
     ...before,
     name: input.name ?? before.name,
-    emailAddress: input.email_address ?? before.emailAddress,
-    connectionId: input.connection_id === undefined ? before.connectionId : input.connection_id,
+    emailAddress,
+    connectionId,
     statusAfterReply: input.status_after_reply ?? before.statusAfterReply,
     webhooks,
     updatedAt: ctx.now,

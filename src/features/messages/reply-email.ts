@@ -3,6 +3,7 @@ import { AppError } from "../../lib/errors";
 import { hasControlCharacter } from "../../lib/text";
 import { domainOf, type MailAddress, parseAddress } from "../../mail/address";
 import { subjectProblem } from "../../mail/mime/checks";
+import { replyToken } from "../../mail/reply-token";
 import type { NormalizedEmail } from "../emails/emails.input";
 import { prepareFeatureEmail } from "../emails/emails.service";
 import type { TicketContext } from "../tickets/ticket-context";
@@ -16,10 +17,18 @@ type CustomerRow = typeof customers.$inferSelect;
 export const threadRootId = (ticket: TicketRow, inbox: InboxRow) =>
   `<${ticket.id}@${domainOf(inbox.emailAddress)}>`;
 
-/** Replies to this address come back to the ticket (the inbound mail issue routes `+<ticket id>`). */
-export function replyAddressOf(ticket: TicketRow, inbox: InboxRow) {
-  const [local, domain] = inbox.emailAddress.split("@");
-  return `${local}+${ticket.id}@${domain}`;
+/** RFC 5321's limit on a local part; mail servers may refuse longer ones. */
+const MAX_LOCAL_PART = 64;
+
+/**
+ * Replies to this address come back to the ticket: `<local>+<signed reply token>@<domain>`
+ * (src/mail/reply-token.ts; `secret` is ENCRYPTION_KEY). When the token would not fit the local
+ * part, the inbox's own address: replies then thread by In-Reply-To and References.
+ */
+export async function replyAddressOf(secret: string, ticket: TicketRow, inbox: InboxRow) {
+  const at = inbox.emailAddress.lastIndexOf("@");
+  const local = `${inbox.emailAddress.slice(0, at)}+${await replyToken(secret, ticket.id)}`;
+  return local.length <= MAX_LOCAL_PART ? `${local}${inbox.emailAddress.slice(at)}` : inbox.emailAddress;
 }
 
 export interface ReplyContent {
@@ -76,7 +85,7 @@ export async function prepareReply(
     });
   }
   const cc = ccAddresses(content.cc);
-  const replyTo = parseAddress(replyAddressOf(ticket, inbox));
+  const replyTo = parseAddress(await replyAddressOf(ctx.env.ENCRYPTION_KEY, ticket, inbox));
   const email: NormalizedEmail = {
     from,
     fromDomain: domainOf(inbox.emailAddress),
