@@ -64,15 +64,33 @@ export function defineRoute<R extends RouteSpec>(requirement: Requirement, spec:
     "x-permission": requirement,
     security: isPublic ? [] : [{ bearerAuth: [] }],
     middleware: isPublic ? [] : [requirePermission(requirement)],
-    responses: {
+    responses: sayingBoth(spec.responses, {
       ...spec.responses,
       ...(spec.request ? { 400: errorResponse("Missing or malformed parameters.") } : {}),
       ...(spec.request?.body ? { 413: tooLargeResponse(spec) } : {}),
       ...(isPublic ? {} : AUTH_ERRORS),
       ...(spec.path.includes("{") ? { 404: errorResponse("No such resource in this workspace.") } : {}),
       500: errorResponse("Internal error; idempotent requests are safe to retry."),
-    },
+    }),
   });
+}
+
+type Responses = RouteSpec["responses"];
+
+/**
+ * The shared error answers replace a route's own entry for the same status; where the route had
+ * its own (a 403 for an unverified domain beside the shared 403 for a missing permission), the
+ * entry says both. (413 already folds the route's own text in.)
+ */
+function sayingBoth<T extends Responses>(own: Responses, all: T): T {
+  const merged: Responses = { ...all };
+  for (const [status, entry] of Object.entries(all)) {
+    const mine = own[status];
+    if (mine && mine !== entry && status !== "413" && "description" in mine && "description" in entry) {
+      merged[status] = { ...entry, description: `${entry.description} Or: ${mine.description}` };
+    }
+  }
+  return merged as T;
 }
 
 /** A JSON response entry for `responses`. */

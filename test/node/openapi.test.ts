@@ -32,4 +32,13 @@ describe("the OpenAPI document", () => {
     expect(served.length).toBeGreaterThan(5);
     expect(new Set(documented)).toEqual(new Set(served));
   });
+
+  it("keeps a route's own error answers beside the shared ones", async () => {
+    const doc = (await fetchDocument()) as unknown as {
+      paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
+    };
+    const sendEmail = doc.paths["/v1/emails"]?.post?.responses ?? {};
+    expect(sendEmail["403"]?.description).toMatch(/permission/);
+    expect(sendEmail["403"]?.description).toMatch(/[Ss]ender domain/);
+  });
 });
