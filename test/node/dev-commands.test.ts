@@ -148,7 +148,7 @@ describe("npm start on a fresh copy", () => {
         body: JSON.stringify(body),
       });
     const inbox = (await (
-      await post("/v1/inboxes", { name: "Support", email_address: "support@port.test" })
+      await post("/v1/inboxes", { name: "Support", email_address: "port-check@example.com" })
     ).json()) as { id: string };
     const ticket = (await (
       await post("/v1/tickets", { inbox_id: inbox.id, customer: { email: "ada@example.com" }, subject: "Hi" })
