@@ -1,25 +1,13 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, callJson, errorBody, seedInbox, sendingWorkspace } from "./helpers";
+import { call, callJson, errorBody, ticketWorkspace } from "./helpers";
 
-type Ticket = { id: string };
 type Details = { details: Array<{ path: string; message: string }> };
 
 /** D1 refuses a row (and a single value) larger than this in production; local SQLite does not. */
 const D1_ROW_LIMIT = 2_000_000;
 
-async function setup() {
-  const domain = `size-${crypto.randomUUID().slice(0, 8)}.test`;
-  const ws = await sendingWorkspace(domain);
-  const inbox = await seedInbox(ws.accountId, `support@${domain}`);
-  const ticket = (
-    await callJson<Ticket>("POST", "/v1/tickets", {
-      token: ws.token,
-      body: { inbox_id: inbox.id, customer: { email: "ada@example.com" }, subject: "Help" },
-    })
-  ).body;
-  return { ws, inbox, ticket, domain };
-}
+const setup = () => ticketWorkspace("size");
 
 const paths = (body: unknown) => (body as Details).details.map((d) => d.path);
 

@@ -1,25 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, callJson, errorBody, seedInbox, sendingWorkspace } from "./helpers";
+import { call, callJson, errorBody, ticketWorkspace } from "./helpers";
 
 type Ticket = { id: string; subject: string };
 type Message = { id: string; attachments: Array<{ id: string }> };
 type Details = { details: Array<{ path: string; message: string }> };
 type List<T> = { data: T[]; pagination: { total: number } };
 
-/** A workspace that may send, an inbox on its domain and one ticket. */
-async function setup() {
-  const domain = `bad-${crypto.randomUUID().slice(0, 8)}.test`;
-  const ws = await sendingWorkspace(domain);
-  const inbox = await seedInbox(ws.accountId, `support@${domain}`);
-  const ticket = (
-    await callJson<Ticket>("POST", "/v1/tickets", {
-      token: ws.token,
-      body: { inbox_id: inbox.id, customer: { email: "ada@example.com" }, subject: "Help" },
-    })
-  ).body;
-  return { ws, inbox, ticket, domain };
-}
+const setup = () => ticketWorkspace("bad");
 
 const paths = (body: unknown) => (body as Details).details.map((d) => d.path);
 

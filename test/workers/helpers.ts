@@ -158,3 +158,21 @@ export async function eventsOf(accountId: string) {
     data: JSON.parse(r.data) as Record<string, Record<string, unknown>>,
   }));
 }
+
+/** A workspace that may send from its own domain, an inbox on it and one ticket from ada@example.com. */
+export async function ticketWorkspace(prefix = "desk", options: Parameters<typeof seedWorkspace>[0] = {}) {
+  const domain = `${prefix}-${crypto.randomUUID().slice(0, 8)}.test`;
+  const ws = await sendingWorkspace(domain, options);
+  const inbox = await seedInbox(ws.accountId, `support@${domain}`);
+  const ticket = (
+    await callJson<{ id: string; subject: string; message_count: number; status: string }>(
+      "POST",
+      "/v1/tickets",
+      {
+        token: ws.token,
+        body: { inbox_id: inbox.id, customer: { email: "ada@example.com" }, subject: "Help" },
+      },
+    )
+  ).body;
+  return { ws, inbox, ticket, domain };
+}

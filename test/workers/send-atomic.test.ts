@@ -1,20 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, callJson, eventsOf, eventually, seedInbox, sendingWorkspace } from "./helpers";
+import { call, callJson, eventsOf, eventually, ticketWorkspace } from "./helpers";
 
 type Message = { id: string; ticket_id: string; status: string; is_draft: boolean; email_id: string | null };
 type Ticket = { id: string; message_count: number; status: string };
 
-async function setup(overrides: Parameters<typeof sendingWorkspace>[1] = {}) {
-  const domain = `atomic-${crypto.randomUUID().slice(0, 8)}.test`;
-  const ws = await sendingWorkspace(domain, overrides);
-  const inbox = await seedInbox(ws.accountId, `support@${domain}`);
-  const ticket = (
-    await callJson<Ticket>("POST", "/v1/tickets", {
-      token: ws.token,
-      body: { inbox_id: inbox.id, customer: { email: "ada@example.com" }, subject: "Help" },
-    })
-  ).body;
+async function setup(options: Parameters<typeof ticketWorkspace>[1] = {}) {
+  const { ws, inbox, ticket, domain } = await ticketWorkspace("atomic", options);
   const post = (body: Record<string, unknown>) =>
     callJson<Message>("POST", `/v1/tickets/${ticket.id}/messages`, { token: ws.token, body });
   const emails = async () =>
