@@ -6,7 +6,10 @@ import { emailsRouter } from "./features/emails/emails.handlers";
 import { rawEmailsRouter } from "./features/emails/emails.raw.handlers";
 import { eventsRouter } from "./features/event-stream/event-stream.handlers";
 import { inboxesRouter } from "./features/inboxes/inboxes.handlers";
+import { invitationPageRouter } from "./features/invitations/invitation-page.handlers";
+import { invitationsRouter } from "./features/invitations/invitations.handlers";
 import { keysRouter } from "./features/keys/keys.handlers";
+import { membersRouter } from "./features/members/members.handlers";
 import { messagesRouter } from "./features/messages/messages.handlers";
 import { portalRouter } from "./features/portal/portal.handlers";
 import { recordRequest } from "./features/request-logs/record-request";
@@ -18,12 +21,14 @@ import { openApiRoute } from "./features/system/system.routes";
 import { tagsRouter } from "./features/tags/tags.handlers";
 import { ticketsRouter } from "./features/tickets/tickets.handlers";
 import { trackingRouter } from "./features/tracking/tracking.handlers";
+import { usersRouter } from "./features/users/users.handlers";
 import { emptyBodyIsNoBody } from "./lib/empty-body";
 import { handleError } from "./lib/error-handler";
 import { notFoundOrMethodNotAllowed } from "./lib/method-not-allowed";
 import { requestContext } from "./lib/request-context";
 import { requestId } from "./lib/request-id";
 import { createRouter } from "./lib/router";
+import { loginRouter } from "./sessions/login.handlers";
 
 /** Routes under /v1 that answer without an API key. */
 const PUBLIC_V1_PATHS = new Set(["/v1/openapi.json"]);
@@ -48,6 +53,9 @@ export function createApp() {
   app.route("/", trackingRouter);
   app.route("/", keysRouter);
   app.route("/", accountsRouter);
+  app.route("/", usersRouter);
+  app.route("/", membersRouter);
+  app.route("/", invitationsRouter);
   app.route("/", requestLogsRouter);
   app.route("/", smtpLogsRouter);
   app.route("/", eventsRouter);
@@ -61,6 +69,8 @@ export function createApp() {
   app.route("/", customersRouter);
   app.route("/", tagsRouter);
   app.route("/", portalRouter);
+  app.route("/", loginRouter);
+  app.route("/", invitationPageRouter);
   // Before tickets: /v1/tickets/compose must not be read as a ticket id.
   app.route("/", messagesRouter);
   app.route("/", ticketsRouter);

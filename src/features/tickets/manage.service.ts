@@ -4,6 +4,7 @@ import { messages, tags, tickets, ticketTags } from "../../db/schema";
 import { AppError, badRequest, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { tagNameKey } from "../tags/tags.service";
+import { assertAssignable } from "../users/users.service";
 import type { TicketContext } from "./ticket-context";
 import {
   ensureTags,
@@ -97,6 +98,7 @@ async function mergeStatements(
  * actions, not edits.
  */
 export async function manageTicket(ctx: TicketContext, id: string, input: ManageInput) {
+  if (input.action === "assign") await assertAssignable(ctx, input.user_id, "body.user_id");
   const { ticket } = await ticketOf(ctx, id);
   const statements: Statement[] = [];
   const changes = changesFor(ticket, input, ctx.now);
