@@ -2,6 +2,7 @@ import { authenticate } from "./auth/authenticate";
 import { accountsRouter } from "./features/accounts/accounts.handlers";
 import { connectionsRouter } from "./features/connections/connections.handlers";
 import { customersRouter } from "./features/customers/customers.handlers";
+import { devMailboxRouter } from "./features/dev-mailbox/dev-mailbox.handlers";
 import { emailsRouter } from "./features/emails/emails.handlers";
 import { rawEmailsRouter } from "./features/emails/emails.raw.handlers";
 import { eventsRouter } from "./features/event-stream/event-stream.handlers";
@@ -71,6 +72,7 @@ export function createApp() {
   app.route("/", portalRouter);
   app.route("/", loginRouter);
   app.route("/", invitationPageRouter);
+  app.route("/", devMailboxRouter);
   // Before tickets: /v1/tickets/compose must not be read as a ticket id.
   app.route("/", messagesRouter);
   app.route("/", ticketsRouter);
