@@ -6,19 +6,16 @@ import { enqueueEmails } from "../features/emails/enqueue";
 import { systemEmail } from "../features/emails/system-mail";
 import { activeUsersByEmail } from "../features/users/users.repo";
 import { randomBase64Url, sha256Hex } from "../lib/crypto";
+import { LOGIN_TTL_MS, loginLink } from "./login-link";
 import { loginMail } from "./login-mail";
 import { newSession } from "./session";
 import { consumeLoginToken } from "./sessions.repo";
-
-export const LOGIN_TTL_MS = 15 * 60_000;
 
 export interface LoginContext {
   db: Db;
   env: Pick<Env, "EMAIL_QUEUE" | "PUBLIC_BASE_URL" | "SYSTEM_FROM">;
   now: number;
 }
-
-export const loginLink = (baseUrl: string, token: string) => `${baseUrl.replace(/\/+$/, "")}/login/${token}`;
 
 /**
  * Emails a one-time link to every active user with this email (one per workspace they belong to).
