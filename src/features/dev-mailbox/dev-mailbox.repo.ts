@@ -1,7 +1,6 @@
 import { desc, isNotNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { emails } from "../../db/schema";
-import { messageKey } from "../emails/deliver";
 
 /** How many of the newest messages the mailbox shows. */
 export const MAILBOX_SIZE = 50;
@@ -35,7 +34,9 @@ export async function newestMessages(db: Db, files: R2Bucket): Promise<MailboxMe
     .limit(MAILBOX_SIZE);
   const messages = await Promise.all(
     rows.map(async (row) => {
-      const object = await files.get(messageKey(row.id));
+      // Where delivery keeps the built message (deliver.ts `messageKey`; that module is not imported
+      // here, as it brings the Workers-only transports into the app's Node-side imports).
+      const object = await files.get(`emails/${row.id}/message.eml`);
       if (!object) return null;
       return {
         id: row.id,
