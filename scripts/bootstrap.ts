@@ -1,14 +1,16 @@
 /**
  * npm run bootstrap -- [--name N] [--plan free|starter|pro|enterprise] [--override quota=value]
- *                      [--domain D] [--json] [--remote]
- * Creates a workspace (account) and an admin API key in the local D1 database (or the deployed one
- * with --remote) and prints them. Safe to run while `npm start` is serving. --domain also connects
+ *                      [--domain D] [--owner-email E] [--json] [--remote]
+ * Creates a workspace (account), an admin API key and an owner user with a fresh one-time sign-in
+ * link in the local D1 database (or the deployed one with --remote, which needs PUBLIC_BASE_URL)
+ * and prints them. Safe to run while `npm start` is serving. --domain also connects
  * a sending domain: verified at once locally; with --remote it needs ENCRYPTION_KEY in the
  * environment (the deployed secret) and stays pending until its DNS records are verified.
  */
 import { parseArgs } from "node:util";
 import type { QuotaOverrides } from "../src/lib/plans";
 import { readDevVar } from "./lib/dev-vars";
+import { DEFAULT_OWNER_EMAIL } from "./lib/people";
 import { createWorkspace, parseOverride, parsePlan } from "./lib/workspace";
 
 const { values } = parseArgs({
@@ -18,6 +20,7 @@ const { values } = parseArgs({
     override: { type: "string", multiple: true, default: [] },
     json: { type: "boolean", default: false },
     domain: { type: "string" },
+    "owner-email": { type: "string", default: DEFAULT_OWNER_EMAIL },
     remote: { type: "boolean", default: false },
   },
   strict: true,
@@ -39,6 +42,7 @@ try {
       name: values.name,
       plan: parsePlan(values.plan),
       overrides,
+      ownerEmail: values["owner-email"],
       ...(values.domain && encryptionKey ? { domain: { name: values.domain, encryptionKey } } : {}),
     },
     values.remote ? "remote" : "local",
@@ -49,6 +53,8 @@ try {
     console.log(`Workspace ${created.account_id} (${values.plan}) with admin key ${created.key_id}:`);
     console.log(`  ${created.token}`);
     console.log("Store the token now; only its hash is kept.");
+    console.log(`Owner ${created.user_id} (${values["owner-email"]}) signs in once, within 15 minutes, at:`);
+    console.log(`  ${created.login_url}`);
   }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

@@ -1,18 +1,20 @@
 /**
  * npm start: prepares a fresh checkout and serves it.
  * 1. writes .dev.vars with random secrets if missing; 2. copies the docs assets; 3. applies the
- * local D1 migrations; 4. creates a development workspace and admin key on first run (kept in
- * .wrangler/dev-workspace.json), with DEV_DOMAIN connected and verified, and prints it; 5. runs
- * `wrangler dev` on 127.0.0.1:$PORT (with PUBLIC_BASE_URL on that port unless the user set one)
- * and the SMTP relay (smtp-relay/) on 127.0.0.1:$SMTP_PORT, forwarding to it. Both stop together.
+ * local D1 migrations; 4. creates a development workspace, admin key and owner user on first run
+ * (kept in .wrangler/dev-workspace.json), with DEV_DOMAIN connected and verified, and prints them
+ * with a fresh sign-in link each start; 5. runs `wrangler dev` on 127.0.0.1:$PORT (with
+ * PUBLIC_BASE_URL on that port unless the user set one) and the SMTP relay (smtp-relay/) on
+ * 127.0.0.1:$SMTP_PORT, forwarding to it. Both stop together.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildAssets } from "./build-assets";
 import { ensureDevVars, ensureRelayToken, publicBaseUrlArgs, readDevVar } from "./lib/dev-vars";
+import { DEFAULT_OWNER_EMAIL, freshLoginLink, ownerSql, signInBaseUrl, userIsActive } from "./lib/people";
 import { type CreatedWorkspace, createWorkspace, ensureConnection, keyIsActive } from "./lib/workspace";
-import { ROOT, runWrangler, WRANGLER } from "./lib/wrangler";
+import { executeSql, ROOT, runWrangler, sqlText, WRANGLER } from "./lib/wrangler";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const SMTP_PORT = Number(process.env.SMTP_PORT ?? 2587);
@@ -23,21 +25,50 @@ const WORKSPACE_FILE = join(ROOT, ".wrangler", "dev-workspace.json");
  */
 const DEV_DOMAIN = "example.com";
 
+const baseUrl = signInBaseUrl("local", PORT);
+
+type SavedWorkspace = Omit<CreatedWorkspace, "login_url">;
+
 async function ensureDevWorkspace(): Promise<{ workspace: CreatedWorkspace; created: boolean }> {
   const domain = { name: DEV_DOMAIN, encryptionKey: readDevVar("ENCRYPTION_KEY") ?? "" };
   if (existsSync(WORKSPACE_FILE)) {
-    const saved = JSON.parse(readFileSync(WORKSPACE_FILE, "utf8")) as CreatedWorkspace;
+    const saved = JSON.parse(readFileSync(WORKSPACE_FILE, "utf8")) as SavedWorkspace;
     if (keyIsActive(saved.key_id, "local")) {
       await ensureConnection(saved.account_id, domain, "local");
-      return { workspace: saved, created: false };
+      const owner = await ensureOwner(saved);
+      return {
+        workspace: {
+          ...owner,
+          login_url: await freshLoginLink(owner.account_id, owner.user_id, baseUrl, "local"),
+        },
+        created: false,
+      };
     }
   }
   const workspace = await createWorkspace(
-    { name: "Development workspace", plan: "free", overrides: {}, domain },
+    { name: "Development workspace", plan: "free", overrides: {}, domain, baseUrl },
     "local",
   );
-  writeFileSync(WORKSPACE_FILE, `${JSON.stringify(workspace, null, 2)}\n`, { mode: 0o600 });
+  save(workspace);
   return { workspace, created: true };
+}
+
+function save({ login_url: _link, ...workspace }: SavedWorkspace & { login_url?: string }) {
+  writeFileSync(WORKSPACE_FILE, `${JSON.stringify(workspace, null, 2)}\n`, { mode: 0o600 });
+}
+
+/** A workspace saved before people existed (or whose owner was removed) gets its owner now. */
+async function ensureOwner(saved: SavedWorkspace): Promise<SavedWorkspace> {
+  if (saved.user_id && userIsActive(saved.user_id, "local")) return saved;
+  const owner = ownerSql(saved.account_id, DEFAULT_OWNER_EMAIL, Date.now());
+  executeSql(owner.sql.replace("INSERT INTO", "INSERT OR IGNORE INTO"), "local");
+  const [found] = executeSql(
+    `SELECT id FROM users WHERE account_id = ${sqlText(saved.account_id)} AND email = ${sqlText(DEFAULT_OWNER_EMAIL)};`,
+    "local",
+  );
+  const withOwner = { ...saved, user_id: String(found?.results[0]?.id ?? owner.userId) };
+  save(withOwner);
+  return withOwner;
 }
 
 function banner({ workspace, created }: { workspace: CreatedWorkspace; created: boolean }): string {
@@ -50,6 +81,8 @@ function banner({ workspace, created }: { workspace: CreatedWorkspace; created: 
     `  account:  ${workspace.account_id}`,
     `  API key:  ${workspace.token}   (admin)`,
     `  Domain:   ${DEV_DOMAIN}   (verified: send from it and make inboxes on it)`,
+    `  sign in:  ${workspace.login_url}   (owner ${DEFAULT_OWNER_EMAIL}; one use, 15 minutes, fresh each start)`,
+    `  mailbox:  ${base}/_dev/mailbox   (every email the service sent, invitations and sign-in links included)`,
     "",
     "Try it:",
     `  curl -H "Authorization: Bearer ${workspace.token}" ${base}/v1/accounts`,

@@ -2,11 +2,15 @@ import { authenticate } from "./auth/authenticate";
 import { accountsRouter } from "./features/accounts/accounts.handlers";
 import { connectionsRouter } from "./features/connections/connections.handlers";
 import { customersRouter } from "./features/customers/customers.handlers";
+import { devMailboxRouter } from "./features/dev-mailbox/dev-mailbox.handlers";
 import { emailsRouter } from "./features/emails/emails.handlers";
 import { rawEmailsRouter } from "./features/emails/emails.raw.handlers";
 import { eventsRouter } from "./features/event-stream/event-stream.handlers";
 import { inboxesRouter } from "./features/inboxes/inboxes.handlers";
+import { invitationPageRouter } from "./features/invitations/invitation-page.handlers";
+import { invitationsRouter } from "./features/invitations/invitations.handlers";
 import { keysRouter } from "./features/keys/keys.handlers";
+import { membersRouter } from "./features/members/members.handlers";
 import { messagesRouter } from "./features/messages/messages.handlers";
 import { portalRouter } from "./features/portal/portal.handlers";
 import { recordRequest } from "./features/request-logs/record-request";
@@ -18,6 +22,7 @@ import { openApiRoute } from "./features/system/system.routes";
 import { tagsRouter } from "./features/tags/tags.handlers";
 import { ticketsRouter } from "./features/tickets/tickets.handlers";
 import { trackingRouter } from "./features/tracking/tracking.handlers";
+import { usersRouter } from "./features/users/users.handlers";
 import { requestBodyLimit } from "./lib/body-limit";
 import { emptyBodyIsNoBody } from "./lib/empty-body";
 import { handleError } from "./lib/error-handler";
@@ -25,6 +30,7 @@ import { notFoundOrMethodNotAllowed } from "./lib/method-not-allowed";
 import { requestContext } from "./lib/request-context";
 import { requestId } from "./lib/request-id";
 import { createRouter } from "./lib/router";
+import { loginRouter } from "./sessions/login.handlers";
 
 /** Routes under /v1 that answer without an API key. */
 const PUBLIC_V1_PATHS = new Set(["/v1/openapi.json"]);
@@ -52,6 +58,9 @@ export function createApp() {
   app.route("/", trackingRouter);
   app.route("/", keysRouter);
   app.route("/", accountsRouter);
+  app.route("/", usersRouter);
+  app.route("/", membersRouter);
+  app.route("/", invitationsRouter);
   app.route("/", requestLogsRouter);
   app.route("/", smtpLogsRouter);
   app.route("/", eventsRouter);
@@ -65,6 +74,9 @@ export function createApp() {
   app.route("/", customersRouter);
   app.route("/", tagsRouter);
   app.route("/", portalRouter);
+  app.route("/", loginRouter);
+  app.route("/", invitationPageRouter);
+  app.route("/", devMailboxRouter);
   // Before tickets: /v1/tickets/compose must not be read as a ticket id.
   app.route("/", messagesRouter);
   app.route("/", ticketsRouter);

@@ -1,5 +1,6 @@
 import type { Permission } from "./auth/permissions";
 import type { RequestContext } from "./lib/request-context";
+import type { Session } from "./sessions/session";
 
 /** What a request knows about its caller once the key guard has admitted it. */
 export interface Principal {
@@ -19,6 +20,8 @@ export interface AppEnv {
     errorCode: string | undefined;
     /** Built by the `requestContext` middleware: what services are called with. */
     ctx: RequestContext;
+    /** The dashboard session, on page routes that resolve one (`withSession`); never on /v1. */
+    session: Session | undefined;
   };
 }
 

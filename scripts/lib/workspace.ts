@@ -3,6 +3,7 @@ import { encryptSecret } from "../../src/lib/crypto";
 import { newId } from "../../src/lib/ids";
 import { PLAN_NAMES, type PlanName, QUOTA_NAMES, type QuotaOverrides } from "../../src/lib/plans";
 import { generateDkimKeyPair, newSelector } from "../../src/mail/dkim/keys";
+import { DEFAULT_OWNER_EMAIL, loginLinkSql, ownerSql, signInBaseUrl } from "./people";
 import { executeSql, sqlText, type Target } from "./wrangler";
 
 export interface WorkspaceOptions {
@@ -12,12 +13,20 @@ export interface WorkspaceOptions {
   keyName?: string;
   /** A sending domain to connect; verified at once on the local database only. */
   domain?: { name: string; encryptionKey: string };
+  /** The owner user's email (DEFAULT_OWNER_EMAIL unless given). */
+  ownerEmail?: string;
+  /** Where the owner's sign-in link points; `signInBaseUrl(target, $PORT or 8787)` by default. */
+  baseUrl?: string;
 }
 
 export interface CreatedWorkspace {
   account_id: string;
   key_id: string;
   token: string;
+  /** The workspace's owner. */
+  user_id: string;
+  /** A fresh one-time sign-in link for the owner (15 minutes). */
+  login_url: string;
 }
 
 export function parsePlan(value: string): PlanName {
@@ -39,7 +48,10 @@ export function parseOverride(text: string, into: QuotaOverrides): void {
   into[name as keyof QuotaOverrides] = limit;
 }
 
-/** Creates an account and an admin key in one D1 transaction and answers the key's token. */
+/**
+ * Creates an account, an admin key, an owner user and a sign-in link for them in one D1
+ * transaction; answers the key's token and the link.
+ */
 export async function createWorkspace(options: WorkspaceOptions, target: Target): Promise<CreatedWorkspace> {
   const { sql, workspace } = await workspaceSql(options, target);
   executeSql(sql, target);
@@ -56,12 +68,24 @@ export async function workspaceSql(
   const keyId = newId("key");
   const now = Date.now();
   const connection = options.domain ? await connectionInsert(accountId, options.domain, target, now) : "";
+  const owner = ownerSql(accountId, options.ownerEmail ?? DEFAULT_OWNER_EMAIL, now);
+  const link = await loginLinkSql(
+    accountId,
+    owner.userId,
+    options.baseUrl ?? signInBaseUrl(target, Number(process.env.PORT ?? 8787)),
+    now,
+  );
   const sql = [
     `INSERT INTO accounts (id, name, plan, quota_overrides, created_at, updated_at) VALUES (${sqlText(accountId)}, ${sqlText(options.name)}, ${sqlText(options.plan)}, ${sqlText(JSON.stringify(options.overrides))}, ${now}, ${now});`,
     `INSERT INTO api_keys (id, account_id, name, key_prefix, token_hash, permission, created_at) VALUES (${sqlText(keyId)}, ${sqlText(accountId)}, ${sqlText(options.keyName ?? "Bootstrap admin key")}, ${sqlText(keyPrefixOf(token))}, ${sqlText(await hashToken(token))}, 'admin', ${now});`,
     connection,
+    owner.sql,
+    link.sql,
   ].join("\n");
-  return { sql, workspace: { account_id: accountId, key_id: keyId, token } };
+  return {
+    sql,
+    workspace: { account_id: accountId, key_id: keyId, token, user_id: owner.userId, login_url: link.url },
+  };
 }
 
 /**

@@ -2,12 +2,13 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
-import { AppError } from "./errors";
+import { AppError, BareError } from "./errors";
 import { describeError, log } from "./logger";
 
 function respond(c: Context<AppEnv>, error: AppError) {
   c.set("errorCode", error.code);
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  if (error instanceof BareError) return c.json({ error: error.error }, error.status);
   const body = {
     error: error.error,
     ...(error.detail ? { message: error.detail } : {}),

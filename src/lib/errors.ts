@@ -33,3 +33,12 @@ export const badRequest = (code: string, error: string, detail?: string) =>
 
 export const conflict = (code: string, error: string, detail?: string) =>
   new AppError(409, code, error, detail);
+
+/**
+ * A failure whose body is exactly `{ "error": ... }`: the spec fixes a few such answers (the
+ * team-member limit's 429 has "only `error`"). `code` still reaches the request log.
+ */
+export class BareError extends AppError {}
+
+export const teamMemberLimitReached = () =>
+  new BareError(429, "team_member_limit", "Team member limit reached");

@@ -87,6 +87,28 @@ const api = (path: string, token?: string, init: RequestInit = {}) =>
     headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(init.headers ?? {}) },
   });
 
+/**
+ * Follows a sign-in link as a browser would: its page, then the button's same-origin POST; the
+ * session cookie (named `session` on plain-http loopback in development) then shows who is in.
+ */
+async function expectSignIn(link: string, email: string) {
+  const path = new URL(link).pathname;
+  const page = await api(path);
+  expect(page.status).toBe(200);
+  expect(await page.text()).toContain(email);
+  const signedIn = await api(path, undefined, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: `http://127.0.0.1:${port}` },
+  });
+  expect(signedIn.status).toBe(303);
+  const cookie = (signedIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  expect(cookie).toMatch(/^session=[A-Za-z0-9_-]{43}$/);
+  expect(await (await api("/login", undefined, { headers: { Cookie: cookie } })).text()).toContain(
+    `as ${email}`,
+  );
+}
+
 beforeAll(async () => {
   workdir = copyRepository();
   port = await freePort();
@@ -125,16 +147,35 @@ describe("npm start on a fresh copy", () => {
     expect(await inbox.json()).toMatchObject({ connection_id: expect.stringMatching(/^con_/) });
   }, 180_000);
 
+  it("prints a sign-in link for the workspace's owner that signs in once", async () => {
+    const link = /sign in:\s+(http:\/\/\S+)/.exec(output)?.[1] ?? "";
+    expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/login/[A-Za-z0-9_-]{43}$`));
+    await expectSignIn(link, "owner@example.com");
+    const mailbox = await api("/_dev/mailbox.json");
+    expect(mailbox.status).toBe(200);
+    expect(await mailbox.json()).toEqual({ data: expect.any(Array) });
+  }, 60_000);
+
   it("bootstraps another workspace while serving", async () => {
     const lines = npmRun(["bootstrap", "--", "--json", "--plan", "pro", "--name", "Second"])
       .trim()
       .split("\n");
-    const created = JSON.parse(lines.at(-1) ?? "") as { account_id: string; key_id: string; token: string };
+    const created = JSON.parse(lines.at(-1) ?? "") as {
+      account_id: string;
+      key_id: string;
+      token: string;
+      login_url: string;
+    };
     expect(created).toEqual({
       account_id: expect.stringMatching(/^acc_/),
       key_id: expect.stringMatching(/^key_/),
       token: expect.stringMatching(/^sk_[0-9A-Za-z]{49}$/),
+      user_id: expect.stringMatching(/^usr_/),
+      login_url: expect.stringMatching(
+        new RegExp(`^http://127\\.0\\.0\\.1:${port}/login/[A-Za-z0-9_-]{43}$`),
+      ),
     });
+    await expectSignIn(created.login_url, "owner@example.com");
     const res = await api(`/v1/accounts/${created.account_id}`, created.token);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ name: "Second", plan: "pro" });
@@ -250,5 +291,7 @@ describe("npm start on a fresh copy", () => {
     expect(await connections()).toEqual([
       expect.objectContaining({ domain: "example.com", status: "verified" }),
     ]);
+    // A fresh link each start, for the same owner.
+    await expectSignIn(/sign in:\s+(http:\/\/\S+)/.exec(printed)?.[1] ?? "", "owner@example.com");
   }, 180_000);
 });

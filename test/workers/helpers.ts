@@ -176,3 +176,23 @@ export async function ticketWorkspace(prefix = "desk", options: Parameters<typeo
   ).body;
   return { ws, inbox, ticket, domain };
 }
+
+/** A user of the workspace, written directly (the API's own paths are tested in users.test.ts). */
+export async function seedUser(
+  accountId: string,
+  options: { role?: "owner" | "admin" | "agent"; status?: "active" | "disabled"; email?: string } = {},
+) {
+  const { users } = await import("../../src/db/schema");
+  const row = {
+    id: newId("usr"),
+    accountId,
+    email: options.email ?? `person-${crypto.randomUUID().slice(0, 8)}@example.com`,
+    name: "Test Person",
+    role: options.role ?? "agent",
+    status: options.status ?? "active",
+    createdAt: Date.now(),
+    updatedAt: Date.now(),
+  };
+  await db().insert(users).values(row);
+  return row;
+}

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { addKey, call, callJson, errorBody, eventsOf, seedInbox, seedWorkspace } from "./helpers";
+import { addKey, call, callJson, errorBody, eventsOf, seedInbox, seedUser, seedWorkspace } from "./helpers";
 
 type Ticket = Record<string, unknown> & {
   id: string;
@@ -98,11 +98,12 @@ describe("tickets", () => {
       body: { action: "add_tags", tags: ["urgent"] },
     });
     expect(tagged.body.tags).toEqual(["urgent"]);
+    const agent = await seedUser(ws.accountId);
     const assigned = await callJson<Ticket>("POST", `/v1/tickets/${body.id}/manage`, {
       token: ws.token,
-      body: { action: "assign", user_id: "usr_1" },
+      body: { action: "assign", user_id: agent.id },
     });
-    expect(assigned.body.assignee_id).toBe("usr_1");
+    expect(assigned.body.assignee_id).toBe(agent.id);
     const reopened = await callJson<Ticket>("POST", `/v1/tickets/${body.id}/manage`, {
       token: ws.token,
       body: { action: "reopen" },

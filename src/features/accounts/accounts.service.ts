@@ -4,6 +4,7 @@ import { limitsFor, type PlanName, parseQuotaOverrides, percentage } from "../..
 import { COUNTED_QUOTAS, type CountedQuota, quotaWindow } from "../../lib/quota-windows";
 import { iso, parseDuration } from "../../lib/time";
 import { readUsage } from "../usage/usage.service";
+import { countSeats } from "../users/team-limit";
 import { toAccount } from "./accounts.dto";
 import { type AccountRow, findAccount, updateAccount } from "./accounts.repo";
 import type { UpdateAccountInput } from "./accounts.schemas";
@@ -47,7 +48,11 @@ export async function patchAccount(
 export async function accountUsage(db: Db, callerAccountId: string, accountId: string, now = Date.now()) {
   const account = await getOwnAccount(db, callerAccountId, accountId);
   const limits = limitsFor(account.plan as PlanName, parseQuotaOverrides(account.quotaOverrides));
-  const usage = await readUsage(db, accountId, now);
+  // Seats are counted live: a pending invitation stops counting the moment it expires.
+  const usage = {
+    ...(await readUsage(db, accountId, now)),
+    team_members: await countSeats(db, accountId, now),
+  };
   const quotas = Object.fromEntries(
     COUNTED_QUOTAS.map((quota) => {
       const { resetsAt } = quotaWindow(quota, now);

@@ -1,6 +1,6 @@
 import { createDb, type Db, runBatch } from "../../db/client";
 import { decryptSecret } from "../../lib/crypto";
-import { parseAddress } from "../../mail/address";
+import { domainOf, parseAddress } from "../../mail/address";
 import { signDkim } from "../../mail/dkim/sign";
 import { buildMime, mimeSize } from "../../mail/mime";
 import { applyTracking } from "../../mail/tracking/apply";
@@ -19,6 +19,7 @@ import {
 } from "./delivery.repo";
 import type { StoredAttachment } from "./emails.dto";
 import type { EmailRow } from "./emails.repo";
+import { isSystemEmail } from "./system-mail";
 
 /** Temporary failures are retried this many times in all, with growing pauses, then the email fails. */
 export const MAX_ATTEMPTS = 6;
@@ -36,12 +37,37 @@ const addresses = (json: string) =>
 
 class PermanentFailure extends Error {}
 
-/** The message as it will be sent: MIME built, tracking applied, DKIM-signed. */
-async function buildSigned(env: Env, db: Db, email: EmailRow): Promise<string> {
+interface DkimKey {
+  domain: string;
+  selector: string;
+  privateKey: string;
+}
+
+/**
+ * The key an email is signed with: its sender domain's connection key; for the service's own
+ * mail, the deployment's optional system key (none configured: sent unsigned).
+ */
+async function dkimKeyFor(env: Env, db: Db, email: EmailRow): Promise<DkimKey | null> {
+  if (isSystemEmail(email)) {
+    const privateKey = env.SYSTEM_DKIM_PRIVATE_KEY;
+    const selector = env.SYSTEM_DKIM_SELECTOR;
+    return privateKey && selector ? { domain: domainOf(email.fromAddress), selector, privateKey } : null;
+  }
   const connection = email.connectionId
     ? await findConnection(db, email.accountId, email.connectionId)
     : null;
   if (!connection) throw new PermanentFailure("The sender domain's connection was deleted before sending.");
+  const privateKey = await decryptSecret(env.ENCRYPTION_KEY, connection.dkimPrivateKeyEncrypted).catch(() => {
+    throw new PermanentFailure(
+      "The sender domain's DKIM key cannot be decrypted (was ENCRYPTION_KEY changed?).",
+    );
+  });
+  return { domain: connection.domain, selector: connection.dkimSelector, privateKey };
+}
+
+/** The message as it will be sent: MIME built, tracking applied, DKIM-signed. */
+async function buildSigned(env: Env, db: Db, email: EmailRow): Promise<string> {
+  const key = await dkimKeyFor(env, db, email);
   const stored = JSON.parse(email.attachments) as StoredAttachment[];
   const attachments = await Promise.all(
     stored.map(async (a) => {
@@ -67,29 +93,22 @@ async function buildSigned(env: Env, db: Db, email: EmailRow): Promise<string> {
       : email.html;
   const from = parseAddress(email.from);
   if (!from) throw new PermanentFailure("The stored sender address is invalid.");
-  const privateKey = await decryptSecret(env.ENCRYPTION_KEY, connection.dkimPrivateKeyEncrypted).catch(() => {
-    throw new PermanentFailure(
-      "The sender domain's DKIM key cannot be decrypted (was ENCRYPTION_KEY changed?).",
-    );
+  return permanentIfThrows(() => {
+    const mime = buildMime({
+      from,
+      to: addresses(email.to),
+      cc: addresses(email.cc),
+      replyTo: addresses(email.replyTo),
+      subject: email.subject,
+      ...(email.text ? { text: email.text } : {}),
+      ...(html ? { html } : {}),
+      headers: JSON.parse(email.headers) as Record<string, string>,
+      attachments,
+      messageId: email.messageId,
+      date: new Date(),
+    });
+    return key ? signDkim(mime, key) : mime;
   });
-  return permanentIfThrows(() =>
-    signDkim(
-      buildMime({
-        from,
-        to: addresses(email.to),
-        cc: addresses(email.cc),
-        replyTo: addresses(email.replyTo),
-        subject: email.subject,
-        ...(email.text ? { text: email.text } : {}),
-        ...(html ? { html } : {}),
-        headers: JSON.parse(email.headers) as Record<string, string>,
-        attachments,
-        messageId: email.messageId,
-        date: new Date(),
-      }),
-      { domain: connection.domain, selector: connection.dkimSelector, privateKey },
-    ),
-  );
 }
 
 /** Building and signing are pure: what fails there fails again on every retry, so it is permanent. */
@@ -228,7 +247,8 @@ export async function deliverEmail(env: Env, emailId: string, now = Date.now()):
         lastEvent: retry ? "deferred" : status,
         lastResponse: result.response,
         size,
-        storedBytes: storedBytesOf(email, size),
+        // The service's own mail is not the workspace's: it takes none of its storage.
+        storedBytes: isSystemEmail(email) ? 0 : storedBytesOf(email, size),
         nextAttemptAt: retry ? now + delaySeconds * 1000 : null,
         ...(accepted ? { sentAt: email.sentAt ?? now } : {}),
       },

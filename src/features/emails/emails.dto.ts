@@ -1,6 +1,7 @@
 import type { RECIPIENT_STATES } from "../../db/schema";
 import { iso, isoOrNull } from "../../lib/time";
 import type { EmailRow } from "./emails.repo";
+import { isSystemEmail } from "./system-mail";
 
 export interface StoredAttachment {
   filename: string;
@@ -55,12 +56,14 @@ export interface RecipientView {
   response: string | null;
 }
 
+/** The service's own mail carries sign-in and invitation links: no API key may read its body. */
 export function toEmail(row: EmailRow, recipients: RecipientView[]) {
+  const redacted = isSystemEmail(row);
   return {
     ...toEmailSummary(row),
-    html: row.html,
-    text: row.text,
-    headers: JSON.parse(row.headers) as Record<string, string>,
+    html: redacted ? null : row.html,
+    text: redacted ? null : row.text,
+    headers: redacted ? {} : (JSON.parse(row.headers) as Record<string, string>),
     recipients: recipients.map((r) => ({ address: r.address, status: r.state, response: r.response })),
   };
 }

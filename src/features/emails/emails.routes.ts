@@ -77,7 +77,7 @@ export const getEmailRoute = defineRoute("read", {
   tags,
   summary: "Get an email",
   description:
-    "Everything about one email: recipients (bcc included), bodies, tags, tracking flags, open and click counts, `last_event` and timestamps.",
+    "Everything about one email: recipients (bcc included), bodies, tags, tracking flags, open and click counts, `last_event` and timestamps. The service's own mail to the workspace's people (invitations and sign-in links, sent from the deployment's SYSTEM_FROM) is listed like any email so admins see that it left and whether it bounced, but its body is redacted: `html` and `text` are null and `headers` is empty, whatever the key's permission.",
   request: { params: EmailParamsSchema },
   responses: { 200: jsonResponse(EmailSchema, "The email.") },
 });
@@ -88,7 +88,7 @@ export const emailContentRoute = defineRoute("read", {
   tags,
   summary: "Get the sent message",
   description:
-    "The built MIME exactly as handed to the transport (DKIM-signed, tracking applied). 404 until the email is sent.",
+    "The built MIME exactly as handed to the transport (DKIM-signed, tracking applied). 404 until the email is sent (`content_not_built`), and always 404 (`content_redacted`) for the service's own mail (invitations, sign-in links), whatever the key's permission.",
   request: { params: EmailParamsSchema },
   responses: { 200: { description: "The message.", content: { "message/rfc822": { schema: z.string() } } } },
 });

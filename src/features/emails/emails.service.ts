@@ -23,6 +23,7 @@ import type { BatchEmailInput, SendEmailInput } from "./emails.schemas";
 import { enqueueEmails } from "./enqueue";
 import { answerFrom, type Idempotency, idempotencyOf, storeAnswer, storedAnswer } from "./idempotency";
 import { loadSendState, type SendState } from "./send-state";
+import { isSystemEmail } from "./system-mail";
 
 export interface EmailContext {
   db: Db;
@@ -157,6 +158,14 @@ function unsent(row: EmailRow) {
 /** The built MIME as it was handed to the transport. */
 export async function emailContent(ctx: EmailContext, id: string): Promise<ReadableStream> {
   const row = await ownEmail(ctx, id);
+  if (isSystemEmail(row)) {
+    throw new AppError(
+      404,
+      "content_redacted",
+      "Content redacted",
+      `Email ${id} is the service's own mail (an invitation or sign-in link); its content is never served.`,
+    );
+  }
   const object = await ctx.env.FILES.get(`emails/${row.id}/message.eml`);
   if (!object) {
     throw new AppError(

@@ -4,6 +4,7 @@ import { tags, type tickets, ticketTags } from "../../db/schema";
 import { badRequest, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { tagNameKey } from "../tags/tags.service";
+import { assertAssignable } from "../users/users.service";
 import { mergeStatements } from "./merge";
 import type { TicketContext } from "./ticket-context";
 import {
@@ -61,6 +62,7 @@ function changesFor(ticket: TicketRow, input: ManageInput, now: number): Changes
  * actions, not edits.
  */
 export async function manageTicket(ctx: TicketContext, id: string, input: ManageInput) {
+  if (input.action === "assign") await assertAssignable(ctx, input.user_id, "body.user_id");
   const { ticket } = await ticketOf(ctx, id);
   const statements: Statement[] = [];
   const changes = changesFor(ticket, input, ctx.now);

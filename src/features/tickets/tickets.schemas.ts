@@ -77,7 +77,11 @@ export const CreateTicketBodySchema = z
     priority: TicketPriority.optional(),
     tags: TagNames.optional(),
     metadata: Metadata.optional(),
-    assignee_id: z.string().max(64).optional(),
+    assignee_id: z
+      .string()
+      .max(64)
+      .optional()
+      .openapi({ description: "An active user (`usr_...`) of the workspace; 400 otherwise." }),
   })
   .strict()
   .refine((b) => Boolean(b.customer) !== Boolean(b.customer_id), "give either `customer` or `customer_id`")
@@ -89,7 +93,9 @@ export const UpdateTicketBodySchema = z
     status: TicketStatus,
     priority: TicketPriority,
     metadata: Metadata,
-    assignee_id: z.string().max(64).nullable(),
+    assignee_id: z.string().max(64).nullable().openapi({
+      description: "An active user (`usr_...`) of the workspace, or null to unassign; 400 otherwise.",
+    }),
   })
   .partial()
   .strict()
@@ -120,7 +126,16 @@ export const ManageBodySchema = z
         action: z.enum(["close", "resolve", "reopen", "hold", "spam", "not_spam", "unassign", "unsnooze"]),
       })
       .strict(),
-    z.object({ action: z.literal("assign"), user_id: z.string().min(1).max(64) }).strict(),
+    z
+      .object({
+        action: z.literal("assign"),
+        user_id: z
+          .string()
+          .min(1)
+          .max(64)
+          .openapi({ description: "An active user (`usr_...`) of the workspace; 400 otherwise." }),
+      })
+      .strict(),
     z.object({ action: z.literal("snooze"), until: z.iso.datetime({ offset: true }) }).strict(),
     z.object({ action: z.literal("set_priority"), priority: TicketPriority }).strict(),
     z.object({ action: z.enum(["add_tags", "remove_tags"]), tags: TagNames.min(1) }).strict(),

@@ -8,6 +8,7 @@ import { recordEvent } from "../../webhooks/outbox";
 import { customerData, ticketData } from "../../webhooks/payloads";
 import { findOrCreateCustomer } from "../customers/customers.service";
 import { attachmentKeysUnder, deleteFiles } from "../messages/messages.repo";
+import { assertAssignable } from "../users/users.service";
 import { customerOf, inboxOf, recordTicketEvent, type TicketContext } from "./ticket-context";
 import { clientIdOf, toTicket } from "./tickets.dto";
 import {
@@ -48,6 +49,7 @@ export function closedAtFor(
  * first customer message, its tags and the `ticket.created` event, in one batch.
  */
 export async function createTicket(ctx: TicketContext, input: CreateInput) {
+  await assertAssignable(ctx, input.assignee_id, "body.assignee_id");
   const inbox = await inboxOf(ctx, input.inbox_id);
   const customer = input.customer_id
     ? await customerOf(ctx, input.customer_id)
@@ -159,6 +161,7 @@ export async function listTickets(
 
 /** PATCH: the edit and its `ticket.updated` event commit together. */
 export async function updateTicket(ctx: TicketContext, id: string, input: UpdateInput) {
+  await assertAssignable(ctx, input.assignee_id, "body.assignee_id");
   const { ticket } = await ticketOf(ctx, id);
   const changes = {
     ...(input.subject !== undefined ? { subject: input.subject } : {}),

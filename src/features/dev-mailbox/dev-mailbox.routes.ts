@@ -1,0 +1,43 @@
+import { z } from "@hono/zod-openapi";
+import { defineRoute } from "../../lib/openapi";
+import { htmlPage } from "../../sessions/login.routes";
+
+const tags = ["Development"];
+
+const MailboxSchema = z
+  .object({
+    data: z.array(
+      z.object({
+        id: z.string(),
+        from: z.string(),
+        to: z.array(z.string()),
+        subject: z.string(),
+        created_at: z.string(),
+        raw: z.string().openapi({ description: "The message as handed to the transport (MIME)." }),
+      }),
+    ),
+  })
+  .openapi("DevMailbox");
+
+const onlyInDevelopment =
+  "Only when ENVIRONMENT=development (404 elsewhere). No authentication: the local database is the developer's own.";
+
+export const mailboxPageRoute = defineRoute("public", {
+  method: "get",
+  path: "/_dev/mailbox",
+  tags,
+  summary: "Development mailbox",
+  description: `Like Mailpit: the 50 newest messages the capture transport kept (every workspace, system mail such as invitations and sign-in links included), newest first, each with its raw MIME. ${onlyInDevelopment}`,
+  responses: { 200: htmlPage("The mailbox.") },
+});
+
+export const mailboxJsonRoute = defineRoute("public", {
+  method: "get",
+  path: "/_dev/mailbox.json",
+  tags,
+  summary: "Development mailbox (JSON)",
+  description: `The same messages as /_dev/mailbox: \`{ data: [{ id, from, to, subject, created_at, raw }] }\`, newest first. ${onlyInDevelopment}`,
+  responses: {
+    200: { description: "The messages.", content: { "application/json": { schema: MailboxSchema } } },
+  },
+});

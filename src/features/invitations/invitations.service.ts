@@ -1,0 +1,167 @@
+import { and, eq, gt } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { runBatch } from "../../db/client";
+import { invitations } from "../../db/schema";
+import { randomBase64Url, sha256Hex } from "../../lib/crypto";
+import { conflict, notFound, teamMemberLimitReached } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { type OffsetParams, standardList } from "../../lib/pagination";
+import { isUniqueViolation } from "../../lib/unique-violation";
+import { findAccount } from "../accounts/accounts.repo";
+import type { EmailRow } from "../emails/emails.repo";
+import { enqueueEmails } from "../emails/enqueue";
+import { systemEmail } from "../emails/system-mail";
+import { seatAvailable, teamMemberLimit } from "../users/team-limit";
+import { assertNewPerson, invitationPending } from "../users/users.service";
+import { invitationMail } from "./invitation-mail";
+import { toInvitation } from "./invitations.dto";
+import {
+  expireStale,
+  findInvitation,
+  type InvitationRow,
+  type InvitationStatus,
+  insertInvitationIfSeat,
+  invitationQueries,
+} from "./invitations.repo";
+import type { CreateInvitationInput } from "./invitations.schemas";
+
+export const INVITATION_TTL_MS = 7 * 86_400_000;
+
+export interface InvitationContext {
+  db: Db;
+  env: Pick<Env, "EMAIL_QUEUE" | "PUBLIC_BASE_URL" | "SYSTEM_FROM">;
+  accountId: string;
+  now: number;
+}
+
+/** A fresh link token: 256 random bits; only its SHA-256 is stored. */
+async function newToken() {
+  const token = randomBase64Url(32);
+  return { token, tokenHash: await sha256Hex(token) };
+}
+
+/**
+ * Writes the invitation email and queues it. It follows the invitation's own write (which holds
+ * the seat conditionally and so cannot share a batch with unconditional inserts); `undo` runs when
+ * the email cannot be written, so no invitation is left that nobody was told about.
+ */
+async function sendInvitationMail(
+  ctx: InvitationContext,
+  row: InvitationRow,
+  token: string,
+  undo: () => Promise<unknown>,
+) {
+  const account = await findAccount(ctx.db, ctx.accountId);
+  const link = `${ctx.env.PUBLIC_BASE_URL.replace(/\/+$/, "")}/invitations/${token}`;
+  const mail = invitationMail(row.email, account?.name ?? "a workspace", row.role, link, row.expiresAt);
+  const email = systemEmail(ctx.db, ctx.env, ctx.accountId, mail, ctx.now);
+  try {
+    await runBatch(ctx.db, email.statements);
+  } catch (error) {
+    await undo();
+    throw error;
+  }
+  await enqueueEmails(ctx.env.EMAIL_QUEUE, [email.row as EmailRow], ctx.now);
+}
+
+/** POST /v1/invitations: 409 for a member or a pending invitation, 429 at the team-member limit. */
+export async function createInvitation(
+  ctx: InvitationContext,
+  invitedBy: string,
+  input: CreateInvitationInput,
+) {
+  await assertNewPerson(ctx, input.email);
+  const limit = await teamMemberLimit(ctx.db, ctx.accountId);
+  const { token, tokenHash } = await newToken();
+  const row: InvitationRow = {
+    id: newId("inv"),
+    accountId: ctx.accountId,
+    email: input.email,
+    role: input.role,
+    status: "pending",
+    tokenHash,
+    expiresAt: ctx.now + INVITATION_TTL_MS,
+    invitedBy,
+    acceptedAt: null,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  };
+  let inserted: { results: unknown[] } | undefined;
+  try {
+    [, inserted] = await runBatch(ctx.db, [
+      expireStale(ctx.accountId, input.email, ctx.now),
+      insertInvitationIfSeat(row, seatAvailable(ctx.accountId, limit, ctx.now)),
+    ]);
+  } catch (error) {
+    // A concurrent invitation of the same email won the one-pending-per-email index.
+    if (isUniqueViolation(error)) throw invitationPending(input.email);
+    throw error;
+  }
+  if (!inserted?.results.length) throw teamMemberLimitReached();
+  await sendInvitationMail(ctx, row, token, () =>
+    ctx.db.delete(invitations).where(eq(invitations.id, row.id)),
+  );
+  return toInvitation(row, ctx.now);
+}
+
+export async function listAccountInvitations(
+  ctx: InvitationContext,
+  status: InvitationStatus | undefined,
+  page: OffsetParams,
+) {
+  const { page: query, total } = invitationQueries(ctx.db, ctx.accountId, status, page, ctx.now);
+  const [rows, totals] = await ctx.db.batch([query, total]);
+  return standardList(
+    rows.map((row) => toInvitation(row, ctx.now)),
+    totals[0]?.total ?? 0,
+    page,
+  );
+}
+
+async function ownInvitation(ctx: InvitationContext, id: string) {
+  const row = await findInvitation(ctx.db, ctx.accountId, id);
+  if (!row) throw notFound(`Invitation ${id}`);
+  return row;
+}
+
+const notPending = (row: InvitationRow, now: number) =>
+  conflict(
+    "invitation_not_pending",
+    "Invitation not pending",
+    `Invitation ${row.id} is ${toInvitation(row, now).status}; only a pending invitation can be resent or revoked.`,
+  );
+
+const pendingWhere = (ctx: InvitationContext, id: string) =>
+  and(
+    eq(invitations.id, id),
+    eq(invitations.accountId, ctx.accountId),
+    eq(invitations.status, "pending"),
+    gt(invitations.expiresAt, ctx.now),
+  );
+
+/** DELETE /v1/invitations/{id}: revokes a pending invitation (its link stops working); frees its seat. */
+export async function revokeInvitation(ctx: InvitationContext, id: string) {
+  const row = await ownInvitation(ctx, id);
+  const [updated] = await ctx.db
+    .update(invitations)
+    .set({ status: "revoked", updatedAt: ctx.now })
+    .where(pendingWhere(ctx, id))
+    .returning();
+  if (!updated) throw notPending(row, ctx.now);
+  return toInvitation(updated, ctx.now);
+}
+
+/** POST /v1/invitations/{id}/resend: a new link (the old one stops working) and a new 7-day expiry. */
+export async function resendInvitation(ctx: InvitationContext, id: string) {
+  const row = await ownInvitation(ctx, id);
+  const { token, tokenHash } = await newToken();
+  const [updated] = await ctx.db
+    .update(invitations)
+    .set({ tokenHash, expiresAt: ctx.now + INVITATION_TTL_MS, updatedAt: ctx.now })
+    .where(pendingWhere(ctx, id))
+    .returning();
+  if (!updated) throw notPending(row, ctx.now);
+  // The new link was not sent: the invitation still holds its seat and can be resent again.
+  await sendInvitationMail(ctx, updated, token, async () => {});
+  return toInvitation(updated, ctx.now);
+}

@@ -1,0 +1,60 @@
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { users } from "../../db/schema";
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;
+
+/** Oldest first: the workspace's first owner leads the list. */
+export function listUsers(db: Db, accountId: string) {
+  return db
+    .select()
+    .from(users)
+    .where(eq(users.accountId, accountId))
+    .orderBy(asc(users.createdAt), asc(users.id));
+}
+
+export async function findUser(db: Db, accountId: string, id: string) {
+  const rows = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.accountId, accountId), eq(users.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+export async function findUserByEmail(db: Db, accountId: string, email: string) {
+  const rows = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.accountId, accountId), eq(users.email, email)))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Every active user with this (lowercase) email, one per workspace: who may sign in with it. */
+export function activeUsersByEmail(db: Db, email: string) {
+  return db
+    .select()
+    .from(users)
+    .where(and(eq(users.email, email), eq(users.status, "active")))
+    .orderBy(asc(users.createdAt))
+    .limit(20);
+}
+
+/**
+ * True unless user `id` is the workspace's last active owner: another active owner exists, or
+ * this user is not one. Part of the WHERE of every write that could leave a workspace without one.
+ */
+export const notLastOwner = (accountId: string, id: string): SQL => sql`(
+  NOT EXISTS (SELECT 1 FROM users WHERE id = ${id} AND account_id = ${accountId} AND role = 'owner' AND status = 'active')
+  OR EXISTS (SELECT 1 FROM users WHERE account_id = ${accountId} AND role = 'owner' AND status = 'active' AND id != ${id}))`;
+
+/** Inserts the user only while a seat is free (`seatCondition`); answers the row, or null when full. */
+export function insertUserIfSeat(row: NewUserRow, seatCondition: SQL) {
+  return sql`
+    INSERT INTO users (id, account_id, email, name, role, status, created_at, updated_at)
+    SELECT ${row.id}, ${row.accountId}, ${row.email}, ${row.name ?? null}, ${row.role}, 'active', ${row.createdAt}, ${row.updatedAt}
+    WHERE ${seatCondition}
+    RETURNING id`;
+}

@@ -1,0 +1,54 @@
+import { defineRoute, errorResponse, jsonBody, jsonResponse } from "../../lib/openapi";
+import {
+  DeletedUserSchema,
+  UpdateUserBodySchema,
+  UserListSchema,
+  UserParamsSchema,
+  UserSchema,
+} from "./users.schemas";
+
+const tags = ["Users"];
+const lastOwner = {
+  409: errorResponse("The workspace's last active owner cannot lose that role (`last_owner`)."),
+};
+
+export const listUsersRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/users",
+  tags,
+  summary: "List users",
+  description:
+    "Every person of the workspace (active and disabled), oldest first. Not paginated: `{ data, count }`.",
+  responses: { 200: jsonResponse(UserListSchema, "The workspace's users.") },
+});
+
+export const getUserRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/users/{id}",
+  tags,
+  summary: "Get a user",
+  request: { params: UserParamsSchema },
+  responses: { 200: jsonResponse(UserSchema, "The user.") },
+});
+
+export const updateUserRoute = defineRoute("admin", {
+  method: "patch",
+  path: "/v1/users/{id}",
+  tags,
+  summary: "Update a user",
+  description:
+    "Changes `name`, `role` or `status`. Disabling a user ends their dashboard sessions and unused sign-in links at once; a disabled user cannot sign in. Demoting or disabling the last active owner answers 409 `last_owner`.",
+  request: { params: UserParamsSchema, body: jsonBody(UpdateUserBodySchema) },
+  responses: { 200: jsonResponse(UserSchema, "The updated user."), ...lastOwner },
+});
+
+export const deleteUserRoute = defineRoute("admin", {
+  method: "delete",
+  path: "/v1/users/{id}",
+  tags,
+  summary: "Remove a user",
+  description:
+    "Removes the user from the workspace: their sessions end, and tickets assigned to them become unassigned in the same transaction (no `ticket.updated` event: the ticket was not edited). Frees a team-member seat. The last active owner cannot be removed (409 `last_owner`).",
+  request: { params: UserParamsSchema },
+  responses: { 200: jsonResponse(DeletedUserSchema, "The user was removed."), ...lastOwner },
+});
