@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { routePath } from "hono/route";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
 import { AppError, BareError } from "./errors";
@@ -39,7 +40,8 @@ export function handleError(error: unknown, c: Context<AppEnv>) {
   if (error instanceof HTTPException) return respond(c, fromHttpException(error));
   log.error("request.unhandled_error", {
     request_id: c.get("requestId"),
-    path: c.req.path,
+    // The route's pattern, not the path: paths carry tokens (/login/{token}, /invitations/{token}).
+    path: routePath(c),
     ...describeError(error),
   });
   return respond(

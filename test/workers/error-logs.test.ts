@@ -2,8 +2,10 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
+import { sha256Hex } from "../../src/lib/crypto";
 import { describeError } from "../../src/lib/logger";
-import { errorBody, seedWorkspace } from "./helpers";
+import { errorBody, seedUser, seedWorkspace } from "./helpers";
+import { postForm } from "./people-helpers";
 
 /** The JSON lines the Worker writes to console.error while `run` runs. */
 async function errorLinesDuring(run: () => Promise<unknown>): Promise<string[]> {
@@ -21,6 +23,7 @@ async function errorLinesDuring(run: () => Promise<unknown>): Promise<string[]> 
 
 afterEach(async () => {
   await env.DB.prepare("DROP TRIGGER IF EXISTS refuse_customers").run();
+  await env.DB.prepare("DROP TRIGGER IF EXISTS refuse_sessions").run();
 });
 
 describe("error logs", () => {
@@ -65,6 +68,26 @@ describe("error logs", () => {
       error_query: expect.stringMatching(/^insert into "customers" \(.*\) values \(\?, \?/),
     });
     for (const secret of [email, "alice.private", name, ws.accountId]) expect(line).not.toContain(secret);
+  });
+
+  it("name the route, not the path, so a sign-in token in the URL never reaches the log", async () => {
+    const ws = await seedWorkspace();
+    const user = await seedUser(ws.accountId, { role: "owner" });
+    const token = "LoginTokenThatMustNotBeLogged0123456789abcd";
+    await env.DB.prepare(
+      "INSERT INTO login_tokens (token_hash, account_id, user_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?)",
+    )
+      .bind(await sha256Hex(token), ws.accountId, user.id, Date.now() + 600_000, Date.now())
+      .run();
+    await env.DB.prepare(
+      "CREATE TRIGGER refuse_sessions BEFORE INSERT ON sessions BEGIN SELECT RAISE(ABORT, 'sessions are closed'); END",
+    ).run();
+    const lines = await errorLinesDuring(async () => {
+      expect((await postForm(`/login/${token}`)).status).toBe(500);
+    });
+    const line = lines.find((l) => l.includes("request.unhandled_error")) ?? "";
+    expect(JSON.parse(line)).toMatchObject({ path: "/login/:token" });
+    expect(line).not.toContain(token);
   });
 
   it("keep email addresses and API keys out of other errors' messages", () => {
