@@ -1,28 +1,53 @@
-import { and, count, desc, eq, inArray, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Db, Statement } from "../../db/client";
-import { accountUsage, emailEvents, emailRecipients, emails, emailTags } from "../../db/schema";
+import { accountUsage, emailRecipients, emails, emailTags } from "../../db/schema";
 
 export type EmailRow = typeof emails.$inferSelect;
 export type NewEmailRow = typeof emails.$inferInsert;
 
-/** The statements that create one email with its recipients, tags and first event (for runBatch). */
+/**
+ * The statements that create one email with its recipients, tags and first event (for runBatch).
+ * With `onlyIf`, every one of them writes only when that condition holds as the batch runs: an
+ * email that belongs to a conditional write (an invitation that needs a free seat) commits with it
+ * in one batch, or not at all.
+ */
 export function insertEmailStatements(
   db: Db,
   row: NewEmailRow,
   recipients: string[],
   tags: Array<{ name: string; value: string }>,
+  onlyIf?: SQL,
 ): Statement[] {
+  const written = onlyIf ? sql`EXISTS (SELECT 1 FROM emails WHERE id = ${row.id})` : sql`1`;
   return [
-    db.insert(emails).values(row),
+    onlyIf ? insertRowIf(row, onlyIf) : db.insert(emails).values(row),
     sql`
       INSERT OR IGNORE INTO email_recipients (email_id, account_id, address, created_at)
-      SELECT ${row.id}, ${row.accountId}, j.value, ${row.createdAt} FROM json_each(${JSON.stringify(recipients)}) AS j`,
+      SELECT ${row.id}, ${row.accountId}, j.value, ${row.createdAt} FROM json_each(${JSON.stringify(recipients)}) AS j
+      WHERE ${written}`,
     sql`
       INSERT INTO email_tags (email_id, account_id, name, value, created_at)
       SELECT ${row.id}, ${row.accountId}, j.value ->> 'name', j.value ->> 'value', ${row.createdAt}
-      FROM json_each(${JSON.stringify(tags)}) AS j`,
-    db.insert(emailEvents).values({ emailId: row.id, type: row.lastEvent, createdAt: row.createdAt }),
+      FROM json_each(${JSON.stringify(tags)}) AS j
+      WHERE ${written}`,
+    sql`INSERT INTO email_events (email_id, type, created_at)
+        SELECT ${row.id}, ${row.lastEvent}, ${row.createdAt} WHERE ${written}`,
   ];
+}
+
+/** `INSERT INTO emails (...) SELECT ... WHERE condition`, from the row's own fields. */
+function insertRowIf(row: NewEmailRow, condition: SQL): SQL {
+  const columns = getTableColumns(emails);
+  const fields = (Object.keys(row) as Array<keyof NewEmailRow>).filter((key) => row[key] !== undefined);
+  const names = sql.join(
+    fields.map((key) => sql.identifier(columns[key].name)),
+    sql`, `,
+  );
+  const values = sql.join(
+    fields.map((key) => sql`${columns[key].mapToDriverValue(row[key])}`),
+    sql`, `,
+  );
+  return sql`INSERT INTO emails (${names}) SELECT ${values} WHERE ${condition}`;
 }
 
 export interface EmailFilter {

@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import type { Db, Statement } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { domainOf, formatAddress, parseAddress } from "../../mail/address";
@@ -18,7 +19,8 @@ export interface SystemEmail {
  * leave (and bounce) in GET /v1/emails. It carries a secret link, so the API never shows its body
  * (see `toEmail` and `emailContent`). It is the service's mail, not the workspace's: it comes from
  * SYSTEM_FROM, needs no verified sender domain of the workspace, and counts against no quota
- * (storage included). The caller commits `statements` in its own batch, then queues `row`.
+ * (storage included). The caller commits `statements` in its own batch, then queues `row`;
+ * `onlyIf` makes them write only when the caller's own conditional write did.
  */
 export function systemEmail(
   db: Db,
@@ -26,6 +28,7 @@ export function systemEmail(
   accountId: string,
   mail: SystemEmail,
   now: number,
+  onlyIf?: SQL,
 ): { row: EmailRow; statements: Statement[] } {
   const from = parseAddress(env.SYSTEM_FROM);
   if (!from) throw new Error("SYSTEM_FROM is not a valid address");
@@ -63,7 +66,7 @@ export function systemEmail(
   } satisfies NewEmailRow;
   return {
     row: row as unknown as EmailRow,
-    statements: insertEmailStatements(db, row, [to.address.toLowerCase()], []),
+    statements: insertEmailStatements(db, row, [to.address.toLowerCase()], [], onlyIf),
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { runBatch } from "../../db/client";
 import { invitations } from "../../db/schema";
@@ -8,7 +8,6 @@ import { newId } from "../../lib/ids";
 import { type OffsetParams, standardList } from "../../lib/pagination";
 import { isUniqueViolation } from "../../lib/unique-violation";
 import { findAccount } from "../accounts/accounts.repo";
-import type { EmailRow } from "../emails/emails.repo";
 import { enqueueEmails } from "../emails/enqueue";
 import { systemEmail } from "../emails/system-mail";
 import { seatAvailable, teamMemberLimit } from "../users/team-limit";
@@ -41,27 +40,16 @@ async function newToken() {
 }
 
 /**
- * Writes the invitation email and queues it. It follows the invitation's own write (which holds
- * the seat conditionally and so cannot share a batch with unconditional inserts); `undo` runs when
- * the email cannot be written, so no invitation is left that nobody was told about.
+ * The invitation email, for the batch of the invitation's own conditional write: it is written
+ * only if the invitation row holds this token (it got its seat, or its resend went through), so
+ * the invitation and the email telling of it commit together or not at all.
  */
-async function sendInvitationMail(
-  ctx: InvitationContext,
-  row: InvitationRow,
-  token: string,
-  undo: () => Promise<unknown>,
-) {
+async function invitationEmail(ctx: InvitationContext, row: InvitationRow, token: string) {
   const account = await findAccount(ctx.db, ctx.accountId);
   const link = `${ctx.env.PUBLIC_BASE_URL.replace(/\/+$/, "")}/invitations/${token}`;
   const mail = invitationMail(row.email, account?.name ?? "a workspace", row.role, link, row.expiresAt);
-  const email = systemEmail(ctx.db, ctx.env, ctx.accountId, mail, ctx.now);
-  try {
-    await runBatch(ctx.db, email.statements);
-  } catch (error) {
-    await undo();
-    throw error;
-  }
-  await enqueueEmails(ctx.env.EMAIL_QUEUE, [email.row as EmailRow], ctx.now);
+  const written = sql`EXISTS (SELECT 1 FROM invitations WHERE id = ${row.id} AND token_hash = ${row.tokenHash})`;
+  return systemEmail(ctx.db, ctx.env, ctx.accountId, mail, ctx.now, written);
 }
 
 /** POST /v1/invitations: 409 for a member or a pending invitation, 429 at the team-member limit. */
@@ -86,11 +74,13 @@ export async function createInvitation(
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
+  const email = await invitationEmail(ctx, row, token);
   let inserted: { results: unknown[] } | undefined;
   try {
     [, inserted] = await runBatch(ctx.db, [
       expireStale(ctx.accountId, input.email, ctx.now),
       insertInvitationIfSeat(row, seatAvailable(ctx.accountId, limit, ctx.now)),
+      ...email.statements,
     ]);
   } catch (error) {
     // A concurrent invitation of the same email won the one-pending-per-email index.
@@ -98,9 +88,7 @@ export async function createInvitation(
     throw error;
   }
   if (!inserted?.results.length) throw teamMemberLimitReached();
-  await sendInvitationMail(ctx, row, token, () =>
-    ctx.db.delete(invitations).where(eq(invitations.id, row.id)),
-  );
+  await enqueueEmails(ctx.env.EMAIL_QUEUE, [email.row], ctx.now);
   return toInvitation(row, ctx.now);
 }
 
@@ -155,13 +143,17 @@ export async function revokeInvitation(ctx: InvitationContext, id: string) {
 export async function resendInvitation(ctx: InvitationContext, id: string) {
   const row = await ownInvitation(ctx, id);
   const { token, tokenHash } = await newToken();
-  const [updated] = await ctx.db
-    .update(invitations)
-    .set({ tokenHash, expiresAt: ctx.now + INVITATION_TTL_MS, updatedAt: ctx.now })
-    .where(pendingWhere(ctx, id))
-    .returning();
-  if (!updated) throw notPending(row, ctx.now);
-  // The new link was not sent: the invitation still holds its seat and can be resent again.
-  await sendInvitationMail(ctx, updated, token, async () => {});
-  return toInvitation(updated, ctx.now);
+  const renewed = { ...row, tokenHash, expiresAt: ctx.now + INVITATION_TTL_MS, updatedAt: ctx.now };
+  const email = await invitationEmail(ctx, renewed, token);
+  const [updated] = await runBatch(ctx.db, [
+    ctx.db
+      .update(invitations)
+      .set({ tokenHash, expiresAt: renewed.expiresAt, updatedAt: ctx.now })
+      .where(pendingWhere(ctx, id))
+      .returning({ id: invitations.id }),
+    ...email.statements,
+  ]);
+  if (!updated?.results.length) throw notPending(row, ctx.now);
+  await enqueueEmails(ctx.env.EMAIL_QUEUE, [email.row], ctx.now);
+  return toInvitation(renewed, ctx.now);
 }
