@@ -107,7 +107,9 @@ describe("invitations", () => {
     const refused = answers.find((a) => a.status === 429);
     expect(await refused?.text()).toBe('{"error":"Team member limit reached"}');
     // The invitation and its email commit together: the refused one left no email behind.
-    const emails = await callJson<{ data: Array<{ to: string[] }> }>("GET", "/v1/emails", { token: ws.token });
+    const emails = await callJson<{ data: Array<{ to: string[] }> }>("GET", "/v1/emails", {
+      token: ws.token,
+    });
     expect(emails.body.data).toHaveLength(1);
     // The same email twice at once: one pending invitation, never two.
     const other = await seedWorkspace();
