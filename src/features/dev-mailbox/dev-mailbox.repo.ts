@@ -1,6 +1,7 @@
 import { desc, isNotNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { emails } from "../../db/schema";
+import { messageKey } from "../emails/message-key";
 
 /** How many of the newest messages the mailbox shows. */
 export const MAILBOX_SIZE = 50;
@@ -34,9 +35,7 @@ export async function newestMessages(db: Db, files: R2Bucket): Promise<MailboxMe
     .limit(MAILBOX_SIZE);
   const messages = await Promise.all(
     rows.map(async (row) => {
-      // Where delivery keeps the built message (deliver.ts `messageKey`; that module is not imported
-      // here, as it brings the Workers-only transports into the app's Node-side imports).
-      const object = await files.get(`emails/${row.id}/message.eml`);
+      const object = await files.get(messageKey(row.id));
       if (!object) return null;
       return {
         id: row.id,

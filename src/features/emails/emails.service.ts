@@ -22,6 +22,7 @@ import {
 import type { BatchEmailInput, SendEmailInput } from "./emails.schemas";
 import { enqueueEmails } from "./enqueue";
 import { answerFrom, type Idempotency, idempotencyOf, storeAnswer, storedAnswer } from "./idempotency";
+import { messageKey } from "./message-key";
 import { loadSendState, type SendState } from "./send-state";
 import { isSystemEmail } from "./system-mail";
 
@@ -166,7 +167,7 @@ export async function emailContent(ctx: EmailContext, id: string): Promise<Reada
       `Email ${id} is the service's own mail (an invitation or sign-in link); its content is never served.`,
     );
   }
-  const object = await ctx.env.FILES.get(`emails/${row.id}/message.eml`);
+  const object = await ctx.env.FILES.get(messageKey(row.id));
   if (!object) {
     throw new AppError(
       404,
