@@ -21,7 +21,7 @@ export const createTicketRoute = defineRoute("write", {
   tags,
   summary: "Create a ticket",
   description:
-    "Creates a ticket in an inbox for a customer given by `customer_id` or by `customer` (found by email, any case, or created). A blocked customer gives 403. `client_id` is the workspace's ticket prefix and next number (never reused). An optional first `message` is the customer's. Tag names are created in the inbox when missing. Fires `ticket.created` (not `message.created`).",
+    "Creates a ticket in an inbox for a customer given by exactly one of `customer_id` or `customer` (found by email, any case, or created); neither or both is a 400. A blocked customer gives 403. `client_id` is the workspace's ticket prefix and next number (never reused). An optional first `message` is the customer's. Tag names are created in the inbox when missing. Fires `ticket.created` (not `message.created`).",
   request: { body: jsonBody(CreateTicketBodySchema) },
   responses: { 201: jsonResponse(TicketSchema, "The ticket.") },
 });
