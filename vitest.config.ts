@@ -57,6 +57,17 @@ export default defineConfig(async () => {
         },
         {
           test: {
+            name: "browser",
+            include: ["test/browser/**/*.test.ts"],
+            environment: "node",
+            // One real Worker (wrangler dev) and one Chromium serve every browser test.
+            globalSetup: ["test/browser/support/global-setup.ts"],
+            testTimeout: 60_000,
+            hookTimeout: 120_000,
+          },
+        },
+        {
+          test: {
             name: "smtp-relay",
             include: ["smtp-relay/test/**/*.test.ts"],
             environment: "node",

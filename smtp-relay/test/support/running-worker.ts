@@ -35,8 +35,14 @@ function wrangler(args: string[], persistTo: string): string {
   return result.stdout;
 }
 
-/** Starts the Worker with `seedSql` applied after the migrations. */
-export async function startWorker(seedSql: string): Promise<RunningWorker> {
+/**
+ * Starts the Worker with `seedSql` applied after the migrations. `vars` override the test ones
+ * (the browser tests run it as `development`, the way `npm start` serves people).
+ */
+export async function startWorker(
+  seedSql: string,
+  vars: Record<string, string> = {},
+): Promise<RunningWorker> {
   const state = mkdtempSync(join(tmpdir(), "relay-worker-"));
   wrangler(["d1", "migrations", "apply", "DB"], state);
   const seedFile = join(state, "seed.sql");
@@ -46,9 +52,12 @@ export async function startWorker(seedSql: string): Promise<RunningWorker> {
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
   // PUBLIC_BASE_URL too: links the Worker hands out point at this port, not wrangler.toml's 8787.
-  const vars = Object.entries({ ...WORKER_SECRETS, ENVIRONMENT: "test", PUBLIC_BASE_URL: url }).flatMap(
-    ([k, v]) => ["--var", `${k}:${v}`],
-  );
+  const varArgs = Object.entries({
+    ...WORKER_SECRETS,
+    ENVIRONMENT: "test",
+    PUBLIC_BASE_URL: url,
+    ...vars,
+  }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const child = spawn(
     WRANGLER,
     [
@@ -62,7 +71,7 @@ export async function startWorker(seedSql: string): Promise<RunningWorker> {
       "--persist-to",
       state,
       "--show-interactive-dev-session=false",
-      ...vars,
+      ...varArgs,
     ],
     {
       cwd: ROOT,
