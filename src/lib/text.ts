@@ -39,6 +39,26 @@ export function hasControlCharacter(text: string, { allowTab = false } = {}): bo
   return false;
 }
 
+/**
+ * `text` as one line that a mail header can carry: each run of control characters (line breaks
+ * included) becomes one space. For text stored before names had to be one line, or decoded from
+ * mail, where refusing is not an option.
+ */
+export function oneLine(text: string): string {
+  let line = "";
+  let gap = false;
+  for (const ch of text) {
+    if (hasControlCharacter(ch)) {
+      gap = true;
+      continue;
+    }
+    if (gap) line += " ";
+    gap = false;
+    line += ch;
+  }
+  return line.trim();
+}
+
 /** A surrogate without its pair (String#isWellFormed is ES2024, beyond this project's lib). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 

@@ -1,7 +1,6 @@
 import { html } from "hono/html";
 import type { SystemEmail } from "../features/emails/system-mail";
-
-const oneLine = (text: string) => text.replace(/[\r\n]+/g, " ").trim();
+import { oneLine } from "../lib/text";
 
 /** The sign-in email; the link is the only place its token ever appears. */
 export function loginMail(to: string, workspace: string, link: string): SystemEmail {

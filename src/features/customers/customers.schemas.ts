@@ -1,18 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { Metadata, singleLine } from "../../lib/input";
 import { offsetQuery, standardListSchema } from "../../lib/pagination";
-import { isValidAddress } from "../../mail/address";
+import { emailAddress } from "../../mail/address-schema";
 
-const Email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(254)
-  .refine(isValidAddress, "must be an email address such as ada@example.com")
-  .openapi({
-    description: "Stored lowercase; unique in the workspace whatever its case.",
-    example: "ada@example.com",
-  });
+const Email = emailAddress("Stored lowercase; unique in the workspace whatever its case.");
 
 /** Also the display name of the emails a customer is sent, hence one line. */
 export const CustomerName = singleLine(200).openapi({ example: "Ada Lovelace" });

@@ -12,6 +12,7 @@
 import PostalMime, { type Address, type Attachment, type Email } from "postal-mime";
 import { base64Decode } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
+import { oneLine } from "../../lib/text";
 import { domainOf, isValidAddress, type MailAddress } from "../../mail/address";
 import { contentIdProblem, headersProblem, subjectProblem } from "../../mail/mime/checks";
 import { checkMediaType } from "../../mail/mime/params";
@@ -62,15 +63,13 @@ export function trackOpensHeader(value: string | undefined): boolean | undefined
   return undefined;
 }
 
-/** A decoded display name may hold line breaks (an encoded-word can carry any byte): they become spaces. */
-const displayName = (name: string) => name.replace(/[\r\n]+/g, " ").trim();
-
 const mailboxes = (list: Address[] | undefined): MailAddress[] =>
   (list ?? [])
     .flatMap((a) => (a.group ? a.group : [a]))
     .filter((a) => isValidAddress(a.address))
     .map((a) => {
-      const name = displayName(a.name);
+      // A decoded display name may hold line breaks (an encoded-word can carry any byte).
+      const name = oneLine(a.name);
       return name ? { name, address: a.address } : { address: a.address };
     });
 

@@ -1,8 +1,6 @@
 import { html } from "hono/html";
+import { oneLine } from "../../lib/text";
 import type { SystemEmail } from "../emails/system-mail";
-
-/** Header-safe: an account name is the workspace's own text. */
-const oneLine = (text: string) => text.replace(/[\r\n]+/g, " ").trim();
 
 /** The invitation email; the link is the only place its token ever appears. */
 export function invitationMail(

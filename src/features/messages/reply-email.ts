@@ -1,6 +1,6 @@
 import type { customers, inboxes } from "../../db/schema";
 import { AppError } from "../../lib/errors";
-import { hasControlCharacter } from "../../lib/text";
+import { oneLine } from "../../lib/text";
 import { domainOf, type MailAddress, parseAddress } from "../../mail/address";
 import { subjectProblem } from "../../mail/mime/checks";
 import { replyToken } from "../../mail/reply-token";
@@ -53,12 +53,6 @@ function ccAddresses(cc: string[]): MailAddress[] {
   return cc.flatMap((text) => parseAddress(text) ?? []);
 }
 
-/** A display name as a header can carry it: control characters (line breaks included) become spaces. */
-const displayName = (name: string) =>
-  Array.from(name, (ch) => (hasControlCharacter(ch) ? " " : ch))
-    .join("")
-    .trim();
-
 /**
  * The email of a reply to the customer, from the inbox address, with Message-ID, In-Reply-To and
  * References for threading and a Reply-To that leads back to this ticket. It is handed to the
@@ -76,8 +70,8 @@ export async function prepareReply(
 ) {
   const thread = [threadRootId(ticket, inbox), ...(await threadMessageIds(ctx.db, ctx.accountId, ticket.id))];
   // Names are one line since they are checked on input; rows stored before that may not be.
-  const from = { name: displayName(inbox.name), address: inbox.emailAddress };
-  const to = [{ ...(customer.name ? { name: displayName(customer.name) } : {}), address: customer.email }];
+  const from = { name: oneLine(inbox.name), address: inbox.emailAddress };
+  const to = [{ ...(customer.name ? { name: oneLine(customer.name) } : {}), address: customer.email }];
   const subjectIssue = subjectProblem(content.subject);
   if (subjectIssue) {
     throw new AppError(400, "validation_error", "Invalid request", `subject: ${subjectIssue}`, {

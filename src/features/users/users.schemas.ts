@@ -1,18 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { USER_ROLES, USER_STATUSES } from "../../db/schema";
 import { countedListSchema } from "../../lib/pagination";
-import { isValidAddress } from "../../mail/address";
+import { emailAddress } from "../../mail/address-schema";
 
-export const PersonEmail = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(254)
-  .refine(isValidAddress, "must be an email address such as ada@example.com")
-  .openapi({
-    description: "Stored lowercase: one person per email in a workspace, whatever its case.",
-    example: "ada@example.com",
-  });
+export const PersonEmail = emailAddress(
+  "Stored lowercase: one person per email in a workspace, whatever its case.",
+);
 
 export const Role = z.enum(USER_ROLES).openapi({ description: "owner, admin or agent.", example: "agent" });
 
