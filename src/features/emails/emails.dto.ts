@@ -67,12 +67,3 @@ export function toEmail(row: EmailRow, recipients: RecipientView[]) {
     recipients: recipients.map((r) => ({ address: r.address, status: r.state, response: r.response })),
   };
 }
-
-export function toSentEmail(row: EmailRow) {
-  return {
-    id: row.id,
-    status: row.status,
-    scheduled_at: isoOrNull(row.scheduledAt),
-    created_at: iso(row.createdAt),
-  };
-}

@@ -171,11 +171,6 @@ export async function findEmailWithRecipients(db: Db, accountId: string, id: str
   return row ? { row, recipients } : null;
 }
 
-export async function findEmailById(db: Db, id: string) {
-  const rows = await db.select().from(emails).where(eq(emails.id, id)).limit(1);
-  return rows[0] ?? null;
-}
-
 /** Moves a scheduled (or queued) email to a new time, only while nothing has picked it up. */
 export async function rescheduleEmail(db: Db, accountId: string, id: string, at: number, now: number) {
   const rows = await db
