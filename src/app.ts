@@ -1,4 +1,5 @@
 import { authenticate } from "./auth/authenticate";
+import { dashboardRouter } from "./dashboard/dashboard.router";
 import { accountsRouter } from "./features/accounts/accounts.handlers";
 import { connectionsRouter } from "./features/connections/connections.handlers";
 import { customersRouter } from "./features/customers/customers.handlers";
@@ -77,6 +78,7 @@ export function createApp() {
   app.route("/", loginRouter);
   app.route("/", invitationPageRouter);
   app.route("/", devMailboxRouter);
+  app.route("/", dashboardRouter);
   // Before tickets: /v1/tickets/compose must not be read as a ticket id.
   app.route("/", messagesRouter);
   app.route("/", ticketsRouter);
@@ -86,6 +88,13 @@ export function createApp() {
     scheme: "bearer",
     description:
       "An API key: `sk_` followed by 49 letters and digits, the last 6 a CRC-32 checksum of the rest (keys made before checksums have 43 and none). A token whose checksum does not match is refused with 401 without a lookup.",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "sessionCookie", {
+    type: "apiKey",
+    in: "cookie",
+    name: "__Host-session",
+    description:
+      "A dashboard session from a sign-in link (`session` on plain-http loopback in development). Dashboard routes only; /v1 ignores it. Their form posts also need the page's CSRF token and this origin.",
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "opsToken", {
     type: "http",

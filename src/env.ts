@@ -22,6 +22,8 @@ export interface AppEnv {
     ctx: RequestContext;
     /** The dashboard session, on page routes that resolve one (`withSession`); never on /v1. */
     session: Session | undefined;
+    /** The session's CSRF token, for the dashboard's forms (set under /dashboard only). */
+    csrfToken: string;
   };
 }
 

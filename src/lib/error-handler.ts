@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { routePath } from "hono/route";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { renderDashboardError } from "../dashboard/error-page";
 import type { AppEnv } from "../env";
 import { AppError, BareError } from "./errors";
 import { describeError, log } from "./logger";
@@ -9,6 +10,7 @@ import { describeError, log } from "./logger";
 function respond(c: Context<AppEnv>, error: AppError) {
   c.set("errorCode", error.code);
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  if (isDashboardPath(c.req.path)) return renderDashboardError(c, error);
   if (error instanceof BareError) return c.json({ error: error.error }, error.status);
   const body = {
     error: error.error,
@@ -19,6 +21,8 @@ function respond(c: Context<AppEnv>, error: AppError) {
   };
   return c.json(body, error.status);
 }
+
+const isDashboardPath = (path: string) => path === "/dashboard" || path.startsWith("/dashboard/");
 
 /** Hono's own exceptions (a body that is not JSON, for instance) keep their status. */
 function fromHttpException(exception: HTTPException): AppError {

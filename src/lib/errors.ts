@@ -31,6 +31,8 @@ export const invalidApiKey = (detail: string) =>
 export const badRequest = (code: string, error: string, detail?: string) =>
   new AppError(400, code, error, detail);
 
+export const forbidden = (code: string, detail: string) => new AppError(403, code, "Forbidden", detail);
+
 export const conflict = (code: string, error: string, detail?: string) =>
   new AppError(409, code, error, detail);
 

@@ -57,7 +57,7 @@ loginRouter
     const session = TOKEN_SHAPE.test(token) ? await signInWithLink(ctx.db, token, ctx.now) : null;
     if (!session) return c.html(<MessagePage title="Link not valid" text={UNUSABLE} />, 410);
     startSession(c, session);
-    return c.redirect("/login", 303);
+    return c.redirect("/dashboard", 303);
   })
   .openapi(logoutRoute, async (c) => {
     await endSession(c);

@@ -71,7 +71,7 @@ export const useLinkRoute = page({
   tags,
   summary: "Sign in with a link",
   description:
-    "Form post (same origin only). Uses the link up (once, even under concurrent posts) and starts a 14-day session: a random token in the `__Host-session` cookie (Secure, HttpOnly, SameSite=Lax, Path=/; named `session` without Secure on plain-http loopback in development), its SHA-256 stored; `last_login_at` is updated. Redirects (303) to /login. Session cookies never authenticate /v1.",
+    "Form post (same origin only). Uses the link up (once, even under concurrent posts) and starts a 14-day session: a random token in the `__Host-session` cookie (Secure, HttpOnly, SameSite=Lax, Path=/; named `session` without Secure on plain-http loopback in development), its SHA-256 stored; `last_login_at` is updated. Redirects (303) to /dashboard. Session cookies never authenticate /v1.",
   request: { params: TokenParamsSchema },
   responses: {
     303: { description: "Signed in; the cookie is set." },

@@ -4,13 +4,14 @@ import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "../env";
 
 /**
- * Headers of the sign-in and invitation pages: a content security policy that allows no script,
- * style or resource at all and forms posting only here; no framing; no Referer carrying a token
- * path elsewhere; nothing cached.
+ * Headers of the sign-in and invitation pages: a content security policy that allows no script
+ * and no resource but this origin's stylesheet, and forms posting only here; no framing; no
+ * Referer carrying a token path elsewhere; nothing cached.
  */
 const headers = secureHeaders({
   contentSecurityPolicy: {
     defaultSrc: ["'none'"],
+    styleSrc: ["'self'"],
     formAction: ["'self'"],
     frameAncestors: ["'none'"],
     baseUri: ["'none'"],

@@ -16,6 +16,8 @@ export interface Session {
   role: "owner" | "admin" | "agent";
   email: string;
   workspace: string;
+  /** SHA-256 of the session token: what the dashboard's per-session CSRF token is derived from. */
+  tokenHash: string;
 }
 
 /** A new session for `userId`: its token for the cookie, and the statements that store its hash. */
@@ -54,6 +56,7 @@ export async function resolveSession(
     role: found.role,
     email: found.email,
     workspace: found.workspace,
+    tokenHash: hash,
   };
 }
 

@@ -49,7 +49,9 @@ describe.skipIf(!executablePath)("sign-in pages in a real Chromium", () => {
     expect((await page.reload())?.status()).toBe(200);
 
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect.poll(() => page.getByRole("heading", { name: "Signed in" }).count()).toBe(1);
+    // Signed in, the dashboard opens.
+    await expect.poll(() => page.getByRole("heading", { name: "Overview" }).count()).toBe(1);
+    expect(new URL(page.url()).pathname).toBe("/dashboard");
     expect(await page.textContent("body")).toContain(ownerEmail);
     const cookies = await page.context().cookies();
     expect(cookies.map((c) => c.name)).toContain("session");
@@ -82,7 +84,7 @@ describe.skipIf(!executablePath)("sign-in pages in a real Chromium", () => {
     await expect.poll(async () => (link = await latestLinkFor(ownerEmail)), { timeout: 15_000 }).toBeTruthy();
     await page.goto(`${workerUrl}${link}`);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect.poll(() => page.getByRole("heading", { name: "Signed in" }).count()).toBe(1);
+    await expect.poll(() => page.getByRole("heading", { name: "Overview" }).count()).toBe(1);
     expect(errors).toEqual([]);
   });
 });

@@ -229,7 +229,7 @@ describe("the invitation page", () => {
     }
     const accepted = await acceptInvitationPage(token, { name: "New <b>Person</b>" });
     expect(accepted.status).toBe(303);
-    expect(accepted.headers.get("Location")).toBe("/login");
+    expect(accepted.headers.get("Location")).toBe("/dashboard");
     const cookie = accepted.headers.get("Set-Cookie") ?? "";
     expect(cookie).toMatch(/^__Host-session=[A-Za-z0-9_-]{43}; Max-Age|^__Host-session=[A-Za-z0-9_-]{43};/);
     expect(cookie).toContain("HttpOnly");

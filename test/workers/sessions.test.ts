@@ -77,7 +77,7 @@ describe("magic links", () => {
     }
     const res = await postForm(`/login/${token}`);
     expect(res.status).toBe(303);
-    expect(res.headers.get("Location")).toBe("/login");
+    expect(res.headers.get("Location")).toBe("/dashboard");
     const setCookie = res.headers.get("Set-Cookie") ?? "";
     expect(setCookie).toMatch(/^__Host-session=[A-Za-z0-9_-]{43};/);
     for (const part of ["HttpOnly", "Secure", "SameSite=Lax", "Path=/"]) expect(setCookie).toContain(part);

@@ -31,7 +31,7 @@ invitationPageRouter
     const outcome = TOKEN_SHAPE.test(token) ? await acceptInvitation(ctx.db, token, name, ctx.now) : null;
     if (outcome?.kind === "accepted") {
       startSession(c, outcome.session);
-      return c.redirect("/login", 303);
+      return c.redirect("/dashboard", 303);
     }
     if (outcome?.kind === "already_member") {
       const text = "This email is already a user of the workspace: sign in with a link instead.";

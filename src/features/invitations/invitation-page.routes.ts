@@ -22,7 +22,7 @@ export const acceptInvitationRoute = page({
   tags,
   summary: "Accept an invitation",
   description:
-    "Form post (same origin only), optional `name`. Creates the user with the invited role, marks the invitation accepted (a token works once) and starts a dashboard session (the cookie as for /login/{token}); redirects (303) to /login. 409 when the email became a user meanwhile; counts as a sign-in attempt of the IP (429 page past the limit).",
+    "Form post (same origin only), optional `name`. Creates the user with the invited role, marks the invitation accepted (a token works once) and starts a dashboard session (the cookie as for /login/{token}); redirects (303) to /dashboard. 409 when the email became a user meanwhile; counts as a sign-in attempt of the IP (429 page past the limit).",
   request: { params: TokenParamsSchema, body: formBody(AcceptFormSchema) },
   responses: {
     303: { description: "Accepted and signed in." },

@@ -5,6 +5,14 @@ export interface BrowserTestContext {
   /** A one-time sign-in path (`/login/<token>`) of the seeded workspace's owner. */
   loginPath: string;
   ownerEmail: string;
+  /** The seeded workspace's id and its admin API key. */
+  accountId: string;
+  apiKey: string;
+  /**
+   * Session tokens made at setup for the workspace's owner, an admin and an agent
+   * (owner@, admin@, agent@example.com), so that tests sign in without spending sign-in links.
+   */
+  sessions: Record<"owner" | "admin" | "agent", string>;
   /** The Chromium to drive, or null when none is installed (the tests are skipped, loudly). */
   chromium: string | null;
 }

@@ -6,6 +6,8 @@
 import type { TestProject } from "vitest/node";
 import { workspaceSql } from "../../../scripts/lib/workspace";
 import { startWorker, WORKER_SECRETS } from "../../../smtp-relay/test/support/running-worker";
+import { randomBase64Url, sha256Hex } from "../../../src/lib/crypto";
+import { newId } from "../../../src/lib/ids";
 import { chromiumPath, SKIPPED_LINE } from "./chromium";
 import type { BrowserTestContext } from "./context";
 
@@ -17,7 +19,15 @@ export default async function setup(project: TestProject) {
     console.warn(
       `\n${"=".repeat(SKIPPED_LINE.length)}\n${SKIPPED_LINE}\n${"=".repeat(SKIPPED_LINE.length)}\n`,
     );
-    project.provide("browser", { workerUrl: "", loginPath: "", ownerEmail: OWNER, chromium: null });
+    project.provide("browser", {
+      workerUrl: "",
+      loginPath: "",
+      ownerEmail: OWNER,
+      accountId: "",
+      apiKey: "",
+      sessions: { owner: "", admin: "", agent: "" },
+      chromium: null,
+    });
     return;
   }
   const { sql, workspace } = await workspaceSql(
@@ -30,13 +40,35 @@ export default async function setup(project: TestProject) {
     },
     "local",
   );
-  const worker = await startWorker(sql, { ENVIRONMENT: "development" });
+  const people = await peopleSql(workspace.account_id, workspace.user_id);
+  const worker = await startWorker(`${sql}\n${people.sql}`, { ENVIRONMENT: "development" });
   const context: BrowserTestContext = {
     workerUrl: worker.url,
     loginPath: new URL(workspace.login_url).pathname,
     ownerEmail: OWNER,
+    accountId: workspace.account_id,
+    apiKey: workspace.token,
+    sessions: people.sessions,
     chromium,
   };
   project.provide("browser", context);
   return () => worker.stop();
+}
+
+/** An admin and an agent beside the owner, and a 14-day session for each of the three. */
+async function peopleSql(accountId: string, ownerId: string) {
+  const now = Date.now();
+  const users = { owner: ownerId, admin: newId("usr"), agent: newId("usr") };
+  const lines = (["admin", "agent"] as const).map(
+    (role) =>
+      `INSERT INTO users (id, account_id, email, name, role, status, created_at, updated_at) VALUES ('${users[role]}', '${accountId}', '${role}@example.com', '${role === "admin" ? "Ada Admin" : "Alan Agent"}', '${role}', 'active', ${now}, ${now});`,
+  );
+  const sessions = { owner: "", admin: "", agent: "" };
+  for (const role of ["owner", "admin", "agent"] as const) {
+    sessions[role] = randomBase64Url(32);
+    lines.push(
+      `INSERT INTO sessions (token_hash, account_id, user_id, expires_at, created_at) VALUES ('${await sha256Hex(sessions[role])}', '${accountId}', '${users[role]}', ${now + 14 * 86_400_000}, ${now});`,
+    );
+  }
+  return { sql: lines.join("\n"), sessions };
 }

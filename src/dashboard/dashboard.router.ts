@@ -1,0 +1,25 @@
+import { createRouter } from "../lib/router";
+import { overviewRouter } from "./overview/overview.handlers";
+import { dashboardRoute } from "./routes";
+import { dashboardSecurity } from "./security";
+
+const rootRoute = {
+  ...dashboardRoute({
+    method: "get",
+    path: "/",
+    summary: "Home",
+    description: "Redirects (302) to /dashboard, which redirects to /login without a session.",
+  }),
+  security: [],
+  responses: { 302: { description: "To /dashboard." } },
+};
+
+/**
+ * Every dashboard page. Each area's router holds its own routes; they all sit behind the same
+ * headers, origin check, session, workspace and CSRF token (`dashboardSecurity`).
+ */
+export const dashboardRouter = createRouter();
+dashboardRouter.use("/dashboard", ...dashboardSecurity);
+dashboardRouter.use("/dashboard/*", ...dashboardSecurity);
+dashboardRouter.openapi(rootRoute, (c) => c.redirect("/dashboard", 302));
+dashboardRouter.route("/", overviewRouter);

@@ -1,0 +1,79 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { NAV } from "../../src/dashboard/layout";
+import { accounts } from "../../src/db/schema";
+import { dashboardGet, dashboardPost, signIn } from "./dashboard-helpers";
+import { call, db, seedWorkspace } from "./helpers";
+import { postForm } from "./people-helpers";
+
+describe("the dashboard shell", () => {
+  it("sends / to /dashboard, and /dashboard to /login without a session", async () => {
+    const home = await call("GET", "/");
+    expect(home.status).toBe(302);
+    expect(home.headers.get("Location")).toBe("/dashboard");
+    for (const path of ["/dashboard", "/dashboard/tickets"]) {
+      const res = await call("GET", path);
+      expect(res.status).toBe(303);
+      expect(res.headers.get("Location")).toBe("/login");
+    }
+    const stale = await call("GET", "/dashboard", {
+      headers: { Cookie: `__Host-session=${"x".repeat(43)}` },
+    });
+    expect(stale.headers.get("Location")).toBe("/login");
+  });
+
+  it("shows the overview with every navigation entry, under a strict content security policy", async () => {
+    const ws = await seedWorkspace();
+    await db().update(accounts).set({ name: "Shell <b>works</b>" }).where(eq(accounts.id, ws.accountId));
+    const owner = await signIn(ws.accountId, "owner");
+    const res = await dashboardGet("/dashboard", owner);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get("Content-Security-Policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("unsafe");
+    expect(res.headers.get("X-Frame-Options")).toBe("DENY");
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    const html = await res.text();
+    expect(html).not.toMatch(/<script>|<script [^>]*>[^<]/);
+    expect(html).not.toContain(" style=");
+    for (const item of NAV) expect(html).toContain(`>${item.name}</a>`);
+    // The workspace name is escaped.
+    expect(html).toContain("Shell &lt;b&gt;works&lt;/b&gt;");
+    expect(html).toContain("<h1>Overview</h1>");
+    expect(html).toContain("Emails this month");
+  });
+
+  it("hides API keys from an agent's navigation", async () => {
+    const ws = await seedWorkspace();
+    const agent = await signIn(ws.accountId, "agent");
+    const html = await (await dashboardGet("/dashboard", agent)).text();
+    expect(html).toContain(">Tickets</a>");
+    expect(html).not.toContain(">API keys</a>");
+  });
+
+  it("refuses a state change without this session's CSRF token, or from another origin, with a 403 page", async () => {
+    const ws = await seedWorkspace();
+    const owner = await signIn(ws.accountId, "owner");
+    const other = await signIn(ws.accountId, "admin");
+    const missing = await postForm("/dashboard", {}, { Cookie: owner.cookie });
+    expect(missing.status).toBe(403);
+    expect(missing.headers.get("Content-Type")).toContain("text/html");
+    expect(await missing.text()).toContain("Reload the page");
+    // Another session's token is not this session's.
+    expect((await dashboardPost("/dashboard", { ...owner, csrf: other.csrf })).status).toBe(403);
+    const crossSite = await postForm(
+      "/dashboard",
+      { _csrf: owner.csrf },
+      { Cookie: owner.cookie, Origin: "https://evil.example" },
+    );
+    expect(crossSite.status).toBe(403);
+    // With the token and from this origin it passes the checks, and finds no such form.
+    const passed = await dashboardPost("/dashboard", owner);
+    expect(passed.status).toBe(405);
+    expect(passed.headers.get("Content-Type")).toContain("text/html");
+    const nowhere = await dashboardPost("/dashboard/nowhere", owner);
+    expect(nowhere.status).toBe(404);
+    expect(await nowhere.text()).toContain("<h1>Not found</h1>");
+  });
+});
