@@ -26,6 +26,7 @@ const COPIES: Array<{ target: string; files: string[] }> = [
       join(packageDir("htmx.org"), "dist", "htmx.min.js"),
       join(process.cwd(), "src", "dashboard", "assets", "app.css"),
       join(process.cwd(), "src", "dashboard", "assets", "app.js"),
+      join(process.cwd(), "src", "dashboard", "assets", "favicon.svg"),
     ],
   },
 ];

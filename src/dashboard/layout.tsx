@@ -20,6 +20,7 @@ export function Layout(props: { title: string; children: Child }) {
         <meta name="robots" content="noindex" />
         <title>{props.title}</title>
         <link rel="stylesheet" href={`${ASSETS}/app.css`} />
+        <link rel="icon" href={`${ASSETS}/favicon.svg`} type="image/svg+xml" />
       </head>
       <body class="public">
         <main class="card narrow">{props.children}</main>
@@ -75,6 +76,7 @@ export function DashboardLayout(props: PageProps) {
         <meta name="htmx-config" content={HTMX_CONFIG} />
         <title>{`${props.title} · ${session.workspace}`}</title>
         <link rel="stylesheet" href={`${ASSETS}/app.css`} />
+        <link rel="icon" href={`${ASSETS}/favicon.svg`} type="image/svg+xml" />
         <script src={`${ASSETS}/htmx.min.js`} defer />
         <script src={`${ASSETS}/app.js`} defer />
       </head>

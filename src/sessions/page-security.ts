@@ -5,13 +5,14 @@ import type { AppEnv } from "../env";
 
 /**
  * Headers of the sign-in and invitation pages: a content security policy that allows no script
- * and no resource but this origin's stylesheet, and forms posting only here; no framing; no
+ * and no resource but this origin's stylesheet and icon, and forms posting only here; no framing; no
  * Referer carrying a token path elsewhere; nothing cached.
  */
 const headers = secureHeaders({
   contentSecurityPolicy: {
     defaultSrc: ["'none'"],
     styleSrc: ["'self'"],
+    imgSrc: ["'self'"],
     formAction: ["'self'"],
     frameAncestors: ["'none'"],
     baseUri: ["'none'"],

@@ -12,8 +12,13 @@ const QUOTA_LABELS: Record<keyof Usage["quotas"], string> = {
   team_members: "Team members",
 };
 
+const bytes = (value: number) =>
+  value >= 1_073_741_824
+    ? `${(value / 1_073_741_824).toFixed(1)} GB`
+    : `${(value / 1_048_576).toFixed(1)} MB`;
+
 const amount = (quota: string, value: number) =>
-  quota === "storage_bytes" ? `${(value / 1_048_576).toFixed(1)} MB` : value.toLocaleString("en");
+  quota === "storage_bytes" ? bytes(value) : value.toLocaleString("en");
 
 export function OverviewPage(props: { usage: Usage; events: EventRow[] }) {
   const { usage } = props;
