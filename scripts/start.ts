@@ -82,6 +82,7 @@ function banner({ workspace, created }: { workspace: CreatedWorkspace; created: 
     `  API key:  ${workspace.token}   (admin)`,
     `  Domain:   ${DEV_DOMAIN}   (verified: send from it and make inboxes on it)`,
     `  sign in:  ${workspace.login_url}   (owner ${DEFAULT_OWNER_EMAIL}; one use, 15 minutes, fresh each start)`,
+    `  dashboard: ${base}/dashboard   (open the sign-in link above first; it lands there)`,
     `  mailbox:  ${base}/_dev/mailbox   (every email the service sent: invitations and links asked for at /login too)`,
     "",
     "Try it:",

@@ -9,6 +9,9 @@ export function LoginPage(props: { session?: Session | undefined; error?: string
         <p>
           You are signed in to {props.session.workspace} as {props.session.email} ({props.session.role}).
         </p>
+        <p>
+          <a href="/dashboard">Open the dashboard</a>
+        </p>
         <form method="post" action="/logout">
           <button type="submit">Sign out</button>
         </form>

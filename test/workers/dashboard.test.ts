@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { NAV } from "../../src/dashboard/layout";
 import { accounts } from "../../src/db/schema";
 import { dashboardGet, dashboardPost, signIn } from "./dashboard-helpers";
-import { call, db, seedWorkspace } from "./helpers";
+import { call, callJson, db, seedWorkspace } from "./helpers";
 import { postForm } from "./people-helpers";
 
 describe("the dashboard shell", () => {
@@ -75,5 +75,55 @@ describe("the dashboard shell", () => {
     const nowhere = await dashboardPost("/dashboard/nowhere", owner);
     expect(nowhere.status).toBe(404);
     expect(await nowhere.text()).toContain("<h1>Not found</h1>");
+  });
+});
+
+describe("workspace settings on the Overview", () => {
+  const settings = {
+    name: "Renamed <i>desk</i>",
+    ticket_prefix: "HELP",
+    request_log_retention: "12h",
+    default_track_opens: "on",
+  };
+
+  it("saves through the account service, for admins only", async () => {
+    const ws = await seedWorkspace();
+    const admin = await signIn(ws.accountId, "admin");
+    expect(await (await dashboardGet("/dashboard", admin)).text()).toContain("Workspace settings");
+    const saved = await dashboardPost("/dashboard/settings", admin, settings);
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get("Location")).toBe("/dashboard?done=settings");
+    const account = await callJson("GET", `/v1/accounts/${ws.accountId}`, { token: ws.token });
+    expect(account.body).toMatchObject({
+      name: settings.name,
+      ticket_prefix: "HELP",
+      request_log_retention: "12h",
+      default_track_opens: true,
+      default_track_clicks: false,
+    });
+    const page = await (await dashboardGet("/dashboard?done=settings", admin)).text();
+    expect(page).toContain("Settings saved.");
+    expect(page).toContain("Renamed &lt;i&gt;desk&lt;/i&gt;");
+  });
+
+  it("refuses what PATCH refuses, with a 400 page naming the field", async () => {
+    const ws = await seedWorkspace();
+    const owner = await signIn(ws.accountId, "owner");
+    const res = await dashboardPost("/dashboard/settings", owner, { ...settings, ticket_prefix: "lower" });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("ticket_prefix");
+  });
+
+  it("shows agents no settings and refuses their post with a 403 page", async () => {
+    const ws = await seedWorkspace();
+    const agent = await signIn(ws.accountId, "agent");
+    expect(await (await dashboardGet("/dashboard", agent)).text()).not.toContain("Workspace settings");
+    const res = await dashboardPost("/dashboard/settings", agent, settings);
+    expect(res.status).toBe(403);
+    expect(res.headers.get("Content-Type")).toContain("text/html");
+    const account = await callJson<{ name: string }>("GET", `/v1/accounts/${ws.accountId}`, {
+      token: ws.token,
+    });
+    expect(account.body.name).not.toBe(settings.name);
   });
 });

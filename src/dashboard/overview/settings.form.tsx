@@ -1,0 +1,38 @@
+import type { AccountRow } from "../../features/accounts/accounts.repo";
+import { CsrfField } from "../components";
+
+/** Workspace settings, for admins and owners on the Overview. */
+export function SettingsForm(props: { account: AccountRow; csrfToken: string }) {
+  const { account } = props;
+  return (
+    <section class="panel">
+      <h2>Workspace settings</h2>
+      <form method="post" action="/dashboard/settings" class="stack">
+        <CsrfField token={props.csrfToken} />
+        <label>
+          Workspace name
+          <input name="name" value={account.name} required maxlength={100} />
+        </label>
+        <label>
+          Ticket prefix
+          <input name="ticket_prefix" value={account.ticketPrefix} required maxlength={10} />
+        </label>
+        <label>
+          Request log retention
+          <input name="request_log_retention" value={account.requestLogRetention} required maxlength={10} />
+        </label>
+        <label class="check">
+          <input type="checkbox" name="default_track_opens" checked={account.defaultTrackOpens} />
+          Track opens by default
+        </label>
+        <label class="check">
+          <input type="checkbox" name="default_track_clicks" checked={account.defaultTrackClicks} />
+          Track clicks by default
+        </label>
+        <div>
+          <button type="submit">Save</button>
+        </div>
+      </form>
+    </section>
+  );
+}
