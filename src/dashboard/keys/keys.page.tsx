@@ -73,7 +73,7 @@ function CreateKeyForm(props: { csrfToken: string }) {
 
 function KeysTable(props: { keys: ApiKey[]; csrfToken: string }) {
   return (
-    <table>
+    <table class="keys">
       <thead>
         <tr>
           <th>Name</th>
