@@ -17,6 +17,8 @@ const ROWS_PER_STATEMENT = 100_000;
 export interface TicketWorkspace {
   accountId: string;
   token: string;
+  /** The workspace's owner (a user row), for scenarios that sign in to the dashboard. */
+  ownerId: string;
   tickets: number;
   /** Wall time of the `wrangler d1 execute` that wrote the inbox, customer and tickets. */
   seedSeconds: number;
@@ -95,6 +97,7 @@ export async function seedTicketWorkspace(name: string, count: number): Promise<
   return {
     accountId: ids.account,
     token: workspace.token,
+    ownerId: workspace.user_id,
     tickets: count,
     seedSeconds,
     insertSeconds: insertMs / 1000,

@@ -1,5 +1,6 @@
 import type { Scenario } from "../lib/types";
 import { apiBaseline } from "./api-baseline";
+import { dashboardPages } from "./dashboard-pages";
 import { emailSend } from "./email-send";
 import { scheduledDrain } from "./scheduled-drain";
 import { smtpRelay } from "./smtp-relay";
@@ -12,6 +13,7 @@ export const SCENARIOS: readonly Scenario[] = [
   emailSend,
   scheduledDrain,
   ticketsList,
+  dashboardPages,
   smtpRelay,
   webhookDispatch,
 ];

@@ -1,4 +1,5 @@
 import { createRouter } from "../lib/router";
+import { keysPagesRouter } from "./keys/keys.handlers";
 import { overviewRouter } from "./overview/overview.handlers";
 import { dashboardRoute } from "./routes";
 import { dashboardSecurity } from "./security";
@@ -23,3 +24,4 @@ dashboardRouter.use("/dashboard", ...dashboardSecurity);
 dashboardRouter.use("/dashboard/*", ...dashboardSecurity);
 dashboardRouter.openapi(rootRoute, (c) => c.redirect("/dashboard", 302));
 dashboardRouter.route("/", overviewRouter);
+dashboardRouter.route("/", keysPagesRouter);

@@ -40,12 +40,20 @@ export async function listAccountKeys(db: Db, accountId: string) {
 
 /**
  * Marks the key inactive in D1 and tells its guard, so the very next request with it is refused.
- * There is deliberately no API route for this (the spec: dashboard only); the operator route and
- * `npm run keys:revoke` call it. Revoking twice is harmless.
+ * There is deliberately no API route for this (the spec: dashboard only); the dashboard, the
+ * operator route and `npm run keys:revoke` call it. With `accountId` (the dashboard) another
+ * workspace's key is not found, exactly like an unknown id. Revoking twice is harmless.
  */
-export async function revokeKey(db: Db, guards: DurableObjectNamespace<KeyGuard>, keyId: string) {
+export async function revokeKey(
+  db: Db,
+  guards: DurableObjectNamespace<KeyGuard>,
+  keyId: string,
+  scope: { accountId?: string } = {},
+) {
   const key = await findKey(db, keyId);
-  if (!key) throw notFound(`API key ${keyId}`);
+  if (!key || (scope.accountId !== undefined && key.accountId !== scope.accountId)) {
+    throw notFound(`API key ${keyId}`);
+  }
   await markKeyRevoked(db, keyId, Date.now());
   await guards.get(guards.idFromName(key.tokenHash)).revoke();
   return toApiKey({ ...key, isActive: false });
