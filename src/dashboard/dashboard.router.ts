@@ -2,6 +2,7 @@ import { createRouter } from "../lib/router";
 import { overviewRouter } from "./overview/overview.handlers";
 import { dashboardRoute } from "./routes";
 import { dashboardSecurity } from "./security";
+import { ticketsPagesRouter } from "./tickets/tickets.handlers";
 
 const rootRoute = {
   ...dashboardRoute({
@@ -23,3 +24,4 @@ dashboardRouter.use("/dashboard", ...dashboardSecurity);
 dashboardRouter.use("/dashboard/*", ...dashboardSecurity);
 dashboardRouter.openapi(rootRoute, (c) => c.redirect("/dashboard", 302));
 dashboardRouter.route("/", overviewRouter);
+dashboardRouter.route("/", ticketsPagesRouter);
