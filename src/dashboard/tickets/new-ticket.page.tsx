@@ -58,7 +58,7 @@ export function NewTicketPage(props: {
           </p>
         </section>
       ) : (
-        <section class="panel">
+        <section class="panel form-panel">
           <p class="muted">
             For a conversation that started elsewhere (a call, a chat): the ticket is opened on the customer's
             behalf, and the first message, if any, is theirs. Nothing is emailed.
@@ -101,7 +101,7 @@ export function NewTicketPage(props: {
                 {values.body_text ?? ""}
               </textarea>
             </label>
-            <label>
+            <label class="short">
               Priority
               <select name="priority">
                 {priorityOptions.map((o) => (

@@ -86,7 +86,7 @@ export function TicketPage(props: {
       <Notice text={props.notice} />
       <div class="ticket-layout">
         <div class="conversation">
-          <section class="panel" aria-label="Messages">
+          <section class="panel">
             <h2>
               Messages <span class="muted">({total})</span>
             </h2>
