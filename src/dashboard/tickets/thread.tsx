@@ -12,7 +12,7 @@ type Ticket = ReturnType<typeof toTicket>;
  * as HTML here, only turned into text, which JSX then escapes like every other value.
  */
 const textOf = (message: Message) =>
-  message.body_text ?? (message.body_html ? htmlToText(message.body_html) : "");
+  message.body_text || (message.body_html ? htmlToText(message.body_html) : "");
 
 function authorOf(message: Message, ticket: Ticket, people: Map<string, Person>) {
   switch (message.author.type) {
