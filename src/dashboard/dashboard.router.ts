@@ -3,6 +3,7 @@ import { keysPagesRouter } from "./keys/keys.handlers";
 import { overviewRouter } from "./overview/overview.handlers";
 import { dashboardRoute } from "./routes";
 import { dashboardSecurity } from "./security";
+import { ticketsPagesRouter } from "./tickets/tickets.handlers";
 
 const rootRoute = {
   ...dashboardRoute({
@@ -25,3 +26,4 @@ dashboardRouter.use("/dashboard/*", ...dashboardSecurity);
 dashboardRouter.openapi(rootRoute, (c) => c.redirect("/dashboard", 302));
 dashboardRouter.route("/", overviewRouter);
 dashboardRouter.route("/", keysPagesRouter);
+dashboardRouter.route("/", ticketsPagesRouter);

@@ -25,11 +25,24 @@ const directionOf = (type: MessageRow["type"]) =>
 const publishedStatus = (type: MessageRow["type"]) =>
   type === "customer" ? ("received" as const) : type === "reply" ? ("queued" as const) : ("sent" as const);
 
+/** What the dashboard adds to a message it writes; the API gives none of it. */
+export interface MessageOptions {
+  /** The signed-in person who wrote it (author `user`); without it, the API key did (author `api`). */
+  author?: { userId: string };
+  /** `false`: publish without `message.created` (the spec excludes the dashboard's internal notes). */
+  announce?: boolean;
+}
+
 /**
  * POST /v1/tickets/{id}/messages. A draft is only stored; anything else is published: a reply's
  * email, the message, its attachments, the ticket's change and `message.created` in one batch.
  */
-export async function addMessage(ctx: TicketContext, ticketId: string, input: CreateMessageInput) {
+export async function addMessage(
+  ctx: TicketContext,
+  ticketId: string,
+  input: CreateMessageInput,
+  options: MessageOptions = {},
+) {
   const { ticket } = await ticketOf(ctx, ticketId);
   const [inbox, customer] = await Promise.all([
     inboxOf(ctx, ticket.inboxId),
@@ -44,8 +57,8 @@ export async function addMessage(ctx: TicketContext, ticketId: string, input: Cr
     ticketId,
     type: input.type,
     direction: directionOf(input.type),
-    authorType: input.type === "customer" ? "customer" : "api",
-    authorId: input.type === "customer" ? customer.id : null,
+    authorType: input.type === "customer" ? "customer" : options.author ? "user" : "api",
+    authorId: input.type === "customer" ? customer.id : (options.author?.userId ?? null),
     from: input.type === "customer" ? customer.email : input.type === "reply" ? inbox.emailAddress : null,
     to: JSON.stringify(input.type === "reply" ? [customer.email] : []),
     cc: JSON.stringify(input.cc ?? []),
@@ -72,6 +85,7 @@ export async function addMessage(ctx: TicketContext, ticketId: string, input: Cr
       files: files.map((f) => f.row),
       afterReply: (input.status_after_send ?? inbox.statusAfterReply) as TicketStatus,
       write: (published) => [ctx.db.insert(messages).values(published)],
+      announce: options.announce ?? true,
     });
   }
   return showMessage(ctx, id);

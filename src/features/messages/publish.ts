@@ -30,6 +30,8 @@ export interface Publication {
   afterReply: TicketRow["status"];
   /** The statements that write the message itself: an insert, or a draft's conditional update. */
   write: (published: MessageRow) => Statement[];
+  /** `false`: everything but `message.created` (the dashboard's internal notes); true when absent. */
+  announce?: boolean;
 }
 
 /**
@@ -66,23 +68,26 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
     emailMessageId: email?.row.messageId ?? null,
   };
   const ticketAfter = ticketAfterMessage(ticket, message.type, p.afterReply, ctx.now);
-  const event = recordEvent(
-    {
-      accountId: ctx.accountId,
-      inbox,
-      name: "message.created",
-      data: {
-        ticket: ticketData(ticketAfter, ctx.env.PUBLIC_BASE_URL),
-        message: toMessage({ message: published, emailStatus: email ? "queued" : null }, p.files),
-      },
-    },
-    ctx.now,
-  );
+  const event =
+    p.announce === false
+      ? null
+      : recordEvent(
+          {
+            accountId: ctx.accountId,
+            inbox,
+            name: "message.created",
+            data: {
+              ticket: ticketData(ticketAfter, ctx.env.PUBLIC_BASE_URL),
+              message: toMessage({ message: published, emailStatus: email ? "queued" : null }, p.files),
+            },
+          },
+          ctx.now,
+        );
   const statements = [
     ...p.write(published),
     ...p.newFiles.map((f) => ctx.db.insert(messageAttachments).values(f.row)),
     bumpTicketStatement(ctx.accountId, ticket.id, message.type, p.afterReply, ctx.now),
-    ...event.statements,
+    ...(event?.statements ?? []),
   ];
   try {
     await putFiles(ctx, p.newFiles);

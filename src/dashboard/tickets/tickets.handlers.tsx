@@ -1,0 +1,126 @@
+import { findCustomer } from "../../features/customers/customers.repo";
+import { findInbox } from "../../features/inboxes/inboxes.repo";
+import { listMessages } from "../../features/messages/messages.read";
+import { CreateMessageBodySchema } from "../../features/messages/messages.schemas";
+import { addMessage } from "../../features/messages/messages.service";
+import { manageTicket } from "../../features/tickets/manage.service";
+import { deleteTicket, listTickets, showTicket, updateTicket } from "../../features/tickets/tickets.service";
+import { notFound } from "../../lib/errors";
+import { createRouter, validationError } from "../../lib/router";
+import { renderPage, sessionOf } from "../page";
+import { patchOf, tagChanges, tagNamesOf } from "./edit";
+import { LIST_DONE, TICKET_DONE } from "./labels";
+import { TicketsListPage } from "./list.page";
+import { workspaceChoices } from "./lookups";
+import { newTicketRouter } from "./new-ticket.handlers";
+import { TicketPage } from "./ticket.page";
+import {
+  deleteTicketPageRoute,
+  editTicketPageRoute,
+  notePageRoute,
+  replyPageRoute,
+  ticketPageRoute,
+  ticketsPageRoute,
+} from "./tickets.routes";
+
+const ticketPath = (id: string) => `/dashboard/tickets/${encodeURIComponent(id)}`;
+
+const listRouter = createRouter().openapi(ticketsPageRoute, async (c) => {
+  const ctx = c.var.ctx;
+  const query = c.req.valid("query");
+  const filter = {
+    status: query.status || undefined,
+    priority: query.priority || undefined,
+    inboxId: query.inbox_id || undefined,
+    assigneeId: query.assignee_id || undefined,
+    customerId: query.customer_id || undefined,
+    tag: query.tag?.trim() || undefined,
+    q: query.q?.trim() || undefined,
+  };
+  const [list, choices, customer] = await Promise.all([
+    listTickets(ctx, filter, { limit: query.limit, offset: query.offset }),
+    workspaceChoices(ctx.db, ctx.accountId),
+    filter.customerId ? findCustomer(ctx.db, ctx.accountId, filter.customerId) : null,
+  ]);
+  return renderPage(
+    c,
+    { title: "Tickets", nav: "Tickets" },
+    <TicketsListPage
+      list={list}
+      query={query}
+      choices={choices}
+      customer={customer?.email}
+      notice={query.done ? LIST_DONE[query.done] : undefined}
+    />,
+  );
+});
+
+const ticketRouter = createRouter()
+  .openapi(ticketPageRoute, async (c) => {
+    const ctx = c.var.ctx;
+    const { id } = c.req.valid("param");
+    const { limit, offset, done } = c.req.valid("query");
+    const ticket = await showTicket(ctx, id);
+    const [messages, choices, inbox] = await Promise.all([
+      listMessages(ctx, id, undefined, { limit, offset }),
+      workspaceChoices(ctx.db, ctx.accountId),
+      findInbox(ctx.db, ctx.accountId, ticket.inbox_id),
+    ]);
+    if (!inbox) throw notFound(`Inbox ${ticket.inbox_id}`);
+    return renderPage(
+      c,
+      { title: `${ticket.client_id} ${ticket.subject}`, nav: "Tickets" },
+      <TicketPage
+        ticket={ticket}
+        inbox={inbox}
+        messages={messages}
+        people={choices.people}
+        csrfToken={c.var.csrfToken}
+        notice={done ? TICKET_DONE[done] : undefined}
+      />,
+    );
+  })
+  .openapi(editTicketPageRoute, async (c) => {
+    const ctx = c.var.ctx;
+    const { id } = c.req.valid("param");
+    const form = c.req.valid("form");
+    // Every check runs before the first write, so a refused Save changes nothing.
+    const wanted = tagNamesOf(form.tags);
+    const ticket = await showTicket(ctx, id);
+    const patch = patchOf(ticket, form);
+    const tags = tagChanges(ticket.tags, wanted);
+    if (Object.keys(patch).length > 0) await updateTicket(ctx, id, patch);
+    if (tags.add.length > 0) await manageTicket(ctx, id, { action: "add_tags", tags: tags.add });
+    if (tags.remove.length > 0) await manageTicket(ctx, id, { action: "remove_tags", tags: tags.remove });
+    const changed = Object.keys(patch).length + tags.add.length + tags.remove.length > 0;
+    return c.redirect(`${ticketPath(ticket.id)}?done=${changed ? "saved" : "unchanged"}`, 303);
+  })
+  .openapi(replyPageRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const input = messageInput("reply", c.req.valid("form").body_text);
+    await addMessage(c.var.ctx, id, input, { author: { userId: sessionOf(c).userId } });
+    return c.redirect(`${ticketPath(id)}?done=replied`, 303);
+  })
+  .openapi(notePageRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const input = messageInput("note", c.req.valid("form").body_text);
+    await addMessage(c.var.ctx, id, input, { author: { userId: sessionOf(c).userId }, announce: false });
+    return c.redirect(`${ticketPath(id)}?done=noted`, 303);
+  })
+  .openapi(deleteTicketPageRoute, async (c) => {
+    await deleteTicket(c.var.ctx, c.req.valid("param").id);
+    return c.redirect("/dashboard/tickets?done=deleted", 303);
+  });
+
+/** The body POST /v1/tickets/{id}/messages would get, checked by that route's own schema. */
+function messageInput(type: "reply" | "note", bodyText: string) {
+  const parsed = CreateMessageBodySchema.safeParse({ type, body_text: bodyText });
+  if (!parsed.success) throw validationError(parsed.error.issues, "form");
+  return parsed.data;
+}
+
+/** The tickets area. "New ticket" comes before `{id}`, which would otherwise take "new" for an id. */
+export const ticketsPagesRouter = createRouter()
+  .route("/", listRouter)
+  .route("/", newTicketRouter)
+  .route("/", ticketRouter);
