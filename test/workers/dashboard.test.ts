@@ -68,6 +68,7 @@ describe("the dashboard shell", () => {
       { Cookie: owner.cookie, Origin: "https://evil.example" },
     );
     expect(crossSite.status).toBe(403);
+    expect(await crossSite.text()).toContain("This form was sent from another site");
     // With the token and from this origin it passes the checks, and finds no such form.
     const passed = await dashboardPost("/dashboard", owner);
     expect(passed.status).toBe(405);
