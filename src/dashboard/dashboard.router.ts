@@ -1,7 +1,9 @@
 import { createRouter } from "../lib/router";
+import { inboxesRouter } from "./inboxes/inboxes.handlers";
 import { overviewRouter } from "./overview/overview.handlers";
 import { dashboardRoute } from "./routes";
 import { dashboardSecurity } from "./security";
+import { teamRouter } from "./team/team.handlers";
 
 const rootRoute = {
   ...dashboardRoute({
@@ -23,3 +25,5 @@ dashboardRouter.use("/dashboard", ...dashboardSecurity);
 dashboardRouter.use("/dashboard/*", ...dashboardSecurity);
 dashboardRouter.openapi(rootRoute, (c) => c.redirect("/dashboard", 302));
 dashboardRouter.route("/", overviewRouter);
+dashboardRouter.route("/", inboxesRouter);
+dashboardRouter.route("/", teamRouter);
