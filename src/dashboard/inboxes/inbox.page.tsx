@@ -35,19 +35,47 @@ function Crumbs() {
   );
 }
 
+/** What no form changes: shown under the settings form, or with the settings read-only. */
+function About(props: { inbox: Inbox }) {
+  const { inbox } = props;
+  return (
+    <>
+      <dt>Id</dt>
+      <dd>
+        <code>{inbox.id}</code>
+      </dd>
+      <dt>Connection</dt>
+      <dd>{inbox.connection_id ? <code>{inbox.connection_id}</code> : <span class="muted">none</span>}</dd>
+      <dt>Created</dt>
+      <dd>
+        <Time at={inbox.created_at} />
+      </dd>
+      <dt>Updated</dt>
+      <dd>
+        <Time at={inbox.updated_at} />
+      </dd>
+    </>
+  );
+}
+
 function Settings(props: InboxPageProps) {
   const { inbox } = props;
   return (
     <section class="panel" aria-labelledby="settings-heading">
       <h2 id="settings-heading">Settings</h2>
       {props.canManage ? (
-        <form method="post" action={`/dashboard/inboxes/${inbox.id}`} class="stack">
-          <CsrfField token={props.csrfToken} />
-          <InboxFields values={props.settingsDraft ?? inbox} />
-          <div class="actions">
-            <button type="submit">Save</button>
-          </div>
-        </form>
+        <>
+          <form method="post" action={`/dashboard/inboxes/${inbox.id}`} class="stack">
+            <CsrfField token={props.csrfToken} />
+            <InboxFields values={props.settingsDraft ?? inbox} />
+            <div class="actions">
+              <button type="submit">Save</button>
+            </div>
+          </form>
+          <dl class="facts about">
+            <About inbox={inbox} />
+          </dl>
+        </>
       ) : (
         <dl class="facts">
           <dt>Name</dt>
@@ -56,24 +84,9 @@ function Settings(props: InboxPageProps) {
           <dd>{inbox.email_address}</dd>
           <dt>Status after reply</dt>
           <dd>{STATUS_LABELS[inbox.status_after_reply]}</dd>
+          <About inbox={inbox} />
         </dl>
       )}
-      <dl class="facts about">
-        <dt>Id</dt>
-        <dd>
-          <code>{inbox.id}</code>
-        </dd>
-        <dt>Connection</dt>
-        <dd>{inbox.connection_id ? <code>{inbox.connection_id}</code> : <span class="muted">none</span>}</dd>
-        <dt>Created</dt>
-        <dd>
-          <Time at={inbox.created_at} />
-        </dd>
-        <dt>Updated</dt>
-        <dd>
-          <Time at={inbox.updated_at} />
-        </dd>
-      </dl>
     </section>
   );
 }

@@ -5,7 +5,7 @@ import type { InboxSettingsDraft } from "./inbox-forms";
 import { STATUS_LABELS } from "./inbox-list.page";
 
 /** Name, address and status after reply: the fields a new inbox and its settings form share. */
-export function InboxFields(props: { values: Partial<InboxSettingsDraft> }) {
+export function InboxFields(props: { values: Partial<InboxSettingsDraft>; addressHint?: string }) {
   const { values } = props;
   return (
     <>
@@ -16,6 +16,7 @@ export function InboxFields(props: { values: Partial<InboxSettingsDraft> }) {
       <label>
         Email address
         <input name="email_address" type="email" required value={values.email_address ?? ""} />
+        {props.addressHint ? <small>{props.addressHint}</small> : null}
       </label>
       <label>
         Status after reply
@@ -47,12 +48,14 @@ export function NewInboxPage(props: {
       <section class="panel">
         <form method="post" action="/dashboard/inboxes" class="stack">
           <CsrfField token={props.csrfToken} />
-          <InboxFields values={props.draft ?? {}} />
-          <p class="muted">
-            {props.domains.length > 0
-              ? `The address must be on a verified domain of this workspace: ${props.domains.join(", ")}.`
-              : "This workspace has no verified domain yet: add and verify one (POST /v1/connections) before creating an inbox."}
-          </p>
+          <InboxFields
+            values={props.draft ?? {}}
+            addressHint={
+              props.domains.length > 0
+                ? `On a verified domain of this workspace: ${props.domains.join(", ")}.`
+                : "This workspace has no verified domain yet: add and verify one (POST /v1/connections) first."
+            }
+          />
           <div class="actions">
             <button type="submit">Create inbox</button>
           </div>

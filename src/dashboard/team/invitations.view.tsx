@@ -24,7 +24,7 @@ export function InvitationsTable(props: {
 }) {
   if (props.invitations.length === 0) return <Empty text="No pending invitations." />;
   return (
-    <table>
+    <table class="people">
       <thead>
         <tr>
           <th>Email</th>

@@ -51,7 +51,7 @@ function UserActions(props: { user: User; csrfToken: string }) {
 export function UsersTable(props: { users: User[]; me: string; canManage: boolean; csrfToken: string }) {
   if (props.users.length === 0) return <Empty text="No users." />;
   return (
-    <table>
+    <table class="people">
       <thead>
         <tr>
           <th>Name</th>
