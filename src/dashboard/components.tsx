@@ -71,7 +71,7 @@ export function Empty(props: { text: string }) {
 
 /**
  * Previous and next links of an offset-paginated list, keeping the page's other query
- * parameters (its filters).
+ * parameters (its filters). `param` names the offset parameter, for a page with two lists.
  */
 export function Pager(props: {
   path: string;
@@ -79,14 +79,16 @@ export function Pager(props: {
   limit: number;
   offset: number;
   total: number;
+  param?: string;
 }) {
   const { limit, offset, total } = props;
+  const param = props.param ?? "offset";
   const href = (at: number) => {
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(props.query)) {
-      if (value !== undefined && value !== "" && name !== "offset") params.set(name, String(value));
+      if (value !== undefined && value !== "" && name !== param) params.set(name, String(value));
     }
-    if (at > 0) params.set("offset", String(at));
+    if (at > 0) params.set(param, String(at));
     const text = params.toString();
     return text ? `${props.path}?${text}` : props.path;
   };

@@ -4,6 +4,11 @@ import { overviewRouter } from "./overview/overview.handlers";
 import { dashboardRoute } from "./routes";
 import { dashboardSecurity } from "./security";
 import { ticketsPagesRouter } from "./tickets/tickets.handlers";
+import { inboxesRouter } from "./inboxes/inboxes.handlers";
+import { overviewRouter } from "./overview/overview.handlers";
+import { dashboardRoute } from "./routes";
+import { dashboardSecurity } from "./security";
+import { teamRouter } from "./team/team.handlers";
 
 const rootRoute = {
   ...dashboardRoute({
@@ -27,3 +32,5 @@ dashboardRouter.openapi(rootRoute, (c) => c.redirect("/dashboard", 302));
 dashboardRouter.route("/", overviewRouter);
 dashboardRouter.route("/", keysPagesRouter);
 dashboardRouter.route("/", ticketsPagesRouter);
+dashboardRouter.route("/", inboxesRouter);
+dashboardRouter.route("/", teamRouter);

@@ -1,0 +1,77 @@
+import { CreateInvitationBodySchema } from "../../features/invitations/invitations.schemas";
+import {
+  createInvitation,
+  listAccountInvitations,
+  resendInvitation,
+  revokeInvitation,
+} from "../../features/invitations/invitations.service";
+import { UpdateUserBodySchema } from "../../features/users/users.schemas";
+import { listAccountUsers, updateUser } from "../../features/users/users.service";
+import { createRouter } from "../../lib/router";
+import { asApiBody } from "../inboxes/form-problem";
+import { renderPage, sessionOf } from "../page";
+import { hasRole } from "../roles";
+import { TEAM_PAGE_SIZE, TeamPage } from "./team.page";
+import {
+  changeRoleRoute,
+  changeStatusRoute,
+  inviteRoute,
+  resendInvitationRoute,
+  revokeInvitationRoute,
+  teamRoute,
+} from "./team.routes";
+
+const toTeam = (done: string) => `/dashboard/team?done=${done}`;
+
+export const teamRouter = createRouter()
+  .openapi(teamRoute, async (c) => {
+    const { offset, invitations_offset, done } = c.req.valid("query");
+    const session = sessionOf(c);
+    const page = { limit: TEAM_PAGE_SIZE, offset: invitations_offset };
+    // GET /v1/users answers every user (a team is small); the page shows a slice of them.
+    const [users, invitations] = await Promise.all([
+      listAccountUsers(c.var.ctx),
+      listAccountInvitations(c.var.ctx, "pending", page),
+    ]);
+    return renderPage(
+      c,
+      { title: "Team", nav: "Team" },
+      <TeamPage
+        users={users.data.slice(offset, offset + TEAM_PAGE_SIZE)}
+        usersTotal={users.count}
+        offset={offset}
+        invitations={invitations.data}
+        invitationsTotal={invitations.pagination.total}
+        invitationsOffset={invitations_offset}
+        emails={new Map(users.data.map((user) => [user.id, user.email]))}
+        me={session.userId}
+        canManage={hasRole(session, "admin")}
+        csrfToken={c.var.csrfToken}
+        done={done}
+      />,
+    );
+  })
+  .openapi(inviteRoute, async (c) => {
+    const input = asApiBody(CreateInvitationBodySchema, c.req.valid("form"));
+    // From the dashboard the inviter is the signed-in person, not an API key.
+    await createInvitation(c.var.ctx, sessionOf(c).userId, input);
+    return c.redirect(toTeam("invited"), 303);
+  })
+  .openapi(resendInvitationRoute, async (c) => {
+    await resendInvitation(c.var.ctx, c.req.valid("param").id);
+    return c.redirect(toTeam("resent"), 303);
+  })
+  .openapi(revokeInvitationRoute, async (c) => {
+    await revokeInvitation(c.var.ctx, c.req.valid("param").id);
+    return c.redirect(toTeam("revoked"), 303);
+  })
+  .openapi(changeRoleRoute, async (c) => {
+    const input = asApiBody(UpdateUserBodySchema, c.req.valid("form"));
+    await updateUser(c.var.ctx, c.req.valid("param").id, input);
+    return c.redirect(toTeam("role_changed"), 303);
+  })
+  .openapi(changeStatusRoute, async (c) => {
+    const input = asApiBody(UpdateUserBodySchema, c.req.valid("form"));
+    await updateUser(c.var.ctx, c.req.valid("param").id, input);
+    return c.redirect(toTeam(input.status === "disabled" ? "disabled" : "enabled"), 303);
+  });
