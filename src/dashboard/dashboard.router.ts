@@ -1,4 +1,6 @@
 import { createRouter } from "../lib/router";
+import { eventsPagesRouter } from "./events/events.handlers";
+import { logsRouter } from "./logs/logs.router";
 import { overviewRouter } from "./overview/overview.handlers";
 import { dashboardRoute } from "./routes";
 import { dashboardSecurity } from "./security";
@@ -23,3 +25,5 @@ dashboardRouter.use("/dashboard", ...dashboardSecurity);
 dashboardRouter.use("/dashboard/*", ...dashboardSecurity);
 dashboardRouter.openapi(rootRoute, (c) => c.redirect("/dashboard", 302));
 dashboardRouter.route("/", overviewRouter);
+dashboardRouter.route("/", logsRouter);
+dashboardRouter.route("/", eventsPagesRouter);
