@@ -60,7 +60,7 @@ describe("the request logs pages", { timeout: 30_000 }, () => {
     });
     expect(listedRequests(all)).toEqual([readerId, missingId, okId]);
     expect(all).toContain('aria-current="page">Request logs</a>');
-    expect(all).toContain("<code>/v1/tickets/tkt_nope</code>");
+    expect(all).toContain("<code>GET /v1/tickets/tkt_nope</code>");
     expect(all).toContain('<span class="badge warn">404</span>');
     expect(all).toContain(`<code>${ws.token.slice(0, 10)}…</code>`);
     // The key filter offers the workspace's keys.
@@ -235,11 +235,10 @@ describe("the SMTP logs pages", () => {
       '<span class="badge bad">rejected</span>',
       '<span class="badge bad">auth failed</span>',
       "550 5.7.1 Sender domain not verified",
-      "<td>a@acme.test</td>",
+      '<td class="address">a@acme.test</td>',
       '<td class="num">2</td>',
       "2.0 KB",
       "<code>203.0.113.7</code>",
-      `<code>${ws.token.slice(0, 10)}…</code>`,
     ])
       expect(html).toContain(text);
     await expectNoSecret(html, ws.token);
@@ -285,6 +284,7 @@ describe("the SMTP logs pages", () => {
       "<li>&lt;b&gt;cc&lt;/b&gt;@example.com</li>",
       "TLSv1.3",
       "succeeded",
+      `<code>${ws.token.slice(0, 10)}…</code>`,
       `<code class="muted">${ws.keyId}</code>`,
       "2048 bytes",
     ])

@@ -62,7 +62,7 @@ export function EventsPage(props: {
 
 function EventTable(props: { events: Event[] }) {
   return (
-    <table>
+    <table class="logs">
       <thead>
         <tr>
           <th>Time</th>

@@ -69,12 +69,11 @@ function RequestLogTable(props: { logs: RequestLog[] }) {
       <thead>
         <tr>
           <th>Time</th>
-          <th>Method</th>
-          <th>Path</th>
+          <th>Request</th>
           <th>Status</th>
           <th class="num">Duration</th>
           <th>Key</th>
-          <th>Request</th>
+          <th>Request id</th>
         </tr>
       </thead>
       <tbody>
@@ -83,11 +82,10 @@ function RequestLogTable(props: { logs: RequestLog[] }) {
             <td class="nowrap">
               <Time at={log.created_at} />
             </td>
-            <td>
-              <code>{log.method}</code>
-            </td>
             <td class="path">
-              <code>{log.path}</code>
+              <code>
+                {log.method} {log.path}
+              </code>
             </td>
             <td>
               <HttpStatus code={log.status} />

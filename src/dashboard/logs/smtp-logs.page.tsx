@@ -76,7 +76,6 @@ function SmtpLogTable(props: { logs: SmtpLog[] }) {
           <th class="num">Recipients</th>
           <th class="num">Size</th>
           <th>Client IP</th>
-          <th>Key</th>
           <th>Reply</th>
         </tr>
       </thead>
@@ -91,14 +90,11 @@ function SmtpLogTable(props: { logs: SmtpLog[] }) {
             <td>
               <Outcome outcome={log.outcome} />
             </td>
-            <td>{log.mail_from ?? <span class="muted">none</span>}</td>
+            <td class="address">{log.mail_from ?? <span class="muted">none</span>}</td>
             <td class="num">{log.rcpt_to.length}</td>
             <td class="num nowrap">{bytes(log.size)}</td>
             <td>
               <code>{log.client_ip}</code>
-            </td>
-            <td>
-              <KeyPrefix prefix={log.key_prefix} />
             </td>
             <td class="reply">
               <code>{log.reply}</code>
