@@ -104,6 +104,10 @@ describe("the events pages", { timeout: 30_000 }, () => {
     expect(filtered).toContain(`<option value="${inbox.id}" selected="">`);
     expect(filtered).toContain(`<option value="${other.id}">`);
     expect((await page("/dashboard/events?event=ticket.exploded", agent)).status).toBe(400);
+    // An inbox that is not among the choices (deleted, say) stays selected when a link filters by it.
+    const gone = (await page("/dashboard/events?inbox_id=inb_gone", agent)).html;
+    expect(gone).toContain('<option value="inb_gone" selected="">inb_gone</option>');
+    expect(listedEvents(gone)).toEqual([]);
 
     const first = (await page("/dashboard/events?event=ticket.created&limit=1", agent)).html;
     expect(listedEvents(first)).toEqual([elsewhere?.id]);

@@ -27,6 +27,11 @@ export function EventsPage(props: {
 }) {
   const { filters } = props;
   const active = Boolean(filters.event || filters.inbox_id);
+  // An inbox chosen by link (a deleted one, or one past the choices) stays visibly selected.
+  const inboxes =
+    filters.inbox_id && !props.inboxes.some((inbox) => inbox.value === filters.inbox_id)
+      ? [...props.inboxes, { value: filters.inbox_id, label: filters.inbox_id }]
+      : props.inboxes;
   return (
     <>
       <PageHeader title="Events" />
@@ -36,7 +41,7 @@ export function EventsPage(props: {
       </p>
       <FilterForm action={LIST} active={active}>
         <FilterSelect label="Event" name="event" value={filters.event} options={EVENT_NAMES} />
-        <FilterSelect label="Inbox" name="inbox_id" value={filters.inbox_id} options={props.inboxes} />
+        <FilterSelect label="Inbox" name="inbox_id" value={filters.inbox_id} options={inboxes} />
       </FilterForm>
       <section class="panel">
         {props.events.length === 0 ? (
