@@ -1,14 +1,13 @@
 import { createRouter } from "../lib/router";
-import { keysPagesRouter } from "./keys/keys.handlers";
-import { overviewRouter } from "./overview/overview.handlers";
-import { dashboardRoute } from "./routes";
-import { dashboardSecurity } from "./security";
-import { ticketsPagesRouter } from "./tickets/tickets.handlers";
+import { eventsPagesRouter } from "./events/events.handlers";
 import { inboxesRouter } from "./inboxes/inboxes.handlers";
+import { keysPagesRouter } from "./keys/keys.handlers";
+import { logsRouter } from "./logs/logs.router";
 import { overviewRouter } from "./overview/overview.handlers";
 import { dashboardRoute } from "./routes";
 import { dashboardSecurity } from "./security";
 import { teamRouter } from "./team/team.handlers";
+import { ticketsPagesRouter } from "./tickets/tickets.handlers";
 
 const rootRoute = {
   ...dashboardRoute({
@@ -30,7 +29,9 @@ dashboardRouter.use("/dashboard", ...dashboardSecurity);
 dashboardRouter.use("/dashboard/*", ...dashboardSecurity);
 dashboardRouter.openapi(rootRoute, (c) => c.redirect("/dashboard", 302));
 dashboardRouter.route("/", overviewRouter);
-dashboardRouter.route("/", keysPagesRouter);
 dashboardRouter.route("/", ticketsPagesRouter);
 dashboardRouter.route("/", inboxesRouter);
+dashboardRouter.route("/", keysPagesRouter);
+dashboardRouter.route("/", logsRouter);
+dashboardRouter.route("/", eventsPagesRouter);
 dashboardRouter.route("/", teamRouter);

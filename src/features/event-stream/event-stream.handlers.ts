@@ -1,12 +1,10 @@
 import { defineRoute, jsonResponse } from "../../lib/openapi";
 import { standardList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
-import { iso, isoOrNull } from "../../lib/time";
-import type { EventName } from "../../webhooks/outbox";
 import { AccountParamsSchema } from "../accounts/accounts.routes";
 import { getOwnAccount } from "../accounts/accounts.service";
-import { type DeliveryRow, deliveriesOf, type EventRow, eventQueries } from "./event-stream.repo";
 import { EventListSchema, EventQuerySchema } from "./event-stream.schemas";
+import { listEvents } from "./event-stream.service";
 
 export const listEventsRoute = defineRoute("read", {
   method: "get",
@@ -19,49 +17,11 @@ export const listEventsRoute = defineRoute("read", {
   responses: { 200: jsonResponse(EventListSchema, "A page of events.") },
 });
 
-const toDelivery = (row: DeliveryRow) => ({
-  id: row.id,
-  url: row.url,
-  status: row.status as "pending" | "sending" | "succeeded" | "failed",
-  status_code: row.statusCode,
-  duration_ms: row.durationMs,
-  error: row.error,
-  attempted_at: isoOrNull(row.attemptedAt),
-});
-
-const toEvent = (row: EventRow, deliveries: DeliveryRow[]) => ({
-  id: row.id,
-  event: row.event as EventName,
-  inbox_id: row.inboxId,
-  data: JSON.parse(row.data) as Record<string, unknown>,
-  created_at: iso(row.createdAt),
-  dispatched_at: isoOrNull(row.dispatchedAt),
-  deliveries: deliveries
-    .filter((d) => d.eventId === row.id)
-    .sort((a, b) => a.id.localeCompare(b.id))
-    .map(toDelivery),
-});
-
 export const eventsRouter = createRouter().openapi(listEventsRoute, async (c) => {
   const db = c.var.ctx.db;
   const { id } = c.req.valid("param");
   const { limit, offset, event, inbox_id } = c.req.valid("query");
   await getOwnAccount(db, c.var.ctx.accountId, id);
-  const { page, total } = eventQueries(db, { accountId: id, event, inboxId: inbox_id }, limit, offset);
-  const [rows, totals] = await db.batch([page, total]);
-  const deliveries =
-    rows.length > 0
-      ? await deliveriesOf(
-          db,
-          rows.map((row) => row.id),
-        )
-      : [];
-  return c.json(
-    standardList(
-      rows.map((row) => toEvent(row, deliveries)),
-      totals[0]?.total ?? 0,
-      { limit, offset },
-    ),
-    200,
-  );
+  const { events, total } = await listEvents(db, { accountId: id, event, inboxId: inbox_id }, limit, offset);
+  return c.json(standardList(events, total, { limit, offset }), 200);
 });

@@ -37,3 +37,12 @@ export function deliveriesOf(db: Db, eventIds: string[]) {
     .from(webhookDeliveries)
     .where(sql`${webhookDeliveries.eventId} IN (SELECT value FROM json_each(${JSON.stringify(eventIds)}))`);
 }
+
+export async function findEvent(db: Db, accountId: string, id: string) {
+  const rows = await db
+    .select()
+    .from(events)
+    .where(and(eq(events.accountId, accountId), eq(events.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
+}

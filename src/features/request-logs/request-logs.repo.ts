@@ -9,6 +9,8 @@ export interface RequestLogFilter {
   accountId: string;
   status?: number | undefined;
   keyId?: string | undefined;
+  /** Only paths containing this text (the dashboard's filter; the API has none). */
+  pathContains?: string | undefined;
 }
 
 function whereOf(filter: RequestLogFilter): SQL | undefined {
@@ -16,6 +18,7 @@ function whereOf(filter: RequestLogFilter): SQL | undefined {
     eq(requestLogs.accountId, filter.accountId),
     filter.status === undefined ? undefined : eq(requestLogs.status, filter.status),
     filter.keyId === undefined ? undefined : eq(requestLogs.keyId, filter.keyId),
+    filter.pathContains ? sql`instr(${requestLogs.path}, ${filter.pathContains}) > 0` : undefined,
   );
 }
 
@@ -39,6 +42,15 @@ export async function listRequestLogs(db: Db, filter: RequestLogFilter, limit: n
   const { page, total } = requestLogQueries(db, filter, limit, offset);
   const [rows, totals] = await db.batch([page, total]);
   return { rows, total: totals[0]?.total ?? 0 };
+}
+
+export async function findRequestLog(db: Db, accountId: string, id: string) {
+  const rows = await db
+    .select()
+    .from(requestLogs)
+    .where(and(eq(requestLogs.accountId, accountId), eq(requestLogs.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
 }
 
 /**

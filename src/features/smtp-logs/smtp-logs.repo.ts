@@ -1,13 +1,27 @@
-import { count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { apiKeys, smtpLogs } from "../../db/schema";
 
 export type SmtpLogRow = typeof smtpLogs.$inferSelect;
 export type NewSmtpLogRow = typeof smtpLogs.$inferInsert;
 
+/** Narrower lists the dashboard offers (the API lists every row). */
+export interface SmtpLogFilter {
+  outcome?: string | undefined;
+}
+
 /** The queries behind a list page, exposed so tests can check their plans use indexes. */
-export function smtpLogQueries(db: Db, accountId: string, limit: number, offset: number) {
-  const where = eq(smtpLogs.accountId, accountId);
+export function smtpLogQueries(
+  db: Db,
+  accountId: string,
+  limit: number,
+  offset: number,
+  filter: SmtpLogFilter = {},
+) {
+  const where = and(
+    eq(smtpLogs.accountId, accountId),
+    filter.outcome ? eq(smtpLogs.outcome, filter.outcome) : undefined,
+  );
   return {
     page: db
       .select()
@@ -21,10 +35,25 @@ export function smtpLogQueries(db: Db, accountId: string, limit: number, offset:
 }
 
 /** A page, newest first, and the total, in one round trip. */
-export async function listSmtpLogs(db: Db, accountId: string, limit: number, offset: number) {
-  const { page, total } = smtpLogQueries(db, accountId, limit, offset);
+export async function listSmtpLogs(
+  db: Db,
+  accountId: string,
+  limit: number,
+  offset: number,
+  filter: SmtpLogFilter = {},
+) {
+  const { page, total } = smtpLogQueries(db, accountId, limit, offset, filter);
   const [rows, totals] = await db.batch([page, total]);
   return { rows, total: totals[0]?.total ?? 0 };
+}
+
+export async function findSmtpLog(db: Db, accountId: string, id: string) {
+  const rows = await db
+    .select()
+    .from(smtpLogs)
+    .where(and(eq(smtpLogs.accountId, accountId), eq(smtpLogs.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
 }
 
 /** The keys, revoked ones included, whose token hashes are among `hashes` (served by its unique index). */
