@@ -116,7 +116,8 @@ export function FilterSelect(props: {
   return (
     <label>
       {props.label}
-      <select name={props.name}>
+      {/* The label wraps the options too; aria-label keeps the accessible name to the label's text. */}
+      <select name={props.name} aria-label={props.label}>
         <option value="">{props.any ?? "Any"}</option>
         {props.options.map((option) => {
           const { value, label } = typeof option === "string" ? { value: option, label: option } : option;

@@ -1,7 +1,11 @@
+import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
 import type { Session } from "../sessions/session";
 import { CSRF_HEADER } from "./csrf-token";
 import { hasRole } from "./roles";
+
+/** Without it browsers render in quirks mode (forms gain margins, sizes drift). */
+const DOCTYPE = raw("<!doctype html>");
 
 /** The dashboard's own files, copied into the Worker's static assets by scripts/build-assets.ts. */
 export const ASSETS = "/dashboard-assets";
@@ -13,19 +17,22 @@ export const ASSETS = "/dashboard-assets";
  */
 export function Layout(props: { title: string; children: Child }) {
   return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>{props.title}</title>
-        <link rel="stylesheet" href={`${ASSETS}/app.css`} />
-        <link rel="icon" href={`${ASSETS}/favicon.svg`} type="image/svg+xml" />
-      </head>
-      <body class="public">
-        <main class="card narrow">{props.children}</main>
-      </body>
-    </html>
+    <>
+      {DOCTYPE}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="robots" content="noindex" />
+          <title>{props.title}</title>
+          <link rel="stylesheet" href={`${ASSETS}/app.css`} />
+          <link rel="icon" href={`${ASSETS}/favicon.svg`} type="image/svg+xml" />
+        </head>
+        <body class="public">
+          <main class="card narrow">{props.children}</main>
+        </body>
+      </html>
+    </>
   );
 }
 
@@ -68,47 +75,50 @@ export interface PageProps {
 export function DashboardLayout(props: PageProps) {
   const { session } = props;
   return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <meta name="htmx-config" content={HTMX_CONFIG} />
-        <title>{`${props.title} · ${session.workspace}`}</title>
-        <link rel="stylesheet" href={`${ASSETS}/app.css`} />
-        <link rel="icon" href={`${ASSETS}/favicon.svg`} type="image/svg+xml" />
-        <script src={`${ASSETS}/htmx.min.js`} defer />
-        <script src={`${ASSETS}/app.js`} defer />
-      </head>
-      <body hx-headers={JSON.stringify({ [CSRF_HEADER]: props.csrfToken })}>
-        <header class="topbar">
-          <a class="brand" href="/dashboard">
-            {session.workspace}
-          </a>
-          <span class="who">
-            {session.email} <span class="badge">{session.role}</span>
-          </span>
-          <form method="post" action="/logout">
-            <button type="submit" class="link">
-              Sign out
-            </button>
-          </form>
-        </header>
-        <div class="frame">
-          <nav aria-label="Dashboard">
-            <ul>
-              {NAV.filter((item) => !("role" in item) || hasRole(session, item.role)).map((item) => (
-                <li>
-                  <a href={item.href} aria-current={item.name === props.nav ? "page" : undefined}>
-                    {item.name}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </nav>
-          <main id="main">{props.children}</main>
-        </div>
-      </body>
-    </html>
+    <>
+      {DOCTYPE}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="robots" content="noindex" />
+          <meta name="htmx-config" content={HTMX_CONFIG} />
+          <title>{`${props.title} · ${session.workspace}`}</title>
+          <link rel="stylesheet" href={`${ASSETS}/app.css`} />
+          <link rel="icon" href={`${ASSETS}/favicon.svg`} type="image/svg+xml" />
+          <script src={`${ASSETS}/htmx.min.js`} defer />
+          <script src={`${ASSETS}/app.js`} defer />
+        </head>
+        <body hx-headers={JSON.stringify({ [CSRF_HEADER]: props.csrfToken })}>
+          <header class="topbar">
+            <a class="brand" href="/dashboard">
+              {session.workspace}
+            </a>
+            <span class="who">
+              {session.email} <span class="badge">{session.role}</span>
+            </span>
+            <form method="post" action="/logout">
+              <button type="submit" class="link">
+                Sign out
+              </button>
+            </form>
+          </header>
+          <div class="frame">
+            <nav aria-label="Dashboard">
+              <ul>
+                {NAV.filter((item) => !("role" in item) || hasRole(session, item.role)).map((item) => (
+                  <li>
+                    <a href={item.href} aria-current={item.name === props.nav ? "page" : undefined}>
+                      {item.name}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            <main id="main">{props.children}</main>
+          </div>
+        </body>
+      </html>
+    </>
   );
 }
