@@ -1,13 +1,22 @@
-import { and, asc, count, eq, gt, inArray, isNotNull } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { emails, messageAttachments, messages, tickets } from "../../db/schema";
 
 export type MessageRow = typeof messages.$inferSelect;
 export type AttachmentRow = typeof messageAttachments.$inferSelect;
 
-/** A message with the status of the email that carries it (a reply's delivery). */
-export const messageView = { message: messages, emailStatus: emails.status };
-export type MessageView = { message: MessageRow; emailStatus: (typeof emails.$inferSelect)["status"] | null };
+type EmailStatus = (typeof emails.$inferSelect)["status"];
+
+/**
+ * A message with the status of the email that carries it (a reply's delivery). The email's status
+ * has a name of its own: in a D1 batch rows come back keyed by column name, and a second `status`
+ * would overwrite the message's (every customer message listed with status null).
+ */
+export const messageView = {
+  message: messages,
+  emailStatus: sql<EmailStatus | null>`${emails.status}`.as("email_status"),
+};
+export type MessageView = { message: MessageRow; emailStatus: EmailStatus | null };
 
 export async function findMessage(db: Db, accountId: string, id: string): Promise<MessageView | null> {
   const rows = await db
