@@ -83,7 +83,10 @@ export async function threadMessageIds(db: Db, accountId: string, ticketId: stri
   return rows.flatMap((r) => (r.id ? [r.id] : []));
 }
 
-/** R2 keys of every attachment under one ticket or a whole inbox, to delete the bytes after the rows. */
+/**
+ * R2 keys of every attachment and received email (raw MIME) under one ticket or a whole inbox, to
+ * delete the bytes after the rows.
+ */
 export async function attachmentKeysUnder(
   db: Db,
   accountId: string,
@@ -98,12 +101,24 @@ export async function attachmentKeysUnder(
         "ticketId" in scope ? eq(tickets.id, scope.ticketId) : eq(tickets.inboxId, scope.inboxId),
       ),
     );
-  const rows = await db
-    .select({ key: messageAttachments.key })
-    .from(messageAttachments)
-    .innerJoin(messages, eq(messages.id, messageAttachments.messageId))
-    .where(and(eq(messageAttachments.accountId, accountId), inArray(messages.ticketId, ticketIds)));
-  return rows.map((r) => r.key);
+  const [files, raws] = await db.batch([
+    db
+      .select({ key: messageAttachments.key })
+      .from(messageAttachments)
+      .innerJoin(messages, eq(messages.id, messageAttachments.messageId))
+      .where(and(eq(messageAttachments.accountId, accountId), inArray(messages.ticketId, ticketIds))),
+    db
+      .select({ key: messages.rawKey })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.accountId, accountId),
+          inArray(messages.ticketId, ticketIds),
+          isNotNull(messages.rawKey),
+        ),
+      ),
+  ]);
+  return [...files.map((r) => r.key), ...raws.flatMap((r) => (r.key ? [r.key] : []))];
 }
 
 /** Deletes R2 objects in the chunks of 1,000 that R2 accepts. */
