@@ -226,6 +226,20 @@ describe("threading that must not happen", () => {
     expect(tickets[0]?.customer.email).toBe("mallory@example.net");
   });
 
+  it("never threads into another workspace's ticket by its Message-IDs", async () => {
+    const c = await conversation();
+    const other = await conversation();
+    const raw = fill(FIXTURES.gmail, {
+      TO: other.address,
+      INBOX: other.address,
+      IN_REPLY_TO: c.replyId,
+      REFERENCES: `${c.firstId} ${c.replyId}`,
+    });
+    await deliver(raw, { to: other.address });
+    expect((await ticketOf(c.ws.token, c.ticket.id)).message_count).toBe(2);
+    expect((await ticketsOf(other.ws.token)).map((t) => t.message_count)).toEqual([1, 2]);
+  });
+
   it("opens a new ticket for a reply to a deleted ticket's address", async () => {
     const c = await conversation();
     await callJson("DELETE", `/v1/tickets/${c.ticket.id}`, { token: c.ws.token });
