@@ -233,6 +233,14 @@ describe("mail refused or set aside", () => {
     expect(await (await env.FILES.get(dropped?.raw_key as string))?.text()).toBe(raw);
   });
 
+  it("records and drops mail that names no sender at all", async () => {
+    const { ws, inbox } = await inboundWorkspace();
+    const raw = fill(FIXTURES.plainText, { TO: inbox.emailAddress }).replace(/^From: .*\r\n/m, "");
+    expect(await deliver(raw, { to: inbox.emailAddress, from: "" })).toEqual({ outcome: "accepted" });
+    expect(await ticketsOf(ws.token)).toEqual([]);
+    expect((await droppedOf(ws.accountId)).map((d) => d.reason)).toEqual(["no_sender"]);
+  });
+
   it("records and drops a blocked customer's mail, new or a reply", async () => {
     const { ws, inbox } = await inboundWorkspace();
     await deliver(fill(FIXTURES.plainText, { TO: inbox.emailAddress }), { to: inbox.emailAddress });
