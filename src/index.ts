@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { handleEmail } from "./inbound/handler";
 import { handleQueue } from "./jobs/queue";
 import { handleScheduled } from "./jobs/scheduled";
 
@@ -11,4 +12,7 @@ export default {
   fetch: app.fetch,
   queue: (batch, env, ctx) => handleQueue(batch, env, ctx),
   scheduled: async (controller, env, ctx) => handleScheduled(controller, env, ctx),
+  email: async (message, env, ctx) => {
+    await handleEmail(message, env, ctx);
+  },
 } satisfies ExportedHandler<Env>;

@@ -142,8 +142,9 @@ describe("ticket and message reads carry the account id", () => {
 
   it("threadMessageIds", async () => {
     const t = await ownedTicket();
-    await env.DB.prepare("UPDATE messages SET email_message_id = '<m1@acme.test>' WHERE ticket_id = ?")
-      .bind(t.ticketId)
+    // One message: a workspace never stores one Message-ID twice (a unique index since 0010).
+    await env.DB.prepare("UPDATE messages SET email_message_id = '<m1@acme.test>' WHERE id = ?")
+      .bind(t.messageId)
       .run();
     expect(await threadMessageIds(db(), t.stranger, t.ticketId)).toEqual([]);
     expect(await threadMessageIds(db(), t.owner, t.ticketId)).toContain("<m1@acme.test>");

@@ -2,6 +2,7 @@ export * from "./accounts";
 export * from "./connections";
 export * from "./emails";
 export * from "./events";
+export * from "./inbound";
 export * from "./people";
 export * from "./smtp-logs";
 export * from "./support";

@@ -88,6 +88,13 @@ export const messages = sqliteTable(
     /** The email that carried a reply out, and the RFC 5322 Message-ID used for threading. */
     emailId: text("email_id"),
     emailMessageId: text("email_message_id"),
+    /** The MIME of a message that came in by email, as received, in R2; its bytes count as storage. */
+    rawKey: text("raw_key"),
+    rawSize: integer("raw_size").notNull().default(0),
+    /** An emailed message's new text, without the quoted history below it (`body_text` keeps all). */
+    strippedText: text("stripped_text"),
+    /** Sent by a machine (Auto-Submitted, Precedence, X-Autoreply): never answered automatically. */
+    autoSubmitted: integer("auto_submitted", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     sentAt: integer("sent_at"),
@@ -95,6 +102,9 @@ export const messages = sqliteTable(
   (t) => [
     index("messages_ticket_created").on(t.ticketId, t.createdAt, t.id),
     index("messages_email").on(t.emailId),
+    // Threading: a reply's In-Reply-To and References are looked up here; one workspace never
+    // stores one Message-ID twice, so the same mail delivered again is recognised.
+    uniqueIndex("messages_account_email_message_id").on(t.accountId, t.emailMessageId),
   ],
 );
 
@@ -111,6 +121,8 @@ export const messageAttachments = sqliteTable(
     contentType: text("content_type").notNull(),
     size: integer("size").notNull(),
     key: text("key").notNull(),
+    /** The Content-ID (without angle brackets) of an inline part that `cid:` links name. */
+    contentId: text("content_id"),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("message_attachments_message").on(t.messageId, t.createdAt)],

@@ -49,8 +49,9 @@ export function systemEmail(
     subject: mail.subject,
     html: mail.html,
     text: mail.text,
-    // Never answered automatically by well-behaved responders (RFC 3834).
-    headers: JSON.stringify({ "Auto-Submitted": "auto-generated" }),
+    // Never answered automatically by well-behaved responders (RFC 3834); X-Loop names us, so if
+    // such an answer comes back anyway, src/inbound/ recognises our own mail and drops it.
+    headers: JSON.stringify({ "Auto-Submitted": "auto-generated", "X-Loop": from.address }),
     tags: "[]",
     attachments: "[]",
     trackOpens: false,

@@ -11,25 +11,38 @@ export interface DecodedFile {
   bytes: Uint8Array;
 }
 
+/** One file of a message, named and keyed, not stored yet. */
+export function messageFile(
+  ctx: Pick<TicketContext, "accountId" | "now">,
+  messageId: string,
+  file: { filename: string; contentType: string; bytes: Uint8Array; contentId?: string | null },
+): DecodedFile {
+  const id = newId("att");
+  return {
+    bytes: file.bytes,
+    row: {
+      id,
+      accountId: ctx.accountId,
+      messageId,
+      filename: file.filename,
+      contentType: file.contentType,
+      size: file.bytes.length,
+      key: `messages/${messageId}/${id}`,
+      contentId: file.contentId ?? null,
+      createdAt: ctx.now,
+    },
+  };
+}
+
 /** A message's attachments decoded and named, not stored yet: checks and quota come first. */
 export function decodeFiles(ctx: TicketContext, messageId: string, inputs: AttachmentInputs): DecodedFile[] {
-  return inputs.map((input) => {
-    const id = newId("att");
-    const bytes = base64Decode(input.content.replace(/\s+/g, ""));
-    return {
-      bytes,
-      row: {
-        id,
-        accountId: ctx.accountId,
-        messageId,
-        filename: input.filename,
-        contentType: input.content_type ?? guessContentType(input.filename),
-        size: bytes.length,
-        key: `messages/${messageId}/${id}`,
-        createdAt: ctx.now,
-      },
-    };
-  });
+  return inputs.map((input) =>
+    messageFile(ctx, messageId, {
+      filename: input.filename,
+      contentType: input.content_type ?? guessContentType(input.filename),
+      bytes: base64Decode(input.content.replace(/\s+/g, "")),
+    }),
+  );
 }
 
 export const filesBytes = (files: DecodedFile[]) => files.reduce((sum, f) => sum + f.bytes.length, 0);

@@ -16,6 +16,7 @@ export const toAttachment = (row: AttachmentRow) => ({
   filename: row.filename,
   content_type: row.contentType,
   size: row.size,
+  content_id: row.contentId,
 });
 
 export function toMessage(view: MessageView, attachments: AttachmentRow[]) {
@@ -32,6 +33,8 @@ export function toMessage(view: MessageView, attachments: AttachmentRow[]) {
     subject: message.subject,
     body_text: message.bodyText,
     body_html: message.bodyHtml,
+    stripped_text: message.strippedText,
+    auto_submitted: message.autoSubmitted,
     is_draft: message.isDraft,
     status: statusOf(view),
     attachments: attachments.filter((a) => a.messageId === message.id).map(toAttachment),

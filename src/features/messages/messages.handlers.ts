@@ -1,6 +1,6 @@
 import { createRouter } from "../../lib/router";
 import { compose } from "./compose.service";
-import { attachmentContent, listAttachments, listMessages } from "./messages.read";
+import { attachmentContent, listAttachments, listMessages, messageRaw } from "./messages.read";
 import {
   attachmentContentRoute,
   composeRoute,
@@ -9,6 +9,7 @@ import {
   getMessageRoute,
   listAttachmentsRoute,
   listMessagesRoute,
+  messageRawRoute,
   sendDraftRoute,
   updateDraftRoute,
 } from "./messages.routes";
@@ -32,6 +33,14 @@ export const messagesRouter = createRouter()
   .openapi(sendDraftRoute, async (c) => {
     const body = c.req.valid("json");
     return c.json(await sendDraft(c.var.ctx, c.req.valid("param").id, body.status_after_send), 200);
+  })
+  .openapi(messageRawRoute, async (c) => {
+    const raw = await messageRaw(c.var.ctx, c.req.valid("param").id);
+    return c.body(raw.body, 200, {
+      "Content-Type": "message/rfc822",
+      "Content-Length": String(raw.size),
+      "X-Content-Type-Options": "nosniff",
+    });
   })
   .openapi(listAttachmentsRoute, async (c) =>
     c.json(await listAttachments(c.var.ctx, c.req.valid("param").id), 200),

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { messageAttachments } from "../../db/schema";
-import { notFound } from "../../lib/errors";
+import { AppError, notFound } from "../../lib/errors";
 import { namedCountedList, type OffsetParams, standardList } from "../../lib/pagination";
 import { mediaTypeProblem } from "../../mail/mime/checks";
 import type { TicketContext } from "../tickets/ticket-context";
@@ -70,4 +70,19 @@ export async function attachmentContent(ctx: TicketContext, messageId: string, a
     filename: row.filename,
     size: row.size,
   };
+}
+
+/** The MIME an inbound message was received as (GET /v1/messages/{id}/raw). */
+export async function messageRaw(ctx: TicketContext, messageId: string) {
+  const view = await findMessage(ctx.db, ctx.accountId, messageId);
+  if (!view) throw notFound(`Message ${messageId}`);
+  const object = view.message.rawKey ? await ctx.env.FILES.get(view.message.rawKey) : null;
+  if (!object)
+    throw new AppError(
+      404,
+      "raw_not_found",
+      "No received email",
+      `Message ${messageId} did not come by email.`,
+    );
+  return { body: object.body, size: object.size };
 }

@@ -1,13 +1,22 @@
-import { and, asc, count, eq, gt, inArray, isNotNull } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { emails, messageAttachments, messages, tickets } from "../../db/schema";
 
 export type MessageRow = typeof messages.$inferSelect;
 export type AttachmentRow = typeof messageAttachments.$inferSelect;
 
-/** A message with the status of the email that carries it (a reply's delivery). */
-export const messageView = { message: messages, emailStatus: emails.status };
-export type MessageView = { message: MessageRow; emailStatus: (typeof emails.$inferSelect)["status"] | null };
+type EmailStatus = (typeof emails.$inferSelect)["status"];
+
+/**
+ * A message with the status of the email that carries it (a reply's delivery). The email's status
+ * has a name of its own: in a D1 batch rows come back keyed by column name, and a second `status`
+ * would overwrite the message's (every customer message listed with status null).
+ */
+export const messageView = {
+  message: messages,
+  emailStatus: sql<EmailStatus | null>`${emails.status}`.as("email_status"),
+};
+export type MessageView = { message: MessageRow; emailStatus: EmailStatus | null };
 
 export async function findMessage(db: Db, accountId: string, id: string): Promise<MessageView | null> {
   const rows = await db
@@ -74,7 +83,10 @@ export async function threadMessageIds(db: Db, accountId: string, ticketId: stri
   return rows.flatMap((r) => (r.id ? [r.id] : []));
 }
 
-/** R2 keys of every attachment under one ticket or a whole inbox, to delete the bytes after the rows. */
+/**
+ * R2 keys of every attachment and received email (raw MIME) under one ticket or a whole inbox, to
+ * delete the bytes after the rows.
+ */
 export async function attachmentKeysUnder(
   db: Db,
   accountId: string,
@@ -89,12 +101,24 @@ export async function attachmentKeysUnder(
         "ticketId" in scope ? eq(tickets.id, scope.ticketId) : eq(tickets.inboxId, scope.inboxId),
       ),
     );
-  const rows = await db
-    .select({ key: messageAttachments.key })
-    .from(messageAttachments)
-    .innerJoin(messages, eq(messages.id, messageAttachments.messageId))
-    .where(and(eq(messageAttachments.accountId, accountId), inArray(messages.ticketId, ticketIds)));
-  return rows.map((r) => r.key);
+  const [files, raws] = await db.batch([
+    db
+      .select({ key: messageAttachments.key })
+      .from(messageAttachments)
+      .innerJoin(messages, eq(messages.id, messageAttachments.messageId))
+      .where(and(eq(messageAttachments.accountId, accountId), inArray(messages.ticketId, ticketIds))),
+    db
+      .select({ key: messages.rawKey })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.accountId, accountId),
+          inArray(messages.ticketId, ticketIds),
+          isNotNull(messages.rawKey),
+        ),
+      ),
+  ]);
+  return [...files.map((r) => r.key), ...raws.flatMap((r) => (r.key ? [r.key] : []))];
 }
 
 /** Deletes R2 objects in the chunks of 1,000 that R2 accepts. */

@@ -63,6 +63,8 @@ export const getMessageRoute = defineRoute("read", {
   path: "/v1/messages/{id}",
   tags,
   summary: "Get a message",
+  description:
+    "A message that came in by email (`type: customer`, `direction: inbound`, `status: received`) has `from` (the sender's address), `to` and `cc` (the addresses of its headers), `subject`, `body_text` and `body_html` as received, `stripped_text` (the new text without the quoted history, for display), `auto_submitted`, `email_message_id` (its own Message-ID) and its attachments and inline parts (`content_id`); the MIME itself is at GET /v1/messages/{id}/raw.",
   request: { params: MessageParamsSchema },
   responses: { 200: jsonResponse(MessageSchema, "The message.") },
 });
@@ -123,5 +125,18 @@ export const attachmentContentRoute = defineRoute("read", {
   request: { params: AttachmentParamsSchema },
   responses: {
     200: { description: "The bytes.", content: { "application/octet-stream": { schema: z.string() } } },
+  },
+});
+
+export const messageRawRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/messages/{id}/raw",
+  tags,
+  summary: "Get the received email",
+  description:
+    "The MIME of a message that came in by email, byte for byte as the service received it (`message/rfc822`). 404 (`raw_not_found`) for messages that did not come by email: replies (their sent email is at GET /v1/emails/{id}/content), notes and messages posted through the API.",
+  request: { params: MessageParamsSchema },
+  responses: {
+    200: { description: "The received message.", content: { "message/rfc822": { schema: z.string() } } },
   },
 });

@@ -6,7 +6,16 @@ import { attachmentFields } from "../emails/attachment.schemas";
 import { MessageBodies, TicketStatus, TicketSubject } from "../tickets/tickets.schemas";
 
 export const AttachmentSchema = z
-  .object({ id: z.string(), filename: z.string(), content_type: z.string(), size: z.number().int() })
+  .object({
+    id: z.string(),
+    filename: z.string(),
+    content_type: z.string(),
+    size: z.number().int(),
+    content_id: z.string().nullable().openapi({
+      description:
+        "An inline part's Content-ID without angle brackets: the HTML body shows it as `cid:<content_id>`. Null for an ordinary attachment.",
+    }),
+  })
   .openapi("MessageAttachment");
 
 export const MessageSchema = z
@@ -20,8 +29,22 @@ export const MessageSchema = z
     to: z.array(z.string()),
     cc: z.array(z.string()),
     subject: z.string().nullable(),
-    body_text: z.string().nullable(),
-    body_html: z.string().nullable(),
+    body_text: z.string().nullable().openapi({
+      description:
+        "The whole text. For an emailed message: its text part as received, quoted history included.",
+    }),
+    body_html: z.string().nullable().openapi({
+      description:
+        "For an emailed message: its HTML part exactly as received, not sanitized: escape or sanitize it before display.",
+    }),
+    stripped_text: z.string().nullable().openapi({
+      description:
+        'For a message that came in by email: the new text only, what to display, with the quoted history below the reply ("On … wrote:", Outlook\'s "From: … Sent:" block, trailing `>` lines) folded away; taken from the HTML when there is no text part. `body_text`, `body_html` and GET /v1/messages/{id}/raw keep everything. Null for other messages.',
+    }),
+    auto_submitted: z.boolean().openapi({
+      description:
+        "Sent by a machine (an out-of-office or other automatic answer: `Auto-Submitted` other than `no`, `Precedence: bulk|list|junk`, `X-Autoreply`, a delivery report). Nothing answers such a message automatically; receivers of `message.created` should not either.",
+    }),
     is_draft: z.boolean(),
     status: z.enum(["draft", "queued", "sent", "failed", "received"]),
     attachments: z.array(AttachmentSchema),
@@ -29,7 +52,10 @@ export const MessageSchema = z
       .string()
       .nullable()
       .openapi({ description: "The email that carried a reply (see /v1/emails)." }),
-    email_message_id: z.string().nullable(),
+    email_message_id: z.string().nullable().openapi({
+      description:
+        "The RFC 5322 Message-ID of the email that carried the message: a reply's, or an inbound email's own. Replies quoting it thread into this ticket.",
+    }),
     created_at: z.string(),
     updated_at: z.string(),
     sent_at: z.string().nullable(),

@@ -1,7 +1,7 @@
 import { runBatch, type Statement } from "../../db/client";
 import { messageAttachments, messages } from "../../db/schema";
 import { announceEvents } from "../../webhooks/announce";
-import { recordEvent } from "../../webhooks/outbox";
+import { type RecordedEvent, recordEvent } from "../../webhooks/outbox";
 import { ticketData } from "../../webhooks/payloads";
 import type { CustomerRow } from "../customers/customers.repo";
 import { commitEmails } from "../emails/emails.accept";
@@ -10,6 +10,7 @@ import { enqueueEmails } from "../emails/enqueue";
 import type { InboxRow } from "../inboxes/inboxes.repo";
 import type { TicketContext } from "../tickets/ticket-context";
 import type { TicketRow } from "../tickets/tickets.repo";
+import { countStorageStatements } from "../usage/usage.repo";
 import { reserveStorage } from "../usage/usage.service";
 import { type DecodedFile, filesBytes, putFiles, removeFiles } from "./message-files";
 import { toMessage } from "./messages.dto";
@@ -32,6 +33,16 @@ export interface Publication {
   write: (published: MessageRow) => Statement[];
   /** `false`: everything but `message.created` (the dashboard's internal notes); true when absent. */
   announce?: boolean;
+  /**
+   * The new ticket this message opens (an inbound email's): its insert and `ticket.created` go
+   * first in the same batch, and the event is announced before `message.created`.
+   */
+  opening?: { statements: Statement[]; event: RecordedEvent };
+  /**
+   * `reserve` (the default) refuses bytes past the storage quota with a 429; `count` adds them
+   * whatever the quota, for mail already received that must not be lost.
+   */
+  storage?: "reserve" | "count";
 }
 
 /**
@@ -42,7 +53,7 @@ export interface Publication {
  */
 export async function publishMessage(ctx: TicketContext, p: Publication): Promise<void> {
   const { ticket, inbox, customer, message } = p;
-  const bytes = filesBytes(p.newFiles);
+  const bytes = filesBytes(p.newFiles) + message.rawSize;
   const email =
     message.type === "reply"
       ? await prepareReply(
@@ -60,14 +71,18 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
           bytes,
         )
       : null;
-  const storage = email ? null : await reserveStorage(ctx.db, ctx.accountId, bytes, ctx.now);
+  const counted = !email && p.storage === "count";
+  const storage = email || counted ? null : await reserveStorage(ctx.db, ctx.accountId, bytes, ctx.now);
 
   const published = {
     ...message,
     emailId: email?.row.id ?? null,
-    emailMessageId: email?.row.messageId ?? null,
+    // A reply's is its email's; an inbound message keeps the Message-ID it came with.
+    emailMessageId: email?.row.messageId ?? message.emailMessageId,
   };
-  const ticketAfter = ticketAfterMessage(ticket, message.type, p.afterReply, ctx.now);
+  // An automatic answer (an out-of-office to a reply) is kept but changes no status, as a note.
+  const activity = message.autoSubmitted ? "note" : message.type;
+  const ticketAfter = ticketAfterMessage(ticket, activity, p.afterReply, ctx.now);
   const event =
     p.announce === false
       ? null
@@ -84,9 +99,11 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
           ctx.now,
         );
   const statements = [
+    ...(p.opening?.statements ?? []),
+    ...(counted ? countStorageStatements(ctx.db, ctx.accountId, bytes) : []),
     ...p.write(published),
     ...p.newFiles.map((f) => ctx.db.insert(messageAttachments).values(f.row)),
-    bumpTicketStatement(ctx.accountId, ticket.id, message.type, p.afterReply, ctx.now),
+    bumpTicketStatement(ctx.accountId, ticket.id, activity, p.afterReply, ctx.now),
     ...(event?.statements ?? []),
   ];
   try {
@@ -99,7 +116,7 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
     throw error;
   }
   if (email) await enqueueEmails(ctx.env.EMAIL_QUEUE, [email.row as EmailRow], ctx.now);
-  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [p.opening?.event, event], ctx.defer);
 }
 
 /** A draft's files and row, stored without publishing: no email, no ticket change, no event. */

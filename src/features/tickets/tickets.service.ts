@@ -18,6 +18,7 @@ import {
   linkTagStatements,
   nextTicketNumber,
   type TicketFilter,
+  type TicketRow,
   ticketQueries,
   updateTicketStatement,
 } from "./tickets.repo";
@@ -44,6 +45,61 @@ export function closedAtFor(
   return status === "closed" || status === "resolved" ? (current ?? now) : null;
 }
 
+type InboxRow = Awaited<ReturnType<typeof inboxOf>>;
+type CustomerRow = Awaited<ReturnType<typeof customerOf>>;
+
+/** A new ticket's row, numbered from the workspace's sequence; nothing is written but the number. */
+export async function newTicketRow(
+  ctx: TicketContext,
+  inbox: InboxRow,
+  customer: CustomerRow,
+  fields: Pick<CreateInput, "subject" | "status" | "priority" | "metadata" | "assignee_id"> & {
+    messageCount: number;
+  },
+): Promise<TicketRow> {
+  const sequence = await nextTicketNumber(ctx.db, ctx.accountId);
+  if (!sequence) throw notFound(`Account ${ctx.accountId}`);
+  const status = fields.status ?? "open";
+  return {
+    id: newId("tkv"),
+    accountId: ctx.accountId,
+    inboxId: inbox.id,
+    customerId: customer.id,
+    number: sequence.number,
+    clientId: clientIdOf(sequence.prefix, sequence.number),
+    subject: fields.subject,
+    status,
+    priority: fields.priority ?? "normal",
+    sharedUuid: newId("shr"),
+    metadata: JSON.stringify(fields.metadata ?? {}),
+    assigneeId: fields.assignee_id ?? null,
+    messageCount: fields.messageCount,
+    lastMessageAt: fields.messageCount > 0 ? ctx.now : null,
+    snoozedUntil: null,
+    closedAt: closedAtFor(status, null, ctx.now),
+    mergedIntoId: null,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  };
+}
+
+/** `ticket.created` for a new ticket, for the batch that inserts it. */
+export const ticketCreatedEvent = (
+  ctx: TicketContext,
+  inbox: InboxRow,
+  customer: CustomerRow,
+  row: TicketRow,
+) =>
+  recordEvent(
+    {
+      accountId: ctx.accountId,
+      inbox,
+      name: "ticket.created",
+      data: { ticket: ticketData(row, ctx.env.PUBLIC_BASE_URL), customer: customerData(customer) },
+    },
+    ctx.now,
+  );
+
 /**
  * POST /v1/tickets: the customer (found or created), the ticket with its number, an optional
  * first customer message, its tags and the `ticket.created` event, in one batch.
@@ -62,28 +118,7 @@ export async function createTicket(ctx: TicketContext, input: CreateInput) {
       `${customer.email} is blocked and cannot open tickets.`,
     );
   }
-  const sequence = await nextTicketNumber(ctx.db, ctx.accountId);
-  if (!sequence) throw notFound(`Account ${ctx.accountId}`);
-  const status = input.status ?? "open";
-  const row = {
-    id: newId("tkv"),
-    accountId: ctx.accountId,
-    inboxId: inbox.id,
-    customerId: customer.id,
-    number: sequence.number,
-    clientId: clientIdOf(sequence.prefix, sequence.number),
-    subject: input.subject,
-    status,
-    priority: input.priority ?? "normal",
-    sharedUuid: newId("shr"),
-    metadata: JSON.stringify(input.metadata ?? {}),
-    assigneeId: input.assignee_id ?? null,
-    messageCount: input.message ? 1 : 0,
-    lastMessageAt: input.message ? ctx.now : null,
-    closedAt: closedAtFor(status, null, ctx.now),
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-  };
+  const row = await newTicketRow(ctx, inbox, customer, { ...input, messageCount: input.message ? 1 : 0 });
   const tagRows = await ensureTags(
     ctx.db,
     ctx.accountId,
@@ -122,18 +157,7 @@ export async function createTicket(ctx: TicketContext, input: CreateInput) {
       ctx.now,
     ),
   );
-  const event = recordEvent(
-    {
-      accountId: ctx.accountId,
-      inbox,
-      name: "ticket.created",
-      data: {
-        ticket: ticketData({ ...row, snoozedUntil: null, mergedIntoId: null }, ctx.env.PUBLIC_BASE_URL),
-        customer: customerData(customer),
-      },
-    },
-    ctx.now,
-  );
+  const event = ticketCreatedEvent(ctx, inbox, customer, row);
   statements.push(...event.statements);
   await runBatch(ctx.db, statements);
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);

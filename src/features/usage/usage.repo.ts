@@ -79,3 +79,12 @@ export function releaseUsage(db: Db, accountId: string, amounts: UsageAmounts, w
 export function adjustStorageStatement(accountId: string, bytes: number) {
   return sql`UPDATE account_usage SET storage_bytes = max(storage_bytes + ${bytes}, 0) WHERE account_id = ${accountId}`;
 }
+
+/** Adds bytes already received to storage, past the limit if need be (inbound mail is never refused for it). */
+export function countStorageStatements(db: Db, accountId: string, bytes: number) {
+  if (bytes === 0) return [];
+  return [
+    db.insert(accountUsage).values({ accountId }).onConflictDoNothing(),
+    adjustStorageStatement(accountId, bytes),
+  ];
+}

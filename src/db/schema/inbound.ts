@@ -1,0 +1,44 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { accounts } from "./accounts";
+
+/** Why a received email became no message (src/inbound/). */
+export const DROP_REASONS = [
+  "parse_failed",
+  "own_address",
+  "loop",
+  "customer_blocked",
+  "auto_submitted",
+  "no_sender",
+] as const;
+export type DropReason = (typeof DROP_REASONS)[number];
+
+/**
+ * Mail an inbox accepted (the sender was not refused) that became no message: unparseable, our
+ * own mail coming back, a blocked customer's, an automatic answer that threads into no ticket.
+ * For operators: the bytes stay in R2 under `raw_key`, so nothing received is lost silently. Not
+ * counted in the workspace's storage and not listed by the API.
+ */
+export const droppedMail = sqliteTable(
+  "dropped_mail",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id").notNull(),
+    reason: text("reason", { enum: DROP_REASONS }).notNull(),
+    /** What went wrong, for a parse failure: the parser's message. */
+    detail: text("detail"),
+    /** The SMTP envelope: MAIL FROM (empty for a bounce) and the RCPT TO this copy was for. */
+    mailFrom: text("mail_from").notNull(),
+    rcptTo: text("rcpt_to").notNull(),
+    messageId: text("message_id"),
+    rawKey: text("raw_key").notNull(),
+    rawSize: integer("raw_size").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    index("dropped_mail_created").on(t.createdAt),
+    index("dropped_mail_account_created").on(t.accountId, t.createdAt),
+  ],
+);

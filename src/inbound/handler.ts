@@ -1,0 +1,87 @@
+import { createDb } from "../db/client";
+import { newId } from "../lib/ids";
+import { describeError, log } from "../lib/logger";
+import { recordDropped } from "./dropped";
+import { type InboundMail, parseMail } from "./parse";
+import { forgetRaw, keepRaw, MAX_INBOUND_BYTES, type RawMail, rawKeyOf, readRaw } from "./raw-mail";
+import { type InboundContext, type Received, receive } from "./receive";
+import { type Route, routeRecipient } from "./recipient";
+
+export type Outcome = { kind: "rejected"; reason: string } | Received;
+
+const TOO_LARGE = `Message too large: this service accepts messages of up to ${MAX_INBOUND_BYTES / 1024 / 1024} MiB.`;
+
+async function reject(message: ForwardableEmailMessage, reason: string): Promise<Outcome> {
+  // In production setReject answers nothing. Locally (wrangler dev's email endpoint, the tests)
+  // the message is an RPC stub and the refusal a call that must land before the handler returns.
+  await message.setReject(reason);
+  // The bytes are not wanted: stop the stream rather than leave its sender waiting on it.
+  await message.raw.cancel().catch(() => {});
+  log.info("inbound.rejected", { size: message.rawSize });
+  return { kind: "rejected", reason };
+}
+
+async function parsed(bytes: Uint8Array): Promise<InboundMail | Error> {
+  try {
+    return await parseMail(bytes);
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** A mail for an inbox, its bytes already in R2: parsed, then a message, a duplicate or a recorded drop. */
+async function accept(
+  ctx: InboundContext,
+  route: Exclude<Route, { kind: "reject" }>,
+  message: ForwardableEmailMessage,
+  messageId: string,
+  raw: RawMail,
+): Promise<Received> {
+  const envelope = { mailFrom: message.from, rcptTo: message.to, inboxId: route.inbox.id };
+  const mail = await parsed(raw.bytes);
+  if (mail instanceof Error) {
+    await recordDropped(ctx, envelope, raw, { reason: "parse_failed", detail: mail.message });
+    return { kind: "dropped", reason: "parse_failed" };
+  }
+  const outcome = await receive(ctx, route, { mailFrom: message.from, messageId }, raw, mail);
+  if (outcome.kind === "dropped")
+    await recordDropped(ctx, envelope, raw, { reason: outcome.reason, messageId: mail.messageId });
+  if (outcome.kind === "duplicate") await forgetRaw(ctx.env.FILES, raw);
+  return outcome;
+}
+
+/**
+ * The Worker's email() handler. Refusals are permanent (`setReject`: over 25 MiB, an unknown
+ * recipient, a forged reply address) and cost nothing. Anything else is kept in R2 first, then
+ * parsed and stored. A failure of ours (D1, R2) throws: the sending server sees a temporary error
+ * and retries later, so no mail is lost silently; the bytes of the failed attempt are removed.
+ */
+export async function handleEmail(
+  message: ForwardableEmailMessage,
+  env: Env,
+  execution: ExecutionContext,
+): Promise<Outcome> {
+  if (message.rawSize > MAX_INBOUND_BYTES) return reject(message, TOO_LARGE);
+  const db = createDb(env.DB);
+  const route = await routeRecipient(db, env.ENCRYPTION_KEY, message.to);
+  if (route.kind === "reject") return reject(message, route.reason);
+  const ctx: InboundContext = {
+    db,
+    env,
+    accountId: route.inbox.accountId,
+    now: Date.now(),
+    defer: (work) => execution.waitUntil(work),
+  };
+  const messageId = newId("msg");
+  const raw = { key: rawKeyOf(ctx.accountId, messageId), bytes: await readRaw(message.raw) };
+  await keepRaw(env.FILES, raw);
+  try {
+    const outcome = await accept(ctx, route, message, messageId, raw);
+    log.info("inbound.received", { inbox_id: route.inbox.id, outcome: outcome.kind, size: raw.bytes.length });
+    return outcome;
+  } catch (error) {
+    await forgetRaw(env.FILES, raw);
+    log.error("inbound.failed", { inbox_id: route.inbox.id, ...describeError(error) });
+    throw error;
+  }
+}

@@ -1,0 +1,78 @@
+import type { DropReason } from "../db/schema";
+import { findOrCreateCustomer } from "../features/customers/customers.service";
+import type { TicketContext } from "../features/tickets/ticket-context";
+import { isUniqueViolation } from "../lib/unique-violation";
+import { isValidAddress, parseAddress } from "../mail/address";
+import { isAutomatic, loopAddresses } from "./automatic";
+import { inboxAddressesAmong, messageIdTaken } from "./inbound.repo";
+import type { InboundMail } from "./parse";
+import type { RawMail } from "./raw-mail";
+import type { Route } from "./recipient";
+import { storeReceived } from "./store";
+import { threadOf } from "./threading";
+
+export type InboundContext = TicketContext & { env: Env };
+
+/** What became of an accepted mail. */
+export type Received =
+  | { kind: "stored"; messageId: string; ticketId: string; opened: boolean }
+  | { kind: "duplicate" }
+  | { kind: "dropped"; reason: DropReason };
+
+/** Which of `addresses` the service sends from: any inbox's address, or SYSTEM_FROM. */
+async function ownAmong(ctx: InboundContext, addresses: string[]) {
+  const system = parseAddress(ctx.env.SYSTEM_FROM)?.address.toLowerCase();
+  const candidates = [...new Set(addresses.filter(Boolean))];
+  const inboxes = await inboxAddressesAmong(ctx.db, candidates);
+  return candidates.filter((a) => a === system || inboxes.includes(a));
+}
+
+/**
+ * Turns a parsed mail to `route` into a message, or records why not. Our own mail never becomes
+ * a message (its From or envelope sender is ours, or its X-Loop names us), the same mail twice is
+ * stored once, a blocked customer's mail is dropped, and an automatic answer is kept only on a
+ * ticket it answers: it never opens one.
+ */
+export async function receive(
+  ctx: InboundContext,
+  route: Exclude<Route, { kind: "reject" }>,
+  envelope: { mailFrom: string; messageId: string },
+  raw: RawMail,
+  mail: InboundMail,
+): Promise<Received> {
+  const mailFrom = envelope.mailFrom.trim().toLowerCase();
+  if ((await ownAmong(ctx, [mail.from?.address ?? "", mailFrom])).length > 0)
+    return { kind: "dropped", reason: "own_address" };
+  if ((await ownAmong(ctx, loopAddresses(mail.headers))).length > 0)
+    return { kind: "dropped", reason: "loop" };
+  if (mail.messageId && (await messageIdTaken(ctx.db, ctx.accountId, mail.messageId)))
+    return { kind: "duplicate" };
+
+  const sender = mail.from?.address ?? (isValidAddress(mailFrom) ? mailFrom : null);
+  if (!sender) return { kind: "dropped", reason: "no_sender" };
+  const automatic = isAutomatic(mail.headers, envelope.mailFrom);
+  const thread = await threadOf(ctx, route, mail, sender);
+  if (!thread && automatic) return { kind: "dropped", reason: "auto_submitted" };
+
+  const customer = await findOrCreateCustomer(
+    ctx.db,
+    ctx.accountId,
+    { email: sender, name: mail.from?.name ?? null },
+    ctx.now,
+  );
+  if (customer.blocked) return { kind: "dropped", reason: "customer_blocked" };
+  try {
+    const stored = await storeReceived(ctx, route.inbox, thread?.ticket ?? null, {
+      messageId: envelope.messageId,
+      mail,
+      raw,
+      customer,
+      automatic,
+    });
+    return { kind: "stored", messageId: envelope.messageId, ...stored };
+  } catch (error) {
+    // The same mail delivered twice at once (to two inbox addresses of one workspace): one stored it.
+    if (isUniqueViolation(error, "messages.account_id")) return { kind: "duplicate" };
+    throw error;
+  }
+}

@@ -1,0 +1,111 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deliverInbound } from "../../scripts/lib/inbound";
+import { workspaceSql } from "../../scripts/lib/workspace";
+import {
+  type RunningWorker,
+  startWorker,
+  WORKER_SECRETS,
+} from "../../smtp-relay/test/support/running-worker";
+
+/**
+ * `npm run inbound` against a real `wrangler dev` of this checkout: its local email endpoint, the
+ * Worker's email() handler, and the ticket seen through the API, as the README's round trip goes.
+ */
+const ROOT = new URL("../..", import.meta.url).pathname;
+const fixture = (name: string) => readFileSync(join(ROOT, "test/fixtures/inbound", name), "utf8");
+const INBOX = "support@inbound.test";
+
+let worker: RunningWorker;
+let token: string;
+
+const api = async <T>(method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${worker.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return (await res.json()) as T;
+};
+
+beforeAll(async () => {
+  const { sql, workspace } = await workspaceSql(
+    {
+      name: "Inbound",
+      plan: "enterprise",
+      overrides: {},
+      domain: { name: "inbound.test", encryptionKey: WORKER_SECRETS.ENCRYPTION_KEY },
+    },
+    "local",
+  );
+  token = workspace.token;
+  worker = await startWorker(sql);
+  await api("POST", "/v1/inboxes", { name: "Support", email_address: INBOX });
+}, 150_000);
+
+afterAll(() => worker?.stop());
+
+describe("npm run inbound", () => {
+  it("writes in, is answered through the API, and the customer's answer threads back", async () => {
+    const first = fixture("plain-text.eml")
+      .replaceAll("{{FROM}}", "ada@example.com")
+      .replaceAll("{{TO}}", INBOX);
+    const written = await deliverInbound({
+      baseUrl: worker.url,
+      from: "ada@example.com",
+      to: INBOX,
+      raw: first.replace("{{ID}}", "round-trip-1"),
+    });
+    expect(written).toEqual({ outcome: "accepted" });
+    const tickets = await api<{ data: Array<{ id: string; subject: string }> }>("GET", "/v1/tickets");
+    expect(tickets.data.map((t) => t.subject)).toEqual(["Printer on fire"]);
+    const ticketId = tickets.data[0]?.id as string;
+
+    const reply = await api<{ email_id: string }>("POST", `/v1/tickets/${ticketId}/messages`, {
+      type: "reply",
+      body_text: "Please unplug it.",
+    });
+    const email = await api<{ reply_to: string[] }>("GET", `/v1/emails/${reply.email_id}`);
+    const replyAddress = email.reply_to[0] as string;
+
+    // Through the command itself, from stdin, with no Message-ID (the command adds one).
+    const answer =
+      "From: Ada <ada@example.com>\nTo: Support <" +
+      replyAddress +
+      ">\nSubject: Re: Printer on fire\n\nIt worked, thanks!\n";
+    const output = execFileSync(
+      "npm",
+      ["run", "--silent", "inbound", "--", "--to", replyAddress, "--url", worker.url],
+      {
+        cwd: ROOT,
+        input: answer,
+        encoding: "utf8",
+      },
+    );
+    expect(output.trim()).toBe("accepted");
+    const messages = await api<{ data: Array<{ type: string; stripped_text: string | null }> }>(
+      "GET",
+      `/v1/tickets/${ticketId}/messages`,
+    );
+    expect(messages.data.map((m) => m.type)).toEqual(["customer", "reply", "customer"]);
+    expect(messages.data.at(-1)?.stripped_text).toBe("It worked, thanks!");
+  });
+
+  it("reports a refusal with its reason", async () => {
+    const raw = fixture("plain-text.eml")
+      .replaceAll("{{FROM}}", "ada@example.com")
+      .replaceAll("{{TO}}", "x@inbound.test");
+    const result = await deliverInbound({
+      baseUrl: worker.url,
+      from: "ada@example.com",
+      to: "nobody@inbound.test",
+      raw: raw.replace("{{ID}}", "refused-1"),
+    });
+    expect(result).toEqual({
+      outcome: "rejected",
+      reason: "No mailbox nobody@inbound.test here: it is not an address of this service.",
+    });
+  });
+});
