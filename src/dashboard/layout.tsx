@@ -13,9 +13,9 @@ export const ASSETS = "/dashboard-assets";
 /**
  * The shell of the public pages (sign-in, invitations, the development mailbox): a stylesheet of
  * this origin and no script at all, so their content security policy can forbid scripts outright.
- * Hono JSX escapes all text.
+ * Hono JSX escapes all text. `wide` is for pages that show a thread (the public ticket page).
  */
-export function Layout(props: { title: string; children: Child }) {
+export function Layout(props: { title: string; wide?: boolean; children: Child }) {
   return (
     <>
       {DOCTYPE}
@@ -29,7 +29,7 @@ export function Layout(props: { title: string; children: Child }) {
           <link rel="icon" href={`${ASSETS}/favicon.svg`} type="image/svg+xml" />
         </head>
         <body class="public">
-          <main class="card narrow">{props.children}</main>
+          <main class={props.wide ? "card wide" : "card narrow"}>{props.children}</main>
         </body>
       </html>
     </>

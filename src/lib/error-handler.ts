@@ -4,6 +4,7 @@ import { routePath } from "hono/route";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { renderDashboardError } from "../dashboard/error-page";
 import type { AppEnv } from "../env";
+import { isPortalPath, renderPortalError } from "../features/portal/portal-error";
 import { AppError, BareError } from "./errors";
 import { describeError, log } from "./logger";
 
@@ -11,6 +12,7 @@ function respond(c: Context<AppEnv>, error: AppError) {
   c.set("errorCode", error.code);
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
   if (isDashboardPath(c.req.path)) return renderDashboardError(c, error);
+  if (isPortalPath(c.req.path)) return renderPortalError(c, error);
   if (error instanceof BareError) return c.json({ error: error.error }, error.status);
   const body = {
     error: error.error,

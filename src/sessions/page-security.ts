@@ -1,6 +1,6 @@
 import { csrf } from "hono/csrf";
-import { HTTPException } from "hono/http-exception";
 import { createMiddleware } from "hono/factory";
+import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "../env";
 import { forbidden } from "../lib/errors";

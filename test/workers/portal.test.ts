@@ -4,6 +4,7 @@ import { htmlToText } from "../../src/features/portal/html-to-text";
 import { publicTicketQueries } from "../../src/features/portal/portal.repo";
 import { newId } from "../../src/lib/ids";
 import { call, db, seedWorkspace } from "./helpers";
+import { expectPageHeaders } from "./portal-helpers";
 import { expectIndexed, planOf } from "./query-plan";
 
 type Row = Record<string, string | number | null>;
@@ -89,17 +90,6 @@ async function addMessage(
 
 const page = (sharedUuid: string) => call("GET", `/portal/tickets/${sharedUuid}`);
 
-function expectPageHeaders(res: Response) {
-  expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
-  expect(res.headers.get("Content-Security-Policy")).toBe(
-    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'",
-  );
-  expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
-  expect(res.headers.get("Referrer-Policy")).toBe("no-referrer");
-  expect(res.headers.get("Cache-Control")).toBe("no-store");
-  expect(res.headers.get("X-Robots-Tag")).toBe("noindex");
-}
-
 describe("GET /portal/tickets/{shared_uuid}", () => {
   it("shows the ticket and its public thread, oldest first, without notes or drafts", async () => {
     const ticket = await seedTicket({ status: "pending" });
@@ -128,7 +118,9 @@ describe("GET /portal/tickets/{shared_uuid}", () => {
     expect(html).toContain("Acme Support");
     expect(html).toContain("Waiting on you");
     expect(html).toContain("It is on fire.\nSend help.");
-    expect(html).toContain("white-space: pre-wrap");
+    // Line breaks show as written: the stylesheet sets `white-space: pre-wrap` on message bodies.
+    expect(html).toContain('<p class="body">It is on fire.\nSend help.</p>');
+    expect(html).toContain('href="/dashboard-assets/app.css"');
     expect(html).toContain("2025-01-15 09:30 UTC");
 
     const order = ["It is on fire.", "Have you tried water?", "Water made it worse."].map((text) =>
@@ -151,7 +143,7 @@ describe("GET /portal/tickets/{shared_uuid}", () => {
   ])("words status %s as %s", async (status, words) => {
     const ticket = await seedTicket({ status });
     const html = await (await page(ticket.sharedUuid)).text();
-    expect(html).toContain(`<span class="status">${words}</span>`);
+    expect(html).toContain(`<span class="portal-status">${words}</span>`);
   });
 
   it("escapes every stored value: no injected tag or attribute survives", async () => {

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { inboxes, messages, tickets } from "../../db/schema";
+import { customers, inboxes, messages, tickets } from "../../db/schema";
 
 export interface PublicTicket {
   inboxName: string;
@@ -64,4 +64,47 @@ export async function findPublicTicket(db: Db, sharedUuid: string): Promise<Publ
   const [ticketRows, messageRows] = await db.batch([ticket, thread]);
   const found = ticketRows[0];
   return found ? { ...found, messages: messageRows } : null;
+}
+
+/**
+ * What a reply from the ticket page needs: the ticket, its workspace and its customer. Found by
+ * the shared id alone (the capability), with the page's rule: a spam ticket is not found.
+ */
+export function replyTargetQuery(db: Db, sharedUuid: string) {
+  return db
+    .select({
+      ticketId: tickets.id,
+      accountId: tickets.accountId,
+      customerEmail: customers.email,
+      customerBlocked: customers.blocked,
+    })
+    .from(tickets)
+    .innerJoin(
+      customers,
+      and(eq(customers.accountId, tickets.accountId), eq(customers.id, tickets.customerId)),
+    )
+    .where(and(eq(tickets.sharedUuid, sharedUuid), ne(tickets.status, "spam")))
+    .limit(1);
+}
+
+export async function findReplyTarget(db: Db, sharedUuid: string) {
+  return (await replyTargetQuery(db, sharedUuid))[0] ?? null;
+}
+
+/**
+ * An inbox as its public contact form shows it, with the workspace its tickets go to. Found by id
+ * alone: an inbox id is the public address of its form, not a secret; nothing else is read.
+ */
+export function publicInboxQuery(db: Db, inboxId: string) {
+  return db
+    .select({ id: inboxes.id, accountId: inboxes.accountId, name: inboxes.name })
+    .from(inboxes)
+    .where(eq(inboxes.id, inboxId))
+    .limit(1);
+}
+
+export type PublicInbox = { id: string; accountId: string; name: string };
+
+export async function findPublicInbox(db: Db, inboxId: string): Promise<PublicInbox | null> {
+  return (await publicInboxQuery(db, inboxId))[0] ?? null;
 }

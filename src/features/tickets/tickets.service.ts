@@ -9,6 +9,7 @@ import { customerData, ticketData } from "../../webhooks/payloads";
 import { findOrCreateCustomer } from "../customers/customers.service";
 import { attachmentKeysUnder, deleteFiles } from "../messages/messages.repo";
 import { assertAssignable } from "../users/users.service";
+import { firstMessageEvent, firstMessageRow } from "./first-message";
 import { customerOf, inboxOf, recordTicketEvent, type TicketContext } from "./ticket-context";
 import { clientIdOf, toTicket } from "./tickets.dto";
 import {
@@ -100,11 +101,23 @@ export const ticketCreatedEvent = (
     ctx.now,
   );
 
+export interface CreateTicketOptions {
+  /**
+   * Also fire `message.created` for the first message, after `ticket.created`, as the spec asks of
+   * tickets opened by the public portal (and inbound mail). POST /v1/tickets fires `ticket.created` only.
+   */
+  announceMessage?: boolean;
+}
+
 /**
  * POST /v1/tickets: the customer (found or created), the ticket with its number, an optional
  * first customer message, its tags and the `ticket.created` event, in one batch.
  */
-export async function createTicket(ctx: TicketContext, input: CreateInput) {
+export async function createTicket(
+  ctx: TicketContext,
+  input: CreateInput,
+  options: CreateTicketOptions = {},
+) {
   await assertAssignable(ctx, input.assignee_id, "body.assignee_id");
   const inbox = await inboxOf(ctx, input.inbox_id);
   const customer = input.customer_id
@@ -119,6 +132,7 @@ export async function createTicket(ctx: TicketContext, input: CreateInput) {
     );
   }
   const row = await newTicketRow(ctx, inbox, customer, { ...input, messageCount: input.message ? 1 : 0 });
+  const message = input.message ? firstMessageRow(row, customer, input.message) : null;
   const tagRows = await ensureTags(
     ctx.db,
     ctx.accountId,
@@ -128,26 +142,7 @@ export async function createTicket(ctx: TicketContext, input: CreateInput) {
     ctx.now,
   );
   const statements: Statement[] = [ctx.db.insert(tickets).values(row)];
-  if (input.message) {
-    statements.push(
-      ctx.db.insert(messages).values({
-        id: newId("msg"),
-        accountId: ctx.accountId,
-        ticketId: row.id,
-        type: "customer",
-        direction: "inbound",
-        authorType: "customer",
-        authorId: customer.id,
-        from: customer.email,
-        subject: input.subject,
-        bodyText: input.message.body_text ?? null,
-        bodyHtml: input.message.body_html ?? null,
-        status: "received",
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
-      }),
-    );
-  }
+  if (message) statements.push(ctx.db.insert(messages).values(message));
   statements.push(
     ...linkTagStatements(
       ctx.db,
@@ -158,9 +153,11 @@ export async function createTicket(ctx: TicketContext, input: CreateInput) {
     ),
   );
   const event = ticketCreatedEvent(ctx, inbox, customer, row);
-  statements.push(...event.statements);
+  const messageEvent =
+    message && options.announceMessage ? firstMessageEvent(ctx, inbox, row, message) : null;
+  statements.push(...event.statements, ...(messageEvent?.statements ?? []));
   await runBatch(ctx.db, statements);
-  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event, messageEvent], ctx.defer);
   return showTicket(ctx, row.id);
 }
 

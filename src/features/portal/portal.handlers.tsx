@@ -1,0 +1,72 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
+import { idPattern } from "../../lib/ids";
+import { createRouter } from "../../lib/router";
+import { formOrigin, pageSecurity } from "../../sessions/page-security";
+import { admitAttempt, clientIp } from "../../sessions/rate-limit";
+import { addMessage } from "../messages/messages.service";
+import { contactRouter } from "./contact.handlers";
+import { PortalMessagePage, TicketNotFoundPage } from "./portal.components";
+import { actingFor, FIELD_HELP, formValues, normalizeLineBreaks, postedData } from "./portal.forms";
+import { REPLY_POSTS, RETRY_AFTER_SECONDS, TOO_MANY_POSTS } from "./portal.limits";
+import { findPublicTicket, findReplyTarget } from "./portal.repo";
+import { publicTicketRoute, replyRoute } from "./portal.routes";
+import { TicketPage } from "./ticket.page";
+
+const SHARED_ID = new RegExp(idPattern("shr"));
+
+/** A malformed id cannot match a row: answer without a database trip. */
+const isSharedId = (id: string) => SHARED_ID.test(id);
+
+/** A refused reply: the ticket page again, the text kept to fix and resend. */
+async function refusedReply(c: Context<AppEnv>, posted: unknown) {
+  const sharedUuid = c.req.param("shared_uuid") ?? "";
+  const ticket = isSharedId(sharedUuid) ? await findPublicTicket(c.var.ctx.db, sharedUuid) : null;
+  if (!ticket) return c.html(<TicketNotFoundPage />, 404);
+  const reply = { message: formValues(posted).message ?? "", error: FIELD_HELP.message };
+  return c.html(<TicketPage ticket={ticket} sharedUuid={sharedUuid} reply={reply} />, 400);
+}
+
+/**
+ * The customer's pages: no session, so forms are protected by the origin check; the headers allow
+ * no script, only this origin's stylesheet, forms posting here, no Referer carrying the capability
+ * URL elsewhere, nothing cached or indexed.
+ */
+export const portalRouter = createRouter();
+portalRouter.use("/portal/*", pageSecurity, formOrigin);
+
+portalRouter
+  .openapi(publicTicketRoute, async (c) => {
+    const { shared_uuid: sharedUuid } = c.req.valid("param");
+    const ticket = isSharedId(sharedUuid) ? await findPublicTicket(c.var.ctx.db, sharedUuid) : null;
+    if (!ticket) return c.html(<TicketNotFoundPage />, 404);
+    return c.html(<TicketPage ticket={ticket} sharedUuid={sharedUuid} />, 200);
+  })
+  .openapi(
+    replyRoute,
+    async (c) => {
+      const { shared_uuid: sharedUuid } = c.req.valid("param");
+      const form = c.req.valid("form");
+      const ctx = c.var.ctx;
+      const target = isSharedId(sharedUuid) ? await findReplyTarget(ctx.db, sharedUuid) : null;
+      if (!target) return c.html(<TicketNotFoundPage />, 404);
+      const ticketPage = `/portal/tickets/${sharedUuid}`;
+      if (form.website) return c.redirect(ticketPage, 303);
+      const attempt = { ip: clientIp(c.req.header("CF-Connecting-IP")), email: target.customerEmail };
+      if (!(await admitAttempt(ctx.db, REPLY_POSTS, attempt, ctx.now))) {
+        c.header("Retry-After", RETRY_AFTER_SECONDS);
+        return c.html(<PortalMessagePage title="Slow down" text={TOO_MANY_POSTS} />, 429);
+      }
+      // A blocked customer's reply is dropped, as their mail is; the answer does not change.
+      if (target.customerBlocked) return c.redirect(ticketPage, 303);
+      const message = await addMessage(actingFor(ctx, target.accountId), target.ticketId, {
+        type: "customer",
+        body_text: normalizeLineBreaks(form.message),
+        draft: false,
+      });
+      return c.redirect(`${ticketPage}#${message.id}`, 303);
+    },
+    (result, c) => (result.success ? undefined : refusedReply(c, postedData(result))),
+  );
+
+portalRouter.route("/", contactRouter);
