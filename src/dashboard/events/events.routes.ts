@@ -14,7 +14,7 @@ export const eventsPageRoute = dashboardRoute({
   path: "/dashboard/events",
   summary: "Events",
   description:
-    "The workspace's event stream, newest first, as GET /v1/accounts/{id}/events lists it: time, event, inbox (its name when the event happened) and a summary of the deliveries (how many succeeded, failed or wait). Filters: event (the spec's event names) and inbox (the workspace's 100 newest inboxes). Every signed-in person may read it.",
+    "The workspace's event stream, newest first, as GET /v1/accounts/{id}/events lists it: time, event, inbox (its name when the event happened) and a summary of the deliveries (how many succeeded, failed or wait). Filters: event (every webhook event name) and inbox (the workspace's 100 newest inboxes). Every signed-in person may read it.",
   request: { query: EventFiltersSchema },
 });
 

@@ -26,7 +26,7 @@ export const createInboxRoute = dashboardRoute({
   method: "post",
   path: "/dashboard/inboxes",
   summary: "Create an inbox",
-  description: `The form's values go through POST /v1/inboxes' schema and \`createInbox\`, the API's path: no webhooks, and no event (the spec has no \`inbox.created\`). Redirects (303) to the new inbox. ${FORM_PROBLEMS}`,
+  description: `The form's values go through POST /v1/inboxes' schema and \`createInbox\`, the API's path: no webhooks, and no event (there is no \`inbox.created\` event). Redirects (303) to the new inbox. ${FORM_PROBLEMS}`,
   request: { body: formBody(InboxSettingsForm) },
   role: "admin",
   success: 303,

@@ -45,7 +45,7 @@ export const revokeKeyPageRoute = dashboardRoute({
   path: "/dashboard/keys/{id}/revoke",
   summary: "Revoke an API key",
   description:
-    "The only way to revoke a key (the spec: dashboard only). Marks it inactive and tells its guard, so the very next API request with it answers 401; the key stays listed as revoked. Revoking a revoked key changes nothing. Another workspace's key is a 404 page and stays active. Redirects (303) to the list.",
+    "The only way for a person to revoke a key (the API has no revoke operation). Marks it inactive and tells its guard, so the very next API request with it answers 401; the key stays listed as revoked. Revoking a revoked key changes nothing. Another workspace's key is a 404 page and stays active. Redirects (303) to the list.",
   request: { params: KeyParamsSchema },
   role: "admin",
   success: 303,

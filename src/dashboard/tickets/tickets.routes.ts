@@ -118,7 +118,7 @@ export const notePageRoute = dashboardRoute({
   path: "/dashboard/tickets/{id}/note",
   summary: "Add an internal note",
   description:
-    "Adds an internal note as POST /v1/tickets/{id}/messages with `type: note` does, authored by the signed-in user, but fires no `message.created`: the spec excludes the dashboard's internal notes from that event. Redirects (303) to the ticket.",
+    "Adds an internal note as POST /v1/tickets/{id}/messages with `type: note` does, authored by the signed-in user, but fires no `message.created`: that event excludes internal notes added in the dashboard. Redirects (303) to the ticket.",
   request: { params: TicketParamsSchema, body: formBody(MessageFormSchema) },
   success: 303,
 });
