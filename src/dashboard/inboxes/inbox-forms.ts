@@ -22,7 +22,7 @@ export const WebhookPath = InboxPath.extend({
     .min(0)
     .max(MAX_WEBHOOKS - 1)
     .openapi({
-      param: { name: "index", in: "path" },
+      param: { name: "index", in: "path", required: true },
       description: "The webhook's position in the inbox's `webhooks` array, from 0.",
       example: 0,
     }),
