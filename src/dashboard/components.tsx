@@ -131,3 +131,12 @@ export function FilterSelect(props: {
     </label>
   );
 }
+
+/** A size for people: bytes, KB, MB or GB (binary units, one decimal); a dash when unknown. */
+export function formatBytes(size: number | null): string {
+  if (size === null) return "–";
+  if (size < 1024) return `${size} B`;
+  const [unit, scale] =
+    size < 1_048_576 ? ["KB", 1024] : size < 1_073_741_824 ? ["MB", 1_048_576] : ["GB", 1_073_741_824];
+  return `${(size / scale).toFixed(1)} ${unit}`;
+}

@@ -1,12 +1,9 @@
 import { getEvent, listEvents } from "../../features/event-stream/event-stream.service";
-import { listInboxes } from "../../features/inboxes/inboxes.repo";
 import { createRouter } from "../../lib/router";
+import { inboxChoices } from "../inbox-choices";
 import { renderPage } from "../page";
 import { EventPage, EventsPage } from "./events.page";
 import { eventPageRoute, eventsPageRoute } from "./events.routes";
-
-/** The inbox filter offers this many inboxes, newest first (the inbox list's largest page). */
-const INBOX_CHOICES = 100;
 
 /** /dashboard/events: read by everyone signed in, agents too. */
 export const eventsPagesRouter = createRouter()
@@ -20,9 +17,9 @@ export const eventsPagesRouter = createRouter()
         filters.limit,
         filters.offset,
       ),
-      listInboxes(db, accountId, INBOX_CHOICES, 0),
+      inboxChoices(db, accountId),
     ]);
-    const inboxOptions = inboxes.rows.map((inbox) => ({
+    const inboxOptions = inboxes.map((inbox) => ({
       value: inbox.id,
       label: `${inbox.name} (${inbox.emailAddress})`,
     }));

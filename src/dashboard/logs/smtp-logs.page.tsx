@@ -1,6 +1,6 @@
 import type { toSmtpLog } from "../../features/smtp-logs/smtp-logs.dto";
 import { SMTP_OUTCOMES } from "../../features/smtp-logs/smtp-logs.schemas";
-import { Badge, Empty, FilterSelect, PageHeader, Pager, Time } from "../components";
+import { Badge, Empty, FilterSelect, formatBytes, PageHeader, Pager, Time } from "../components";
 import { BackLink, Fact, FilterForm, KeyPrefix } from "./log-components";
 
 export type SmtpLog = ReturnType<typeof toSmtpLog>;
@@ -24,9 +24,6 @@ const OUTCOME_TONES = {
 function Outcome(props: { outcome: SmtpLog["outcome"] }) {
   return <Badge text={props.outcome.replace("_", " ")} tone={OUTCOME_TONES[props.outcome]} />;
 }
-
-const bytes = (size: number | null) =>
-  size === null ? "–" : size < 1024 ? `${size} B` : `${(size / 1024).toFixed(1)} KB`;
 
 export function SmtpLogsPage(props: { logs: SmtpLog[]; total: number; filters: SmtpLogFilters }) {
   const { filters } = props;
@@ -92,7 +89,7 @@ function SmtpLogTable(props: { logs: SmtpLog[] }) {
             </td>
             <td class="address">{log.mail_from ?? <span class="muted">none</span>}</td>
             <td class="num">{log.rcpt_to.length}</td>
-            <td class="num nowrap">{bytes(log.size)}</td>
+            <td class="num nowrap">{formatBytes(log.size)}</td>
             <td>
               <code>{log.client_ip}</code>
             </td>
@@ -148,7 +145,7 @@ export function SmtpLogPage(props: { log: SmtpLog }) {
             </ul>
           </Fact>
           <Fact term="Size" empty={log.size === null}>
-            {bytes(log.size)} ({log.size} bytes)
+            {formatBytes(log.size)} ({log.size} bytes)
           </Fact>
           <Fact term="Email" empty={log.email_id === null}>
             <code>{log.email_id}</code>

@@ -1,6 +1,6 @@
 import type { accountUsage } from "../../features/accounts/accounts.service";
 import type { EventRow } from "../../features/event-stream/event-stream.repo";
-import { Empty, PageHeader, Time } from "../components";
+import { Empty, formatBytes, PageHeader, Time } from "../components";
 
 type Usage = Awaited<ReturnType<typeof accountUsage>>;
 
@@ -12,13 +12,8 @@ const QUOTA_LABELS: Record<keyof Usage["quotas"], string> = {
   team_members: "Team members",
 };
 
-const bytes = (value: number) =>
-  value >= 1_073_741_824
-    ? `${(value / 1_073_741_824).toFixed(1)} GB`
-    : `${(value / 1_048_576).toFixed(1)} MB`;
-
 const amount = (quota: string, value: number) =>
-  quota === "storage_bytes" ? bytes(value) : value.toLocaleString("en");
+  quota === "storage_bytes" ? formatBytes(value) : value.toLocaleString("en");
 
 export function OverviewPage(props: { usage: Usage; events: EventRow[] }) {
   const { usage } = props;
