@@ -83,15 +83,18 @@ export const emails = sqliteTable(
     index("emails_status_scheduled").on(t.status, t.scheduledAt),
     index("emails_status_updated").on(t.status, t.updatedAt),
     index("emails_status_lease").on(t.status, t.leaseUntil),
+    // A bounce or complaint report names the email by the Message-ID of the returned original.
+    index("emails_account_message_id").on(t.accountId, t.messageId),
   ],
 );
 
-export const RECIPIENT_STATES = ["pending", "accepted", "deferred", "rejected", "unknown"] as const;
+export const RECIPIENT_STATES = ["pending", "accepted", "deferred", "rejected", "unknown", "bounced"] as const;
 
 /**
  * Every distinct recipient (to, cc and bcc) of an email, for the `to` filter, with how its delivery
  * stands: a retry goes only to recipients still `pending` or `deferred`, never to one the
- * transport accepted. `unknown`: the sender stopped after handing the message over.
+ * transport accepted. `unknown`: the sender stopped after handing the message over. `bounced`: a
+ * delivery status notification (RFC 3464) came back for a recipient the transport had accepted.
  */
 export const emailRecipients = sqliteTable(
   "email_recipients",

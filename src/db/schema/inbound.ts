@@ -42,3 +42,43 @@ export const droppedMail = sqliteTable(
     index("dropped_mail_account_created").on(t.accountId, t.createdAt),
   ],
 );
+
+export const REPORT_TYPES = ["delivery_status", "feedback"] as const;
+/**
+ * What a received report did: `applied` (a recipient of one of our emails marked bounced, delayed
+ * or complained), `unmatched` (it names no email of ours, or no recipient of it), `informational`
+ * (only delivered, relayed or expanded notices), `unsupported` (mail to the bounce address that is
+ * no RFC 3464 or RFC 5965 report).
+ */
+export const REPORT_OUTCOMES = ["applied", "unmatched", "informational", "unsupported"] as const;
+
+/**
+ * Every bounce (RFC 3464) and complaint (RFC 5965) report received, matched or not, for operators;
+ * the bytes stay in R2 under `raw_key`. `account_id` and `email_id` are set when the report names
+ * an email of ours. Not counted in any workspace's storage and not listed by the API: what a report
+ * changes shows on the email itself (`GET /v1/emails/{id}`) and in the suppressions.
+ */
+export const mailReports = sqliteTable(
+  "mail_reports",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: text("account_id").references(() => accounts.id, { onDelete: "cascade" }),
+    emailId: text("email_id"),
+    type: text("type", { enum: REPORT_TYPES }),
+    outcome: text("outcome", { enum: REPORT_OUTCOMES }).notNull(),
+    /** JSON: per recipient, the address, action, status code, diagnostic and what it counted as. */
+    detail: text("detail").notNull(),
+    mailFrom: text("mail_from").notNull(),
+    rcptTo: text("rcpt_to").notNull(),
+    /** The report's own Message-ID. */
+    messageId: text("message_id"),
+    rawKey: text("raw_key").notNull(),
+    rawSize: integer("raw_size").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    index("mail_reports_created").on(t.createdAt),
+    index("mail_reports_account_created").on(t.accountId, t.createdAt),
+    index("mail_reports_email").on(t.emailId),
+  ],
+);

@@ -148,7 +148,7 @@ export const EmailRecipientSchema = z
     address: z.string().openapi({ example: "ada@example.com" }),
     status: z.enum(RECIPIENT_STATES).openapi({
       description:
-        "`pending` (not tried yet), `accepted` (the transport took it for this recipient; never sent again), `deferred` (a 4xx: retried with the email), `rejected` (a 5xx: a hard bounce), `unknown` (the sender stopped after handing the message over; not resent, so it is never delivered twice).",
+        "`pending` (not tried yet), `accepted` (the transport took it for this recipient; never sent again), `deferred` (a 4xx: retried with the email), `rejected` (a 5xx: a hard bounce), `unknown` (the sender stopped after handing the message over; not resent, so it is never delivered twice), `bounced` (accepted, then a delivery status notification came back for it: `response` holds its status code and diagnostic).",
     }),
     response: z
       .string()
