@@ -1,13 +1,20 @@
-import { createDb } from "../db/client";
+import { createDb, type Db } from "../db/client";
 import { newId } from "../lib/ids";
 import { describeError, log } from "../lib/logger";
 import { recordDropped } from "./dropped";
 import { type InboundMail, parseMail } from "./parse";
 import { forgetRaw, keepRaw, MAX_INBOUND_BYTES, type RawMail, rawKeyOf, readRaw } from "./raw-mail";
 import { type InboundContext, type Received, receive } from "./receive";
-import { type Route, routeRecipient } from "./recipient";
+import { type MailboxRoute, routeRecipient } from "./recipient";
+import { readReport } from "./reports/read-report";
+import { type ReportOutcome, receiveReport } from "./reports/receive-report";
+import { emailById, emailByMessageId, type ReportedEmail } from "./reports/reports.repo";
 
-export type Outcome = { kind: "rejected"; reason: string } | Received;
+export type Outcome =
+  | { kind: "rejected"; reason: string }
+  | Received
+  /** A bounce or complaint report, recorded (and applied when it names an email of ours). */
+  | { kind: "report"; outcome: ReportOutcome };
 
 const TOO_LARGE = `Message too large: this service accepts messages of up to ${MAX_INBOUND_BYTES / 1024 / 1024} MiB.`;
 
@@ -29,19 +36,49 @@ async function parsed(bytes: Uint8Array): Promise<InboundMail | Error> {
   }
 }
 
-/** A mail for an inbox, its bytes already in R2: parsed, then a message, a duplicate or a recorded drop. */
+/** A report, recorded, and applied to `email` (found by the caller) when it names one. */
+async function report(
+  db: Db,
+  message: ForwardableEmailMessage,
+  raw: RawMail,
+  mail: InboundMail | Error,
+  email: ReportedEmail | null,
+): Promise<Outcome> {
+  const isMail = !(mail instanceof Error);
+  const outcome = await receiveReport(db, {
+    report: isMail ? await readReport(mail) : null,
+    email,
+    envelope: { mailFrom: message.from, rcptTo: message.to },
+    messageId: isMail ? mail.messageId : null,
+    raw,
+    now: Date.now(),
+  });
+  return { kind: "report", outcome };
+}
+
+/**
+ * A mail for an inbox, its bytes already in R2: parsed, then a message, a duplicate or a recorded
+ * drop; or, when it is a bounce or complaint report, handled as one (found by the returned
+ * original's Message-ID in the workspace) and never a ticket.
+ */
 async function accept(
   ctx: InboundContext,
-  route: Exclude<Route, { kind: "reject" }>,
+  route: MailboxRoute,
   message: ForwardableEmailMessage,
   messageId: string,
   raw: RawMail,
-): Promise<Received> {
+): Promise<Outcome> {
   const envelope = { mailFrom: message.from, rcptTo: message.to, inboxId: route.inbox.id };
   const mail = await parsed(raw.bytes);
   if (mail instanceof Error) {
     await recordDropped(ctx, envelope, raw, { reason: "parse_failed", detail: mail.message });
     return { kind: "dropped", reason: "parse_failed" };
+  }
+  const reportOf = await readReport(mail);
+  if (reportOf) {
+    const original = reportOf.originalMessageId;
+    const email = original ? await emailByMessageId(ctx.db, ctx.accountId, original) : null;
+    return report(ctx.db, message, raw, mail, email);
   }
   const outcome = await receive(ctx, route, { mailFrom: message.from, messageId }, raw, mail);
   if (outcome.kind === "dropped")
@@ -50,11 +87,32 @@ async function accept(
   return outcome;
 }
 
+/** Keeps the bytes, runs `work`; a failure of ours removes them again and throws (the sender retries). */
+async function keptWhile(
+  env: Env,
+  message: ForwardableEmailMessage,
+  key: string,
+  work: (raw: RawMail) => Promise<Outcome>,
+): Promise<Outcome> {
+  const raw = { key, bytes: await readRaw(message.raw) };
+  await keepRaw(env.FILES, raw);
+  try {
+    const outcome = await work(raw);
+    log.info("inbound.received", { outcome: outcome.kind, size: raw.bytes.length });
+    return outcome;
+  } catch (error) {
+    await forgetRaw(env.FILES, raw);
+    log.error("inbound.failed", describeError(error));
+    throw error;
+  }
+}
+
 /**
  * The Worker's email() handler. Refusals are permanent (`setReject`: over 25 MiB, an unknown
- * recipient, a forged reply address) and cost nothing. Anything else is kept in R2 first, then
- * parsed and stored. A failure of ours (D1, R2) throws: the sending server sees a temporary error
- * and retries later, so no mail is lost silently; the bytes of the failed attempt are removed.
+ * recipient, a forged reply or bounce address) and cost nothing. Anything else is kept in R2
+ * first, then parsed and stored. A failure of ours (D1, R2) throws: the sending server sees a
+ * temporary error and retries later, so no mail is lost silently; the bytes of the failed attempt
+ * are removed.
  */
 export async function handleEmail(
   message: ForwardableEmailMessage,
@@ -65,6 +123,13 @@ export async function handleEmail(
   const db = createDb(env.DB);
   const route = await routeRecipient(db, env.ENCRYPTION_KEY, message.to);
   if (route.kind === "reject") return reject(message, route.reason);
+  if (route.kind === "bounce") {
+    const email = await emailById(db, route.emailId);
+    const key = `reports/${route.emailId}/${crypto.randomUUID()}.eml`;
+    return keptWhile(env, message, key, async (raw) =>
+      report(db, message, raw, await parsed(raw.bytes), email),
+    );
+  }
   const ctx: InboundContext = {
     db,
     env,
@@ -73,15 +138,7 @@ export async function handleEmail(
     defer: (work) => execution.waitUntil(work),
   };
   const messageId = newId("msg");
-  const raw = { key: rawKeyOf(ctx.accountId, messageId), bytes: await readRaw(message.raw) };
-  await keepRaw(env.FILES, raw);
-  try {
-    const outcome = await accept(ctx, route, message, messageId, raw);
-    log.info("inbound.received", { inbox_id: route.inbox.id, outcome: outcome.kind, size: raw.bytes.length });
-    return outcome;
-  } catch (error) {
-    await forgetRaw(env.FILES, raw);
-    log.error("inbound.failed", { inbox_id: route.inbox.id, ...describeError(error) });
-    throw error;
-  }
+  return keptWhile(env, message, rawKeyOf(ctx.accountId, messageId), (raw) =>
+    accept(ctx, route, message, messageId, raw),
+  );
 }

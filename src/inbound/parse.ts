@@ -44,7 +44,8 @@ const addressesOf = (list: Address[] | undefined) =>
 const idsIn = (value: string | undefined) =>
   (value?.match(MESSAGE_ID) ?? []).filter((id) => id.length <= MAX_ID_LENGTH);
 
-function ownMessageId(value: string | undefined): string | null {
+/** A Message-ID as the service stores them: `<id@host>`, brackets kept; null when unusable. */
+export function ownMessageId(value: string | undefined): string | null {
   const trimmed = value?.trim() ?? "";
   const id = idsIn(trimmed)[0] ?? (trimmed && !/[\s<>]/.test(trimmed) ? `<${trimmed}>` : null);
   return id && id.length <= MAX_ID_LENGTH ? id : null;

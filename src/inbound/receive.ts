@@ -7,7 +7,7 @@ import { isAutomatic, loopAddresses } from "./automatic";
 import { inboxAddressesAmong, messageIdTaken } from "./inbound.repo";
 import type { InboundMail } from "./parse";
 import type { RawMail } from "./raw-mail";
-import type { Route } from "./recipient";
+import type { MailboxRoute } from "./recipient";
 import { storeReceived } from "./store";
 import { threadOf } from "./threading";
 
@@ -35,7 +35,7 @@ async function ownAmong(ctx: InboundContext, addresses: string[]) {
  */
 export async function receive(
   ctx: InboundContext,
-  route: Exclude<Route, { kind: "reject" }>,
+  route: MailboxRoute,
   envelope: { mailFrom: string; messageId: string },
   raw: RawMail,
   mail: InboundMail,

@@ -1,27 +1,41 @@
 import type { Db } from "../db/client";
 import type { InboxRow } from "../features/inboxes/inboxes.repo";
+import { BOUNCE_LOCAL_PART, verifyBounceToken } from "../mail/bounce-address";
 import { verifyReplyToken } from "../mail/reply-token";
 import { findInboxByAddress } from "./inbound.repo";
 
-/**
- * Where an envelope recipient leads. The bounce address `bounces+<token>@<domain>` (VERP) is not
- * handled yet: until it is, it is refused like any unknown address; it becomes one more kind here.
- */
+/** Where an envelope recipient leads. */
 export type Route =
   | { kind: "inbox"; inbox: InboxRow }
   /** A reply address `<local>+<token>@<domain>` whose signed token names `ticketId`. */
   | { kind: "reply"; inbox: InboxRow; ticketId: string }
+  /** The bounce address `bounces+<token>@<domain>` (VERP) whose signed token names `emailId`. */
+  | { kind: "bounce"; emailId: string }
   | { kind: "reject"; reason: string };
+
+/** A recipient that leads to an inbox: its address or a reply address of one of its tickets. */
+export type MailboxRoute = Extract<Route, { kind: "inbox" | "reply" }>;
 
 const unknown = (address: string): Route => ({
   kind: "reject",
   reason: `No mailbox ${address} here: it is not an address of this service.`,
 });
 
+/** `bounces+<token>@<domain>`: the Return-Path of one of our emails, if its token verifies. */
+async function bounceRoute(secret: string, address: string, token: string): Promise<Route> {
+  const emailId = await verifyBounceToken(secret, token);
+  if (emailId) return { kind: "bounce", emailId };
+  return {
+    kind: "reject",
+    reason: `The bounce address ${address} is not valid (it was altered or never issued by this service).`,
+  };
+}
+
 /**
  * Routes the envelope recipient (RCPT TO). An inbox's own address first, since an address may
  * hold a `+` of its own; then `<local>+<token>@<domain>` of an inbox, whose token must verify:
- * a guessed or altered one is refused, so nobody can post into a ticket that is not theirs.
+ * a guessed or altered one is refused, so nobody can post into a ticket that is not theirs; then
+ * the bounce address, whose token must verify too (a forged one could mark anyone bounced).
  */
 export async function routeRecipient(db: Db, secret: string, rcptTo: string): Promise<Route> {
   const address = rcptTo.trim().toLowerCase();
@@ -31,6 +45,8 @@ export async function routeRecipient(db: Db, secret: string, rcptTo: string): Pr
   const plus = address.lastIndexOf("+", at);
   if (at <= 0 || plus <= 0) return unknown(address);
   const base = await findInboxByAddress(db, `${address.slice(0, plus)}${address.slice(at)}`);
+  if (!base && address.slice(0, plus) === BOUNCE_LOCAL_PART)
+    return bounceRoute(secret, address, address.slice(plus + 1, at));
   if (!base) return unknown(address);
   const ticketId = await verifyReplyToken(secret, address.slice(plus + 1, at));
   if (!ticketId) {

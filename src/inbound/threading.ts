@@ -2,7 +2,7 @@ import type { TicketContext } from "../features/tickets/ticket-context";
 import { findTicket, type TicketView } from "../features/tickets/tickets.repo";
 import { ticketIdByNumber, ticketsByMessageIds } from "./inbound.repo";
 import type { InboundMail } from "./parse";
-import type { Route } from "./recipient";
+import type { MailboxRoute } from "./recipient";
 
 /** Merges chain (a ticket merged into one later merged again); a few hops is all that happens. */
 const MAX_MERGE_HOPS = 5;
@@ -45,7 +45,7 @@ async function bySubjectTag(ctx: TicketContext, subject: string, sender: string)
  */
 export async function threadOf(
   ctx: TicketContext,
-  route: Route,
+  route: MailboxRoute,
   mail: InboundMail,
   sender: string,
 ): Promise<TicketView | null> {

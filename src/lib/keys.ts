@@ -6,7 +6,13 @@
  * RFC 5869 allows when the input is already uniformly random (32 random bytes).
  */
 
-export const HMAC_PURPOSES = ["tracking", "reply-token", "unsubscribe-token", "dashboard-csrf"] as const;
+export const HMAC_PURPOSES = [
+  "tracking",
+  "reply-token",
+  "bounce-token",
+  "unsubscribe-token",
+  "dashboard-csrf",
+] as const;
 export type HmacPurpose = (typeof HMAC_PURPOSES)[number];
 type Purpose = "encryption" | HmacPurpose;
 

@@ -17,7 +17,8 @@ describe("smtp transport", () => {
     expect(message).toMatchObject({
       secure: true,
       user: SMTP_TEST_USER.user,
-      from: "a@smart.test",
+      // VERP: the envelope sender is the email's own bounce address.
+      from: expect.stringMatching(/^bounces\+[0-9a-z]{46}@smart\.test$/),
       heloName: "worker.test",
     });
     expect(message?.to.sort()).toEqual(["ada@example.com", "hidden@example.com"]);

@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import PostalMime from "postal-mime";
 import apple from "../fixtures/inbound/apple-mail-reply.eml?raw";
+import arf from "../fixtures/inbound/arf-complaint.eml?raw";
 import attachments from "../fixtures/inbound/attachments.eml?raw";
 import autoReply from "../fixtures/inbound/auto-reply.eml?raw";
 import forged from "../fixtures/inbound/forged-reply.eml?raw";
@@ -11,11 +12,16 @@ import nested from "../fixtures/inbound/nested-too-deep.eml?raw";
 import outlook from "../fixtures/inbound/outlook-reply.eml?raw";
 import overLimit from "../fixtures/inbound/over-limit.eml?raw";
 import plainText from "../fixtures/inbound/plain-text.eml?raw";
+import dsnHard from "../fixtures/inbound/postfix-dsn-hard.eml?raw";
+import dsnSoft from "../fixtures/inbound/postfix-dsn-soft.eml?raw";
 import { callJson, seedInbox, seedWorkspace } from "./helpers";
 
 /** The MIME fixtures: real shapes of real clients, with `{{...}}` for what each test decides. */
 export const FIXTURES = {
   apple,
+  arf,
+  dsnHard,
+  dsnSoft,
   attachments,
   autoReply,
   forged,

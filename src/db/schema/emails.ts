@@ -88,7 +88,14 @@ export const emails = sqliteTable(
   ],
 );
 
-export const RECIPIENT_STATES = ["pending", "accepted", "deferred", "rejected", "unknown", "bounced"] as const;
+export const RECIPIENT_STATES = [
+  "pending",
+  "accepted",
+  "deferred",
+  "rejected",
+  "unknown",
+  "bounced",
+] as const;
 
 /**
  * Every distinct recipient (to, cc and bcc) of an email, for the `to` filter, with how its delivery

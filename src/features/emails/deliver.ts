@@ -1,4 +1,5 @@
 import { createDb, runBatch } from "../../db/client";
+import { bounceAddress } from "../../mail/bounce-address";
 import { mimeSize } from "../../mail/mime";
 import { transportFor } from "../../mail/transports";
 import type { OutgoingMessage, TransportResult } from "../../mail/transports/transport";
@@ -101,6 +102,7 @@ export async function deliverEmail(env: Env, emailId: string, now = Date.now()):
   const result = await send(env, {
     emailId: email.id,
     from: email.fromAddress,
+    returnPath: await bounceAddress(env.ENCRYPTION_KEY, email.id, email.fromAddress),
     recipients,
     raw,
   });

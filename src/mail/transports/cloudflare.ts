@@ -4,7 +4,10 @@ import type { Transport, TransportResult } from "./transport";
 /**
  * Cloudflare's `send_email` binding. It takes one recipient per message, so each recipient is a
  * send; a recipient the platform refuses (for instance an unverified destination) is reported as
- * rejected, and the email counts as sent if any recipient got it.
+ * rejected, and the email counts as sent if any recipient got it. The platform refuses an envelope
+ * sender other than the From address ("From: header does not match mail from"), so this transport
+ * cannot use the VERP bounce address: bounces come back to the From address, an inbox's or not,
+ * and a report reaching an inbox is matched to its email by the returned Message-ID.
  */
 export function cloudflareTransport(binding: SendEmail): Transport {
   return {

@@ -25,7 +25,11 @@ export function smtpTransport(config: SmtpConfig): Transport {
   return {
     name: "smtp",
     async send(message): Promise<TransportResult> {
-      const result = await sendMail(options, { from: message.from, to: message.recipients }, message.raw);
+      const result = await sendMail(
+        options,
+        { from: message.returnPath, to: message.recipients },
+        message.raw,
+      );
       if (result.ok) {
         return {
           kind: "sent",

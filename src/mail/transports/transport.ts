@@ -1,7 +1,10 @@
 /** One built, signed message and its SMTP envelope. */
 export interface OutgoingMessage {
   emailId: string;
+  /** The sender's address, as in the From header. */
   from: string;
+  /** The envelope sender (MAIL FROM): the email's VERP bounce address, where bounces come back. */
+  returnPath: string;
   recipients: string[];
   raw: string;
 }

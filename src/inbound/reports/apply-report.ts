@@ -1,0 +1,79 @@
+import { sql } from "drizzle-orm";
+import type { Statement } from "../../db/client";
+import { bounceStatements } from "../../features/suppressions/bounces";
+import type { ReportedRecipient } from "./read-report";
+import type { ReportedEmail } from "./reports.repo";
+
+/** What each kind of report sets as the email's `last_event`. */
+const EVENTS = { failed: "bounced", delayed: "delayed", complaint: "complained" } as const;
+/** Statuses of an email that went out: a report about anything else (still sending) waits. */
+const WENT_OUT = sql`('sent', 'delivered', 'bounced')`;
+
+function recipientStatements(email: ReportedEmail, r: ReportedRecipient): Statement[] {
+  const scope = sql`email_id = ${email.id} AND account_id = ${email.accountId} AND address = ${r.address}`;
+  if (r.action === "failed") {
+    return [
+      sql`UPDATE email_recipients SET state = 'bounced', response = ${r.diagnostic}
+          WHERE ${scope} AND state IN ('accepted', 'unknown', 'bounced')`,
+    ];
+  }
+  if (r.action === "delayed") {
+    return [
+      sql`UPDATE email_recipients SET response = ${r.diagnostic}
+          WHERE ${scope} AND state IN ('accepted', 'unknown')`,
+    ];
+  }
+  return [];
+}
+
+/**
+ * The email's own record of the report: its status (`bounced` once every recipient bounced or
+ * was refused), `last_event`, `last_response` (the diagnostic) and an email event. A delay or a
+ * complaint changes no status; the same report twice adds no second event.
+ */
+function emailStatements(email: ReportedEmail, last: ReportedRecipient, now: number): Statement[] {
+  const event = EVENTS[last.action as keyof typeof EVENTS];
+  const status =
+    event === "bounced"
+      ? sql`CASE WHEN NOT EXISTS (SELECT 1 FROM email_recipients r WHERE r.email_id = emails.id
+              AND r.state NOT IN ('bounced', 'rejected')) THEN 'bounced' ELSE status END`
+      : sql`status`;
+  return [
+    sql`INSERT INTO email_events (email_id, type, detail, created_at)
+        SELECT ${email.id}, ${event}, ${last.diagnostic}, ${now}
+        WHERE EXISTS (SELECT 1 FROM emails WHERE id = ${email.id} AND status IN ${WENT_OUT})
+          AND NOT EXISTS (SELECT 1 FROM email_events WHERE email_id = ${email.id} AND type = ${event}
+            AND detail = ${last.diagnostic})`,
+    sql`UPDATE emails SET status = ${status}, last_event = ${event}, last_response = ${last.diagnostic},
+          last_event_at = ${now}, updated_at = ${now}
+        WHERE id = ${email.id} AND account_id = ${email.accountId} AND status IN ${WENT_OUT}`,
+  ];
+}
+
+/**
+ * The statements a report's actionable recipients make, for one batch: each recipient's state,
+ * its bounce or complaint (suppressing as the rules say), then the email. Recipients the email
+ * was not sent to are left out by the caller: a report cannot suppress just anyone.
+ */
+export function reportStatements(email: ReportedEmail, recipients: ReportedRecipient[], now: number) {
+  const statements = recipients.flatMap((r) => [
+    ...recipientStatements(email, r),
+    ...(r.kind
+      ? bounceStatements(
+          {
+            accountId: email.accountId,
+            email: r.address,
+            kind: r.kind,
+            emailId: email.id,
+            detail: r.diagnostic,
+          },
+          now,
+        )
+      : []),
+  ]);
+  // The email's last event is the gravest the report holds: a bounce, a complaint, then a delay.
+  const last = ["failed", "complaint", "delayed"]
+    .map((action) => recipients.find((r) => r.action === action))
+    .find((r) => r !== undefined);
+  return last ? [...statements, ...emailStatements(email, last, now)] : statements;
+}

@@ -1,0 +1,64 @@
+import { type Db, runBatch } from "../../db/client";
+import type { REPORT_OUTCOMES } from "../../db/schema";
+import { log } from "../../lib/logger";
+import type { RawMail } from "../raw-mail";
+import { reportStatements } from "./apply-report";
+import type { MailReport, ReportedRecipient } from "./read-report";
+import { insertReport, type ReportedEmail } from "./reports.repo";
+
+export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
+
+export interface ReportInput {
+  /** Null when the mail is no RFC 3464 or RFC 5965 report. */
+  report: MailReport | null;
+  /** The email it is about, when the bounce token or the original's Message-ID names one. */
+  email: ReportedEmail | null;
+  envelope: { mailFrom: string; rcptTo: string };
+  /** The report's own Message-ID. */
+  messageId: string | null;
+  raw: RawMail;
+  now: number;
+}
+
+/** Which recipients the report changes: those it acts on that the email was sent to. */
+function outcomeOf(input: ReportInput): { outcome: ReportOutcome; acted: ReportedRecipient[] } {
+  const { report, email } = input;
+  if (!report) return { outcome: "unsupported", acted: [] };
+  const acted = report.recipients.filter((r) => r.kind !== null && email?.recipients.includes(r.address));
+  if (acted.length > 0) return { outcome: "applied", acted };
+  const actionable = report.recipients.some((r) => r.kind !== null);
+  return { outcome: !email || actionable ? "unmatched" : "informational", acted };
+}
+
+/**
+ * Records a bounce or complaint report and, when it names an email of ours and recipients of it,
+ * marks them (bounced, delayed, complained), counts the bounces, suppresses as the rules say and
+ * updates the email: all in one batch with the record. A report naming no email of ours is
+ * recorded and changes nothing. No webhook event: the events are about tickets and inboxes.
+ */
+export async function receiveReport(db: Db, input: ReportInput): Promise<ReportOutcome> {
+  const { outcome, acted } = outcomeOf(input);
+  const detail = (input.report?.recipients ?? []).map((r) => ({ ...r, counted: acted.includes(r) }));
+  const record = insertReport(db, {
+    accountId: input.email?.accountId ?? null,
+    emailId: input.email?.id ?? null,
+    type: input.report?.type ?? null,
+    outcome,
+    detail: JSON.stringify(detail),
+    mailFrom: input.envelope.mailFrom,
+    rcptTo: input.envelope.rcptTo,
+    messageId: input.messageId,
+    rawKey: input.raw.key,
+    rawSize: input.raw.bytes.length,
+    createdAt: input.now,
+  });
+  const effects = input.email && acted.length > 0 ? reportStatements(input.email, acted, input.now) : [];
+  await runBatch(db, [...effects, record]);
+  log.info("inbound.report", {
+    type: input.report?.type ?? null,
+    outcome,
+    email_id: input.email?.id ?? null,
+    recipients: acted.length,
+  });
+  return outcome;
+}

@@ -1,0 +1,45 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { emailRecipients, emails, mailReports } from "../../db/schema";
+
+export interface ReportedEmail {
+  id: string;
+  accountId: string;
+  /** Its recipients' addresses, lowercased: a report about anyone else changes nothing. */
+  recipients: string[];
+}
+
+async function withRecipients(db: Db, email: { id: string; accountId: string } | undefined) {
+  if (!email) return null;
+  const rows = await db
+    .select({ address: emailRecipients.address })
+    .from(emailRecipients)
+    .where(and(eq(emailRecipients.accountId, email.accountId), eq(emailRecipients.emailId, email.id)));
+  return { ...email, recipients: rows.map((r) => r.address.toLowerCase()) };
+}
+
+/**
+ * The email a verified bounce token names. Not scoped to a workspace: the token, signed by the
+ * service, is what names it, as an inbox address names its inbox.
+ */
+export async function emailById(db: Db, emailId: string): Promise<ReportedEmail | null> {
+  const [email] = await db
+    .select({ id: emails.id, accountId: emails.accountId })
+    .from(emails)
+    .where(eq(emails.id, emailId))
+    .limit(1);
+  return withRecipients(db, email);
+}
+
+/** The workspace's email with this Message-ID (what a report sent to an inbox address names). */
+export async function emailByMessageId(db: Db, accountId: string, messageId: string) {
+  const [email] = await db
+    .select({ id: emails.id, accountId: emails.accountId })
+    .from(emails)
+    .where(and(eq(emails.accountId, accountId), eq(emails.messageId, messageId)))
+    .limit(1);
+  return withRecipients(db, email);
+}
+
+export const insertReport = (db: Db, row: typeof mailReports.$inferInsert) =>
+  db.insert(mailReports).values(row);
