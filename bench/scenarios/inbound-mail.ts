@@ -1,0 +1,206 @@
+/**
+ * Inbound mail: 1,000 messages through wrangler dev's local email endpoint into the Worker's
+ * email() handler, 10 at a time, new conversations and replies in turn. Setup (not measured)
+ * opens SEED_TICKETS tickets by mail and answers each through the API as an agent; half of the
+ * replies then go to the signed reply address of that answer (as a client honouring Reply-To
+ * sends them), half to the inbox's own address, threaded by In-Reply-To and References. Latency
+ * is each delivery's request time: the handler answers once the message is stored. Afterwards the
+ * API must show every message stored once: a new ticket per new conversation, each reply on its
+ * ticket. The local endpoint exists only under `wrangler dev`, so against BENCH_URL it skips.
+ */
+import { randomBytes } from "node:crypto";
+import { call, describe, quantile, waitForEmptyQueue } from "../lib/api";
+import { messageIdsOf, ticketsOfInbox } from "../lib/inbound-check";
+import { deliverTimed, inParallel, type MailSpec, type TimedDelivery } from "../lib/inbound-mail";
+import type { BenchContext, Figure, Scenario, ScenarioResult } from "../lib/types";
+
+const NEW_TICKETS = 500;
+const REPLIES = 500;
+const CONCURRENCY = 10;
+const SEED_TICKETS = 100;
+const GOAL_PER_SECOND = 50;
+const QUEUE_TIMEOUT_MS = 2 * 60_000;
+
+/** A ticket opened in setup and answered by an agent: what a customer's reply refers to. */
+interface Seed {
+  ticketId: string;
+  customer: string;
+  subject: string;
+  firstId: string;
+  agentId: string;
+  replyAddress: string;
+}
+
+type Kind = "new" | "reply";
+interface Job {
+  kind: Kind;
+  mail: MailSpec;
+  /** For a reply: the seed it answers. */
+  seed?: Seed;
+}
+
+async function createInbox(ctx: BenchContext, address: string): Promise<string> {
+  const answer = await call(ctx, "POST", "/v1/inboxes", { name: "Bench inbound", email_address: address });
+  if (answer.status !== 201) throw new Error(`POST /v1/inboxes answered ${describe(answer)}`);
+  return (JSON.parse(answer.text) as { id: string }).id;
+}
+
+/** An agent's reply through the API: its Message-ID and the signed address it asks answers to. */
+async function agentReply(ctx: BenchContext, ticketId: string) {
+  const body = { type: "reply", body_text: "Hello,\n\nPlease restart it and tell us.\n\nSupport" };
+  const posted = await call(ctx, "POST", `/v1/tickets/${ticketId}/messages`, body);
+  if (posted.status !== 201) throw new Error(`an agent reply answered ${describe(posted)}`);
+  const reply = JSON.parse(posted.text) as { email_id: string; email_message_id: string };
+  const email = await call(ctx, "GET", `/v1/emails/${reply.email_id}`);
+  if (email.status !== 200) throw new Error(`GET /v1/emails/${reply.email_id} answered ${describe(email)}`);
+  const replyTo = (JSON.parse(email.text) as { reply_to: string[] }).reply_to[0];
+  if (!replyTo) throw new Error("an agent reply's email has no reply address");
+  return { agentId: reply.email_message_id, replyAddress: replyTo };
+}
+
+/** SEED_TICKETS tickets opened by mail, each answered by an agent, the queue drained after. */
+async function seed(ctx: BenchContext, run: string, inboxId: string, inbox: string): Promise<Seed[]> {
+  const mails = Array.from({ length: SEED_TICKETS }, (_, k) => ({
+    from: `seed-${k}.${run}@example.com`,
+    to: inbox,
+    subject: `Bench ${run} seed ${k}`,
+    messageId: `<seed-${k}.${run}@customer.example>`,
+    body: "Hello,\n\nMy printer does not print.\n",
+  }));
+  const delivered = await inParallel(mails, CONCURRENCY, (mail) => deliverTimed(ctx.baseUrl, mail));
+  const failed = delivered.find((d) => d.outcome !== "accepted");
+  if (failed) throw new Error(`a setup mail was not accepted: ${failed.outcome} ${failed.reason ?? ""}`);
+  const bySubject = new Map((await ticketsOfInbox(ctx, inboxId)).map((t) => [t.subject, t.id]));
+  const seeds = await inParallel(mails, CONCURRENCY, async (mail) => {
+    const ticketId = bySubject.get(mail.subject);
+    if (!ticketId) throw new Error(`setup mail "${mail.subject}" opened no ticket`);
+    const answer = await agentReply(ctx, ticketId);
+    return { ticketId, customer: mail.from, subject: mail.subject, firstId: mail.messageId, ...answer };
+  });
+  const queue = await waitForEmptyQueue(ctx, QUEUE_TIMEOUT_MS);
+  if (queue.left > 0) throw new Error(`${queue.left} agent replies still unsent after setup`);
+  return seeds;
+}
+
+/** New conversations and replies in turn; replies spread over the seeds, two ways of threading. */
+function traffic(run: string, inbox: string, seeds: Seed[]): Job[] {
+  const jobs: Job[] = [];
+  for (let n = 0; n < Math.max(NEW_TICKETS, REPLIES); n++) {
+    if (n < NEW_TICKETS) {
+      const mail = {
+        from: `customer-${n}.${run}@example.com`,
+        to: inbox,
+        subject: `Bench ${run} new ${n}`,
+        messageId: `<new-${n}.${run}@customer.example>`,
+        body: `Hello,\n\nQuestion number ${n}: how do I reset my password?\n`,
+      };
+      jobs.push({ kind: "new", mail });
+    }
+    const s = seeds[n % seeds.length];
+    if (n < REPLIES && s) {
+      const mail = {
+        from: s.customer,
+        to: n % 2 === 0 ? s.replyAddress : inbox,
+        subject: `Re: ${s.subject}`,
+        messageId: `<reply-${n}.${run}@customer.example>`,
+        inReplyTo: s.agentId,
+        references: [s.firstId, s.agentId],
+        body: `Restarted it, reply ${n}.\n\nOn Thu, Support wrote:\n> Please restart it and tell us.\n`,
+      };
+      jobs.push({ kind: "reply", mail, seed: s });
+    }
+  }
+  return jobs;
+}
+
+/** Messages the API does not show as sent: new conversations without their ticket, replies not on theirs. */
+async function lost(ctx: BenchContext, inboxId: string, jobs: Job[], seeds: Seed[]) {
+  const tickets = await ticketsOfInbox(ctx, inboxId);
+  const opened = new Map<string, number>();
+  for (const t of tickets) if (t.message_count === 1) opened.set(t.subject, (opened.get(t.subject) ?? 0) + 1);
+  const stored = await messageIdsOf(
+    ctx,
+    seeds.map((s) => s.ticketId),
+  );
+  const onSeeds = new Set(stored.flat());
+  const newJobs = jobs.filter((j) => j.kind === "new");
+  const replyJobs = jobs.filter((j) => j.kind === "reply");
+  return {
+    newTickets: newJobs.filter((j) => !opened.has(j.mail.subject)).length,
+    replies: replyJobs.filter((j) => !onSeeds.has(j.mail.messageId)).length,
+    twice: [...opened.values()].filter((count) => count > 1).length,
+    repliesAsTickets: tickets.filter((t) => t.subject.startsWith("Re: ")).length,
+    unexpectedTickets: tickets.length - SEED_TICKETS - NEW_TICKETS,
+  };
+}
+
+const sortedMs = (deliveries: TimedDelivery[]) => deliveries.map((d) => d.ms).sort((a, b) => a - b);
+
+export const inboundMail: Scenario = {
+  name: "inbound-mail",
+  description: `${NEW_TICKETS + REPLIES} inbound mails (half new tickets, half replies), ${CONCURRENCY} at a time`,
+  needsSendingDomain: true,
+  async run(ctx: BenchContext): Promise<ScenarioResult> {
+    const figures: Figure[] = [];
+    const problems: string[] = [];
+    const result: ScenarioResult = { name: inboundMail.name, measurements: [], goals: [], figures, problems };
+    if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(ctx.baseUrl)) {
+      problems.push("needs a local wrangler dev: the email endpoint exists only there");
+      return result;
+    }
+    const run = randomBytes(4).toString("hex");
+    const inbox = `inbound-${run}@${ctx.fromDomain}`;
+    const inboxId = await createInbox(ctx, inbox);
+    const setupStarted = performance.now();
+    const seeds = await seed(ctx, run, inboxId, inbox);
+    figures.push({
+      label: "setup (seed tickets and agent replies)",
+      value: (performance.now() - setupStarted) / 1000,
+      unit: "s",
+    });
+
+    const jobs = traffic(run, inbox, seeds);
+    const started = performance.now();
+    const deliveries = await inParallel(jobs, CONCURRENCY, (job) => deliverTimed(ctx.baseUrl, job.mail));
+    const seconds = (performance.now() - started) / 1000;
+
+    const all = sortedMs(deliveries);
+    const refused = deliveries.filter((d) => d.outcome === "rejected" || d.outcome === "failed");
+    const unreachable = deliveries.filter((d) => d.outcome === "error");
+    const rate = jobs.length / seconds;
+    result.measurements.push({
+      label: `${jobs.length} mails, ${CONCURRENCY} at a time`,
+      rps: rate,
+      p50: quantile(all, 0.5),
+      p99: quantile(all, 0.99),
+      non2xx: refused.length,
+      errors: unreachable.length,
+      total: jobs.length,
+    });
+    const missing = await lost(ctx, inboxId, jobs, seeds);
+    const lostCount = missing.newTickets + missing.replies;
+    result.goals.push(
+      { label: "messages/s", value: rate, target: `>= ${GOAL_PER_SECOND}`, met: rate >= GOAL_PER_SECOND },
+      { label: "messages lost", value: lostCount, target: "0", met: lostCount === 0 },
+    );
+    for (const kind of ["new", "reply"] as const) {
+      const ms = sortedMs(deliveries.filter((_, i) => jobs[i]?.kind === kind));
+      figures.push(
+        { label: `${kind} p50`, value: quantile(ms, 0.5), unit: "ms" },
+        { label: `${kind} p99`, value: quantile(ms, 0.99), unit: "ms" },
+      );
+    }
+    figures.push(
+      { label: "deliveries refused or failed", value: refused.length + unreachable.length, unit: "" },
+      { label: "new conversations without their ticket", value: missing.newTickets, unit: "" },
+      { label: "replies not on their ticket", value: missing.replies, unit: "" },
+      { label: "replies that opened a ticket instead", value: missing.repliesAsTickets, unit: "" },
+    );
+    const example = [...refused, ...unreachable][0];
+    if (example) problems.push(`e.g. a delivery ${example.outcome}: ${example.reason ?? ""}`);
+    if (missing.twice > 0) problems.push(`${missing.twice} new conversations opened more than one ticket`);
+    if (missing.unexpectedTickets !== 0)
+      problems.push(`the inbox holds ${missing.unexpectedTickets} tickets more than it should`);
+    return result;
+  },
+};
