@@ -9,9 +9,10 @@
  * ticket. The local endpoint exists only under `wrangler dev`, so against BENCH_URL it skips.
  */
 import { randomBytes } from "node:crypto";
-import { call, describe, quantile, waitForEmptyQueue } from "../lib/api";
+import { quantile } from "../lib/api";
 import { messageIdsOf, ticketsOfInbox } from "../lib/inbound-check";
 import { deliverTimed, inParallel, type MailSpec, type TimedDelivery } from "../lib/inbound-mail";
+import { createInbox, type Seed, seedConversations } from "../lib/inbound-seed";
 import type { BenchContext, Figure, Scenario, ScenarioResult } from "../lib/types";
 
 const NEW_TICKETS = 500;
@@ -19,17 +20,6 @@ const REPLIES = 500;
 const CONCURRENCY = 10;
 const SEED_TICKETS = 100;
 const GOAL_PER_SECOND = 50;
-const QUEUE_TIMEOUT_MS = 2 * 60_000;
-
-/** A ticket opened in setup and answered by an agent: what a customer's reply refers to. */
-interface Seed {
-  ticketId: string;
-  customer: string;
-  subject: string;
-  firstId: string;
-  agentId: string;
-  replyAddress: string;
-}
 
 type Kind = "new" | "reply";
 interface Job {
@@ -37,49 +27,6 @@ interface Job {
   mail: MailSpec;
   /** For a reply: the seed it answers. */
   seed?: Seed;
-}
-
-async function createInbox(ctx: BenchContext, address: string): Promise<string> {
-  const answer = await call(ctx, "POST", "/v1/inboxes", { name: "Bench inbound", email_address: address });
-  if (answer.status !== 201) throw new Error(`POST /v1/inboxes answered ${describe(answer)}`);
-  return (JSON.parse(answer.text) as { id: string }).id;
-}
-
-/** An agent's reply through the API: its Message-ID and the signed address it asks answers to. */
-async function agentReply(ctx: BenchContext, ticketId: string) {
-  const body = { type: "reply", body_text: "Hello,\n\nPlease restart it and tell us.\n\nSupport" };
-  const posted = await call(ctx, "POST", `/v1/tickets/${ticketId}/messages`, body);
-  if (posted.status !== 201) throw new Error(`an agent reply answered ${describe(posted)}`);
-  const reply = JSON.parse(posted.text) as { email_id: string; email_message_id: string };
-  const email = await call(ctx, "GET", `/v1/emails/${reply.email_id}`);
-  if (email.status !== 200) throw new Error(`GET /v1/emails/${reply.email_id} answered ${describe(email)}`);
-  const replyTo = (JSON.parse(email.text) as { reply_to: string[] }).reply_to[0];
-  if (!replyTo) throw new Error("an agent reply's email has no reply address");
-  return { agentId: reply.email_message_id, replyAddress: replyTo };
-}
-
-/** SEED_TICKETS tickets opened by mail, each answered by an agent, the queue drained after. */
-async function seed(ctx: BenchContext, run: string, inboxId: string, inbox: string): Promise<Seed[]> {
-  const mails = Array.from({ length: SEED_TICKETS }, (_, k) => ({
-    from: `seed-${k}.${run}@example.com`,
-    to: inbox,
-    subject: `Bench ${run} seed ${k}`,
-    messageId: `<seed-${k}.${run}@customer.example>`,
-    body: "Hello,\n\nMy printer does not print.\n",
-  }));
-  const delivered = await inParallel(mails, CONCURRENCY, (mail) => deliverTimed(ctx.baseUrl, mail));
-  const failed = delivered.find((d) => d.outcome !== "accepted");
-  if (failed) throw new Error(`a setup mail was not accepted: ${failed.outcome} ${failed.reason ?? ""}`);
-  const bySubject = new Map((await ticketsOfInbox(ctx, inboxId)).map((t) => [t.subject, t.id]));
-  const seeds = await inParallel(mails, CONCURRENCY, async (mail) => {
-    const ticketId = bySubject.get(mail.subject);
-    if (!ticketId) throw new Error(`setup mail "${mail.subject}" opened no ticket`);
-    const answer = await agentReply(ctx, ticketId);
-    return { ticketId, customer: mail.from, subject: mail.subject, firstId: mail.messageId, ...answer };
-  });
-  const queue = await waitForEmptyQueue(ctx, QUEUE_TIMEOUT_MS);
-  if (queue.left > 0) throw new Error(`${queue.left} agent replies still unsent after setup`);
-  return seeds;
 }
 
 /** New conversations and replies in turn; replies spread over the seeds, two ways of threading. */
@@ -113,21 +60,19 @@ function traffic(run: string, inbox: string, seeds: Seed[]): Job[] {
   return jobs;
 }
 
-/** Messages the API does not show as sent: new conversations without their ticket, replies not on theirs. */
+/** Messages the API does not show as stored: new conversations without their ticket, replies not on theirs. */
 async function lost(ctx: BenchContext, inboxId: string, jobs: Job[], seeds: Seed[]) {
   const tickets = await ticketsOfInbox(ctx, inboxId);
   const opened = new Map<string, number>();
   for (const t of tickets) if (t.message_count === 1) opened.set(t.subject, (opened.get(t.subject) ?? 0) + 1);
-  const stored = await messageIdsOf(
-    ctx,
-    seeds.map((s) => s.ticketId),
-  );
-  const onSeeds = new Set(stored.flat());
+  const seedIds = seeds.map((s) => s.ticketId);
+  const stored = await messageIdsOf(ctx, seedIds);
+  const onTicket = new Map(seedIds.map((id, i) => [id, new Set(stored[i])]));
   const newJobs = jobs.filter((j) => j.kind === "new");
   const replyJobs = jobs.filter((j) => j.kind === "reply");
   return {
     newTickets: newJobs.filter((j) => !opened.has(j.mail.subject)).length,
-    replies: replyJobs.filter((j) => !onSeeds.has(j.mail.messageId)).length,
+    replies: replyJobs.filter((j) => !onTicket.get(j.seed?.ticketId ?? "")?.has(j.mail.messageId)).length,
     twice: [...opened.values()].filter((count) => count > 1).length,
     repliesAsTickets: tickets.filter((t) => t.subject.startsWith("Re: ")).length,
     unexpectedTickets: tickets.length - SEED_TICKETS - NEW_TICKETS,
@@ -152,7 +97,11 @@ export const inboundMail: Scenario = {
     const inbox = `inbound-${run}@${ctx.fromDomain}`;
     const inboxId = await createInbox(ctx, inbox);
     const setupStarted = performance.now();
-    const seeds = await seed(ctx, run, inboxId, inbox);
+    const seeds = await seedConversations(
+      ctx,
+      { id: inboxId, address: inbox },
+      { run, count: SEED_TICKETS, concurrency: CONCURRENCY },
+    );
     figures.push({
       label: "setup (seed tickets and agent replies)",
       value: (performance.now() - setupStarted) / 1000,
