@@ -6,7 +6,8 @@
  * sends them), half to the inbox's own address, threaded by In-Reply-To and References. Latency
  * is each delivery's request time: the handler answers once the message is stored. Afterwards the
  * API must show every message stored once: a new ticket per new conversation, each reply on its
- * ticket. The local endpoint exists only under `wrangler dev`, so against BENCH_URL it skips.
+ * ticket. Last, refusals of an unknown address show what the local endpoint itself can carry.
+ * The endpoint exists only under `wrangler dev`, so against BENCH_URL the scenario skips.
  */
 import { randomBytes } from "node:crypto";
 import { quantile } from "../lib/api";
@@ -20,6 +21,7 @@ const REPLIES = 500;
 const CONCURRENCY = 10;
 const SEED_TICKETS = 100;
 const GOAL_PER_SECOND = 50;
+const REFUSALS = 200;
 
 type Kind = "new" | "reply";
 interface Job {
@@ -77,6 +79,27 @@ async function lost(ctx: BenchContext, inboxId: string, jobs: Job[], seeds: Seed
     repliesAsTickets: tickets.filter((t) => t.subject.startsWith("Re: ")).length,
     unexpectedTickets: tickets.length - SEED_TICKETS - NEW_TICKETS,
   };
+}
+
+/**
+ * The local endpoint's own ceiling: mail to an unknown address, refused after one lookup. wrangler
+ * dev parses and keeps every message it is handed (for its local explorer), in the same workerd as
+ * the Worker, so this bounds what stored mail can reach on the same machine.
+ */
+async function refusalsPerSecond(ctx: BenchContext, run: string, problems: string[]) {
+  const mails = Array.from({ length: REFUSALS }, (_, n) => ({
+    from: `stranger-${n}.${run}@example.com`,
+    to: `nobody-${run}@${ctx.fromDomain}`,
+    subject: `Bench ${run} stray ${n}`,
+    messageId: `<stray-${n}.${run}@customer.example>`,
+    body: "Hello?\n",
+  }));
+  const started = performance.now();
+  const answers = await inParallel(mails, CONCURRENCY, (mail) => deliverTimed(ctx.baseUrl, mail));
+  const rate = REFUSALS / ((performance.now() - started) / 1000);
+  const other = answers.filter((a) => a.outcome !== "rejected").length;
+  if (other > 0) problems.push(`${other} mails to an unknown address were not refused`);
+  return rate;
 }
 
 const sortedMs = (deliveries: TimedDelivery[]) => deliveries.map((d) => d.ms).sort((a, b) => a - b);
@@ -148,6 +171,11 @@ export const inboundMail: Scenario = {
     const example = [...refused, ...unreachable][0];
     if (example) problems.push(`e.g. a delivery ${example.outcome}: ${example.reason ?? ""}`);
     if (missing.twice > 0) problems.push(`${missing.twice} new conversations opened more than one ticket`);
+    figures.push({
+      label: `refusals/s of an unknown address, ${CONCURRENCY} at a time (the endpoint's ceiling)`,
+      value: await refusalsPerSecond(ctx, run, problems),
+      unit: "msg/s",
+    });
     if (missing.unexpectedTickets !== 0)
       problems.push(`the inbox holds ${missing.unexpectedTickets} tickets more than it should`);
     return result;
