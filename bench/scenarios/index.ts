@@ -2,6 +2,7 @@ import type { Scenario } from "../lib/types";
 import { apiBaseline } from "./api-baseline";
 import { dashboardPages } from "./dashboard-pages";
 import { emailSend } from "./email-send";
+import { inboundMail } from "./inbound-mail";
 import { scheduledDrain } from "./scheduled-drain";
 import { smtpRelay } from "./smtp-relay";
 import { ticketsList } from "./tickets-list";
@@ -16,4 +17,5 @@ export const SCENARIOS: readonly Scenario[] = [
   dashboardPages,
   smtpRelay,
   webhookDispatch,
+  inboundMail,
 ];
