@@ -3,22 +3,35 @@ import type { Db } from "../db/client";
 import { droppedMail, inboxes, messages, tickets } from "../db/schema";
 
 /**
- * The inbox an address belongs to. Not scoped to a workspace, as nothing else here is: mail
- * arrives before anyone is known, and inbox addresses are unique across the service.
+ * The inboxes these addresses belong to. Not scoped to a workspace, as nothing else here is:
+ * mail arrives before anyone is known, and inbox addresses are unique across the service.
  */
-export async function findInboxByAddress(db: Db, address: string) {
-  const rows = await db.select().from(inboxes).where(eq(inboxes.emailAddress, address)).limit(1);
-  return rows[0] ?? null;
+export function findInboxesByAddress(db: Db, addresses: string[]) {
+  return db.select().from(inboxes).where(inArray(inboxes.emailAddress, addresses)).limit(addresses.length);
 }
 
-/** Which of `addresses` (lowercase) are inbox addresses of any workspace: the service's own. */
-export async function inboxAddressesAmong(db: Db, addresses: string[]): Promise<string[]> {
-  if (addresses.length === 0) return [];
-  const rows = await db
-    .select({ address: inboxes.emailAddress })
-    .from(inboxes)
-    .where(inArray(inboxes.emailAddress, addresses));
-  return rows.map((r) => r.address);
+/**
+ * In one round trip: which of `addresses` (lowercase) are inbox addresses of any workspace (the
+ * service's own), and whether the workspace already stored a message with `messageId`.
+ */
+export async function inboxAddressesAndMessageId(
+  db: Db,
+  accountId: string,
+  addresses: string[],
+  messageId: string | null,
+): Promise<[string[], boolean]> {
+  const [inboxRows, messageRows] = await db.batch([
+    db
+      .select({ address: inboxes.emailAddress })
+      .from(inboxes)
+      .where(inArray(inboxes.emailAddress, addresses.length > 0 ? [...new Set(addresses)] : [""])),
+    db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.accountId, accountId), eq(messages.emailMessageId, messageId ?? "")))
+      .limit(1),
+  ]);
+  return [inboxRows.map((r) => r.address), messageId !== null && messageRows.length > 0];
 }
 
 /** The tickets holding messages with these Message-IDs (stored replies and earlier inbound mail). */
@@ -37,16 +50,6 @@ export async function ticketIdByNumber(db: Db, accountId: string, number: number
     .where(and(eq(tickets.accountId, accountId), eq(tickets.number, number)))
     .limit(1);
   return rows[0] ?? null;
-}
-
-/** Whether the workspace already stored a message with this Message-ID (the same mail again). */
-export async function messageIdTaken(db: Db, accountId: string, messageId: string) {
-  const rows = await db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(and(eq(messages.accountId, accountId), eq(messages.emailMessageId, messageId)))
-    .limit(1);
-  return rows.length > 0;
 }
 
 export function insertDropped(db: Db, row: typeof droppedMail.$inferInsert) {

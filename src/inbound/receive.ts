@@ -4,7 +4,7 @@ import type { TicketContext } from "../features/tickets/ticket-context";
 import { isUniqueViolation } from "../lib/unique-violation";
 import { isValidAddress, parseAddress } from "../mail/address";
 import { isAutomatic, loopAddresses } from "./automatic";
-import { inboxAddressesAmong, messageIdTaken } from "./inbound.repo";
+import { inboxAddressesAndMessageId } from "./inbound.repo";
 import type { InboundMail } from "./parse";
 import type { RawMail } from "./raw-mail";
 import type { MailboxRoute } from "./recipient";
@@ -19,12 +19,23 @@ export type Received =
   | { kind: "duplicate" }
   | { kind: "dropped"; reason: DropReason };
 
-/** Which of `addresses` the service sends from: any inbox's address, or SYSTEM_FROM. */
-async function ownAmong(ctx: InboundContext, addresses: string[]) {
+/**
+ * What the checks before anything is stored need, read in one round trip: which of the sender,
+ * envelope sender and `X-Loop` addresses are the service's own (an inbox's address, or
+ * SYSTEM_FROM), and whether the workspace already stored this Message-ID.
+ */
+async function screen(ctx: InboundContext, mail: InboundMail, mailFrom: string) {
   const system = parseAddress(ctx.env.SYSTEM_FROM)?.address.toLowerCase();
-  const candidates = [...new Set(addresses.filter(Boolean))];
-  const inboxes = await inboxAddressesAmong(ctx.db, candidates);
-  return candidates.filter((a) => a === system || inboxes.includes(a));
+  const senders = [mail.from?.address ?? "", mailFrom].filter(Boolean);
+  const loops = loopAddresses(mail.headers);
+  const [inboxes, taken] = await inboxAddressesAndMessageId(
+    ctx.db,
+    ctx.accountId,
+    [...senders, ...loops],
+    mail.messageId,
+  );
+  const own = (address: string) => address === system || inboxes.includes(address);
+  return { ownSender: senders.some(own), looped: loops.some(own), duplicate: taken };
 }
 
 /**
@@ -41,12 +52,10 @@ export async function receive(
   mail: InboundMail,
 ): Promise<Received> {
   const mailFrom = envelope.mailFrom.trim().toLowerCase();
-  if ((await ownAmong(ctx, [mail.from?.address ?? "", mailFrom])).length > 0)
-    return { kind: "dropped", reason: "own_address" };
-  if ((await ownAmong(ctx, loopAddresses(mail.headers))).length > 0)
-    return { kind: "dropped", reason: "loop" };
-  if (mail.messageId && (await messageIdTaken(ctx.db, ctx.accountId, mail.messageId)))
-    return { kind: "duplicate" };
+  const checks = await screen(ctx, mail, mailFrom);
+  if (checks.ownSender) return { kind: "dropped", reason: "own_address" };
+  if (checks.looped) return { kind: "dropped", reason: "loop" };
+  if (checks.duplicate) return { kind: "duplicate" };
 
   const sender = mail.from?.address ?? (isValidAddress(mailFrom) ? mailFrom : null);
   if (!sender) return { kind: "dropped", reason: "no_sender" };

@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import type { InboxRow } from "../features/inboxes/inboxes.repo";
 import { BOUNCE_LOCAL_PART, verifyBounceToken } from "../mail/bounce-address";
 import { verifyReplyToken } from "../mail/reply-token";
-import { findInboxByAddress } from "./inbound.repo";
+import { findInboxesByAddress } from "./inbound.repo";
 
 /** Where an envelope recipient leads. */
 export type Route =
@@ -39,12 +39,15 @@ async function bounceRoute(secret: string, address: string, token: string): Prom
  */
 export async function routeRecipient(db: Db, secret: string, rcptTo: string): Promise<Route> {
   const address = rcptTo.trim().toLowerCase();
-  const inbox = await findInboxByAddress(db, address);
-  if (inbox) return { kind: "inbox", inbox };
   const at = address.lastIndexOf("@");
   const plus = address.lastIndexOf("+", at);
-  if (at <= 0 || plus <= 0) return unknown(address);
-  const base = await findInboxByAddress(db, `${address.slice(0, plus)}${address.slice(at)}`);
+  const baseAddress = at > 0 && plus > 0 ? `${address.slice(0, plus)}${address.slice(at)}` : null;
+  // Both candidates in one round trip: the address itself, and the inbox a plus-address is of.
+  const found = await findInboxesByAddress(db, baseAddress ? [address, baseAddress] : [address]);
+  const inbox = found.find((i) => i.emailAddress === address);
+  if (inbox) return { kind: "inbox", inbox };
+  if (!baseAddress) return unknown(address);
+  const base = found.find((i) => i.emailAddress === baseAddress);
   if (!base && address.slice(0, plus) === BOUNCE_LOCAL_PART)
     return bounceRoute(secret, address, address.slice(plus + 1, at));
   if (!base) return unknown(address);
