@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, callJson, seedWorkspace } from "./helpers";
+import { runBatch } from "../../src/db/client";
+import { deleteMember, insertMembers, memberPageQuery } from "../../src/features/contact-groups/members.repo";
+import { call, callJson, db, seedWorkspace } from "./helpers";
 
 type Member = {
   id: string;
@@ -264,5 +266,25 @@ describe("removing members", () => {
     expect((await call("DELETE", `/v1/contact-groups/${group}`, { token: ws.token })).status).toBe(200);
     expect(await countedMembers(group)).toBe(0);
     expect(await customerCount(ws.accountId)).toBe(2);
+  });
+});
+
+describe("the members repo carries the account id", () => {
+  it("a stranger's account id with the owner's ids reaches nothing", async () => {
+    const owner = await seedWorkspace();
+    const stranger = await seedWorkspace();
+    const group = await createGroup(owner.token, "Owned");
+    const customer = await createCustomer(owner.token, { email: "owned@example.com" });
+    const byId = { column: "id", values: [customer] } as const;
+
+    const [asStranger] = await runBatch(db(), [insertMembers(stranger.accountId, group, byId, Date.now())]);
+    expect(asStranger?.results).toEqual([]);
+    expect(await countedMembers(group)).toBe(0);
+
+    await add(owner.token, group, [{ customer_id: customer }]);
+    expect(await memberPageQuery(db(), stranger.accountId, group, 50, 0)).toEqual([]);
+    expect(await deleteMember(db(), stranger.accountId, group, customer)).toBe(false);
+    expect(await memberPageQuery(db(), owner.accountId, group, 50, 0)).toHaveLength(1);
+    expect(await deleteMember(db(), owner.accountId, group, customer)).toBe(true);
   });
 });
