@@ -2,6 +2,7 @@ import { authenticate } from "./auth/authenticate";
 import { dashboardRouter } from "./dashboard/dashboard.router";
 import { accountsRouter } from "./features/accounts/accounts.handlers";
 import { connectionsRouter } from "./features/connections/connections.handlers";
+import { contactGroupsRouter } from "./features/contact-groups/contact-groups.handlers";
 import { customersRouter } from "./features/customers/customers.handlers";
 import { devMailboxRouter } from "./features/dev-mailbox/dev-mailbox.handlers";
 import { emailsRouter } from "./features/emails/emails.handlers";
@@ -73,6 +74,7 @@ export function createApp() {
   app.route("/", emailsRouter);
   app.route("/", inboxesRouter);
   app.route("/", customersRouter);
+  app.route("/", contactGroupsRouter);
   app.route("/", tagsRouter);
   app.route("/", portalRouter);
   app.route("/", loginRouter);

@@ -14,6 +14,8 @@ type Customer = {
   phone: string | null;
   blocked: boolean;
   metadata: Record<string, unknown>;
+  unsubscribed: boolean;
+  unsubscribed_at: string | null;
   created_at: string;
   updated_at: string;
 };
@@ -72,6 +74,8 @@ describe("customers API", () => {
       phone: "+44 20 7946 0000",
       blocked: true,
       metadata: { plan: "pro", seats: 3 },
+      unsubscribed: false,
+      unsubscribed_at: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updated_at: full.created_at,
     });

@@ -1,5 +1,6 @@
 export * from "./accounts";
 export * from "./connections";
+export * from "./contacts";
 export * from "./emails";
 export * from "./events";
 export * from "./inbound";

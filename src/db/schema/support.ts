@@ -42,6 +42,9 @@ export const customers = sqliteTable(
     phone: text("phone"),
     blocked: integer("blocked", { mode: "boolean" }).notNull().default(false),
     metadata: text("metadata").notNull().default("{}"),
+    /** Campaigns skip the customer; the `unsubscribes` row says how and when (set together). */
+    unsubscribed: integer("unsubscribed", { mode: "boolean" }).notNull().default(false),
+    unsubscribedAt: integer("unsubscribed_at"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

@@ -1,4 +1,4 @@
-import { iso } from "../../lib/time";
+import { iso, isoOrNull } from "../../lib/time";
 import type { CustomerRow } from "./customers.repo";
 
 export function toCustomer(row: CustomerRow) {
@@ -9,6 +9,8 @@ export function toCustomer(row: CustomerRow) {
     phone: row.phone,
     blocked: row.blocked,
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    unsubscribed: row.unsubscribed,
+    unsubscribed_at: isoOrNull(row.unsubscribedAt),
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
   };

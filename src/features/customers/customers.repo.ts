@@ -2,6 +2,7 @@ import { and, count, desc, eq, ne, notExists, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { customers, tickets } from "../../db/schema";
 import { containsText } from "../../lib/like";
+import { deleteUnsubscribe, insertUnsubscribe, subscriptionColumns } from "./unsubscribes.repo";
 
 export type CustomerRow = typeof customers.$inferSelect;
 
@@ -84,6 +85,31 @@ export async function updateCustomer(
     .set(changes)
     .where(and(eq(customers.accountId, accountId), eq(customers.id, id)))
     .returning();
+  return rows[0] ?? null;
+}
+
+/**
+ * `updateCustomer`, plus, when `unsubscribed` is given, the subscription columns and the
+ * unsubscribe record (method `api`) in the same batch, so the two never disagree.
+ */
+export async function updateCustomerAndSubscription(
+  db: Db,
+  accountId: string,
+  id: string,
+  changes: Partial<typeof customers.$inferInsert>,
+  unsubscribed: boolean | undefined,
+  now: number,
+) {
+  if (unsubscribed === undefined) return updateCustomer(db, accountId, id, changes);
+  const record = unsubscribed
+    ? insertUnsubscribe(db, accountId, id, { method: "api", campaignId: null }, now)
+    : deleteUnsubscribe(db, accountId, id);
+  const update = db
+    .update(customers)
+    .set({ ...changes, ...subscriptionColumns(unsubscribed, now) })
+    .where(and(eq(customers.accountId, accountId), eq(customers.id, id)))
+    .returning();
+  const [, rows] = await db.batch([record, update]);
   return rows[0] ?? null;
 }
 

@@ -51,7 +51,7 @@ export const updateCustomerRoute = defineRoute("write", {
   tags,
   summary: "Update a customer",
   description:
-    "Changes only the fields given. `metadata` replaces the whole object; `null` clears `name` or `phone`. `blocked: true` stops the customer from opening tickets. A new email already used by another customer of the workspace, in any case, gives 409 `customer_exists`.",
+    "Changes only the fields given. `metadata` replaces the whole object; `null` clears `name` or `phone`. `blocked: true` stops the customer from opening tickets. `unsubscribed: true` stops campaign emails to the customer and stamps `unsubscribed_at` (kept if already unsubscribed); `false` clears both. A new email already used by another customer of the workspace, in any case, gives 409 `customer_exists`.",
   request: { params: CustomerParamsSchema, body: jsonBody(UpdateCustomerBodySchema) },
   responses: {
     200: jsonResponse(CustomerSchema, "The updated customer."),

@@ -17,6 +17,13 @@ export const CustomerSchema = z
     phone: z.string().nullable(),
     blocked: z.boolean().openapi({ description: "A blocked customer cannot open tickets." }),
     metadata: z.record(z.string(), z.unknown()),
+    unsubscribed: z
+      .boolean()
+      .openapi({ description: "An unsubscribed customer is sent no campaign emails." }),
+    unsubscribed_at: z
+      .string()
+      .nullable()
+      .openapi({ description: "When the customer unsubscribed; null while subscribed." }),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -55,6 +62,10 @@ export const UpdateCustomerBodySchema = z
     phone: Phone.nullable().openapi({ description: "`null` clears it." }),
     blocked: z.boolean(),
     metadata: Metadata.openapi({ description: "Replaces the whole object." }),
+    unsubscribed: z.boolean().openapi({
+      description:
+        "`true` unsubscribes the customer from campaigns (recorded with method `api`; `unsubscribed_at` keeps the first time); `false` subscribes them again and clears `unsubscribed_at`.",
+    }),
   })
   .partial()
   .strict()

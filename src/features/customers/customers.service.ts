@@ -14,7 +14,7 @@ import {
   findCustomer,
   findCustomerByEmail,
   insertCustomer,
-  updateCustomer,
+  updateCustomerAndSubscription,
 } from "./customers.repo";
 import type { CreateCustomerInput, UpdateCustomerInput } from "./customers.schemas";
 
@@ -71,14 +71,21 @@ export async function patchCustomer(
   }
   let updated: CustomerRow | null;
   try {
-    updated = await updateCustomer(db, accountId, id, {
-      email: input.email,
-      name: input.name,
-      phone: input.phone,
-      blocked: input.blocked,
-      metadata: input.metadata === undefined ? undefined : JSON.stringify(input.metadata),
-      updatedAt: now,
-    });
+    updated = await updateCustomerAndSubscription(
+      db,
+      accountId,
+      id,
+      {
+        email: input.email,
+        name: input.name,
+        phone: input.phone,
+        blocked: input.blocked,
+        metadata: input.metadata === undefined ? undefined : JSON.stringify(input.metadata),
+        updatedAt: now,
+      },
+      input.unsubscribed,
+      now,
+    );
   } catch (error) {
     if (input.email !== undefined && isUniqueViolation(error)) throw customerExists(input.email);
     throw error;

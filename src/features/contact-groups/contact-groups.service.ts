@@ -1,0 +1,93 @@
+import type { Db } from "../../db/client";
+import { conflict, notFound } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { isUniqueViolation } from "../../lib/unique-violation";
+import { toContactGroup } from "./contact-groups.dto";
+import {
+  type ContactGroupRow,
+  contactGroupQueries,
+  deleteContactGroup,
+  findContactGroup,
+  insertContactGroup,
+  nameTakenByOther,
+  updateContactGroup,
+} from "./contact-groups.repo";
+import type { CreateContactGroupInput, UpdateContactGroupInput } from "./contact-groups.schemas";
+
+/** The stored `name_key`: group names are unique per workspace whatever their case. */
+const groupNameKey = (name: string) => name.trim().toLowerCase();
+
+const groupExists = (name: string) =>
+  conflict(
+    "contact_group_exists",
+    "Contact group already exists",
+    `The workspace already has a contact group named ${JSON.stringify(name)}.`,
+  );
+
+export const groupNotFound = (id: string) => notFound(`Contact group ${id}`);
+
+/** A page, newest first, and the workspace's total, in one round trip. */
+export async function listContactGroups(db: Db, accountId: string, limit: number, offset: number) {
+  const { page, total } = contactGroupQueries(db, accountId, limit, offset);
+  const [rows, totals] = await db.batch([page, total]);
+  return { groups: rows.map(toContactGroup), total: totals[0]?.total ?? 0 };
+}
+
+export async function createContactGroup(
+  db: Db,
+  accountId: string,
+  input: CreateContactGroupInput,
+  now = Date.now(),
+) {
+  const row = await insertContactGroup(db, {
+    id: newId("grp"),
+    accountId,
+    name: input.name,
+    nameKey: groupNameKey(input.name),
+    description: input.description || null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  // The unique (account_id, name_key) index decides, so two racing creations cannot both succeed.
+  if (!row) throw groupExists(input.name);
+  return toContactGroup(row);
+}
+
+export async function getContactGroup(db: Db, accountId: string, id: string) {
+  const row = await findContactGroup(db, accountId, id);
+  if (!row) throw groupNotFound(id);
+  return toContactGroup(row);
+}
+
+export async function patchContactGroup(
+  db: Db,
+  accountId: string,
+  id: string,
+  input: UpdateContactGroupInput,
+  now = Date.now(),
+) {
+  if (!(await findContactGroup(db, accountId, id))) throw groupNotFound(id);
+  const nameKey = input.name === undefined ? undefined : groupNameKey(input.name);
+  if (input.name !== undefined && nameKey && (await nameTakenByOther(db, accountId, nameKey, id))) {
+    throw groupExists(input.name);
+  }
+  let updated: ContactGroupRow | null;
+  try {
+    updated = await updateContactGroup(db, accountId, id, {
+      name: input.name,
+      nameKey,
+      description: input.description === undefined ? undefined : input.description || null,
+      updatedAt: now,
+    });
+  } catch (error) {
+    if (input.name !== undefined && isUniqueViolation(error)) throw groupExists(input.name);
+    throw error;
+  }
+  if (!updated) throw groupNotFound(id);
+  return toContactGroup(updated);
+}
+
+/** Removes the group and its memberships; the customers stay. */
+export async function removeContactGroup(db: Db, accountId: string, id: string) {
+  if (!(await deleteContactGroup(db, accountId, id))) throw groupNotFound(id);
+}

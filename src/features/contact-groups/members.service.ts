@@ -1,0 +1,85 @@
+import { type Db, runBatch, type Statement } from "../../db/client";
+import { notFound } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { toMember } from "./contact-groups.dto";
+import { contactGroupQuery } from "./contact-groups.repo";
+import type { AddContactGroupMembersInput } from "./contact-groups.schemas";
+import { groupNotFound } from "./contact-groups.service";
+import {
+  customersByKeyQuery,
+  deleteMember,
+  insertMembers,
+  insertNewCustomers,
+  memberPageQuery,
+  type NewCustomer,
+} from "./members.repo";
+
+/** A page of members, newest first; the total is the group's exact `member_count`, read, not counted. */
+export async function listMembers(db: Db, accountId: string, groupId: string, limit: number, offset: number) {
+  const [groups, rows] = await db.batch([
+    contactGroupQuery(db, accountId, groupId),
+    memberPageQuery(db, accountId, groupId, limit, offset),
+  ]);
+  const group = groups[0];
+  if (!group) throw groupNotFound(groupId);
+  return { members: rows.map(toMember), total: group.memberCount };
+}
+
+/**
+ * The request's customers, each once: by address (with an id ready in case the customer is new; the
+ * first name given wins) and by id.
+ */
+function splitMembers(members: AddContactGroupMembersInput["members"]) {
+  const byEmail = new Map<string, NewCustomer>();
+  const ids = new Set<string>();
+  for (const member of members) {
+    if ("customer_id" in member) ids.add(member.customer_id);
+    else if (!byEmail.has(member.email)) {
+      byEmail.set(member.email, { id: newId("cus"), email: member.email, name: member.name ?? null });
+    }
+  }
+  return { addressed: [...byEmail.values()], ids: [...ids] };
+}
+
+/**
+ * Adds up to 1,000 members in one batch: customers named by an address the workspace lacks are
+ * created, existing members are skipped. Every `customer_id` must be a customer of the workspace,
+ * or nothing is added (404). `added + skipped` is the number of entries in the request.
+ */
+export async function addMembers(
+  db: Db,
+  accountId: string,
+  groupId: string,
+  input: AddContactGroupMembersInput,
+  now = Date.now(),
+) {
+  const { addressed, ids } = splitMembers(input.members);
+  const [group, known] = await runBatch(db, [
+    contactGroupQuery(db, accountId, groupId),
+    customersByKeyQuery(accountId, { column: "id", values: ids }),
+  ]);
+  if (!group?.results.length) throw groupNotFound(groupId);
+  const knownIds = new Set((known?.results ?? []).map((row) => (row as { id: string }).id));
+  const unknown = ids.filter((id) => !knownIds.has(id));
+  if (unknown.length > 0) throw notFound(`Customer ${unknown.slice(0, 5).join(", ")}`);
+
+  const statements: Statement[] = [];
+  if (addressed.length > 0) {
+    statements.push(
+      insertNewCustomers(accountId, addressed, now),
+      insertMembers(accountId, groupId, { column: "email", values: addressed.map((c) => c.email) }, now),
+    );
+  }
+  if (ids.length > 0) statements.push(insertMembers(accountId, groupId, { column: "id", values: ids }, now));
+  const results = await runBatch(db, statements);
+  // Only the member inserts return rows: one per customer that joined.
+  const added = results.reduce((sum, result) => sum + (result.results?.length ?? 0), 0);
+  return { added, skipped: input.members.length - added };
+}
+
+/** Removes one customer from the group; the customer stays. */
+export async function removeMember(db: Db, accountId: string, groupId: string, customerId: string) {
+  if (await deleteMember(db, accountId, groupId, customerId)) return;
+  if (!(await contactGroupQuery(db, accountId, groupId))[0]) throw groupNotFound(groupId);
+  throw notFound(`Customer ${customerId} as a member of contact group ${groupId}`);
+}
