@@ -64,6 +64,8 @@ export const emails = sqliteTable(
     /** After a temporary failure: not to be tried again before this time. */
     nextAttemptAt: integer("next_attempt_at"),
     /** The transport's last answer, or why the email failed. */
+    /** The campaign this email was sent for (its opens, clicks and bounces count in its stats). */
+    campaignId: text("campaign_id"),
     lastResponse: text("last_response"),
     size: integer("size"),
     openCount: integer("open_count").notNull().default(0),

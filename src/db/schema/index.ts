@@ -1,4 +1,5 @@
 export * from "./accounts";
+export * from "./campaigns";
 export * from "./connections";
 export * from "./contacts";
 export * from "./emails";
