@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ne, notExists, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, ne, notExists, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { customers, tickets } from "../../db/schema";
 import { containsText } from "../../lib/like";
@@ -45,21 +45,28 @@ export async function insertCustomer(db: Db, row: typeof customers.$inferInsert)
   return rows[0] ?? null;
 }
 
+/**
+ * The workspace's customer with this (lowercase) email, created from `row` when there is none:
+ * one statement either way. The no-op update on conflict is what makes SQLite return the
+ * existing row; it changes no column.
+ */
+export async function upsertCustomerByEmail(db: Db, row: typeof customers.$inferInsert) {
+  const rows = await db
+    .insert(customers)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [customers.accountId, customers.email],
+      set: { email: sql`excluded.email` },
+    })
+    .returning();
+  return rows[0] ?? null;
+}
+
 export async function findCustomer(db: Db, accountId: string, id: string) {
   const rows = await db
     .select()
     .from(customers)
     .where(and(eq(customers.accountId, accountId), eq(customers.id, id)))
-    .limit(1);
-  return rows[0] ?? null;
-}
-
-/** `email` must already be lowercase. */
-export async function findCustomerByEmail(db: Db, accountId: string, email: string) {
-  const rows = await db
-    .select()
-    .from(customers)
-    .where(and(eq(customers.accountId, accountId), eq(customers.email, email)))
     .limit(1);
   return rows[0] ?? null;
 }

@@ -12,9 +12,9 @@ import {
   deleteCustomerWithoutTickets,
   emailTakenByOther,
   findCustomer,
-  findCustomerByEmail,
   insertCustomer,
   updateCustomerAndSubscription,
+  upsertCustomerByEmail,
 } from "./customers.repo";
 import type { CreateCustomerInput, UpdateCustomerInput } from "./customers.schemas";
 
@@ -126,7 +126,7 @@ export async function findOrCreateCustomer(
       `${JSON.stringify(input.email)} is not an email address.`,
     );
   }
-  const created = await insertCustomer(db, {
+  const customer = await upsertCustomerByEmail(db, {
     id: newId("cus"),
     accountId,
     email,
@@ -135,9 +135,7 @@ export async function findOrCreateCustomer(
     createdAt: now,
     updatedAt: now,
   });
-  if (created) return created;
-  const existing = await findCustomerByEmail(db, accountId, email);
-  // Only a delete racing between the two statements gets here; the caller may simply retry.
-  if (!existing) throw new Error(`Customer ${email} vanished while being found or created`);
-  return existing;
+  // Only a conflict on another unique key (a customer id taken twice) gets here: ids never repeat.
+  if (!customer) throw new Error(`Customer ${email} could not be found or created`);
+  return customer;
 }
