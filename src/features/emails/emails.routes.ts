@@ -77,7 +77,7 @@ export const getEmailRoute = defineRoute("read", {
   tags,
   summary: "Get an email",
   description:
-    "Everything about one email: recipients (bcc included), bodies, tags, tracking flags, open and click counts, `last_event` and timestamps. The service's own mail to the workspace's people (invitations and sign-in links, sent from the deployment's SYSTEM_FROM) is listed like any email so admins see that it left and whether it bounced, but its body is redacted: `html` and `text` are null and `headers` is empty, whatever the key's permission.",
+    "Everything about one email: recipients (bcc included), bodies, tags, tracking flags, open and click counts, `last_event` and timestamps. Bounce and complaint reports that come back to the email's VERP bounce address (or, matched by Message-ID, to an inbox address) show here: a bounced recipient's `status` is `bounced` with the report's status code and diagnostic in `response`, `last_response` holds the diagnostic, `last_event` is `bounced`, `delayed` or `complained`, and `status` becomes `bounced` once every recipient bounced or was refused. The service's own mail to the workspace's people (invitations and sign-in links, sent from the deployment's SYSTEM_FROM) is listed like any email so admins see that it left and whether it bounced, but its body is redacted: `html` and `text` are null and `headers` is empty, whatever the key's permission.",
   request: { params: EmailParamsSchema },
   responses: { 200: jsonResponse(EmailSchema, "The email.") },
 });
