@@ -2,6 +2,7 @@ import { createDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { log } from "../lib/logger";
 import { pruneEvents } from "./prune-events";
+import { pruneInboundRecords } from "./prune-inbound-records";
 import { pruneRequestLogs } from "./prune-request-logs";
 import { pruneSmtpLogs } from "./prune-smtp-logs";
 import { CRON } from "./schedules";
@@ -22,6 +23,8 @@ export async function handleScheduled(
       if (deleted > 0) log.info("request_logs.pruned", { deleted });
       const smtpDeleted = await pruneSmtpLogs(db, controller.scheduledTime);
       if (smtpDeleted > 0) log.info("smtp_logs.pruned", { deleted: smtpDeleted });
+      const inboundDeleted = await pruneInboundRecords(db, env.FILES, controller.scheduledTime);
+      if (inboundDeleted > 0) log.info("inbound_records.pruned", { deleted: inboundDeleted });
       // Pruning first: an event the sweep is about to dispatch stays for the next run to judge.
       const prunedEvents = await pruneEvents(db, controller.scheduledTime);
       if (prunedEvents > 0) log.info("events.pruned", { deleted: prunedEvents });
