@@ -19,7 +19,9 @@ export function AddMemberForm(props: {
           <input name="email" type="email" required value={props.draft?.email ?? ""} />
         </label>
         <label>
-          Name <span class="muted">(optional)</span>
+          <span>
+            Name <span class="muted">(optional)</span>
+          </span>
           <input name="name" maxlength={200} value={props.draft?.name ?? ""} />
         </label>
         <button type="submit">Add</button>

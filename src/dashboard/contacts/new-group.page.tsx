@@ -11,7 +11,9 @@ export function GroupFields(props: { values: Partial<GroupDraft> }) {
         <input name="name" required maxlength={100} value={props.values.name ?? ""} />
       </label>
       <label>
-        Description <span class="muted">(optional)</span>
+        <span>
+          Description <span class="muted">(optional)</span>
+        </span>
         <input name="description" maxlength={1000} value={props.values.description ?? ""} />
       </label>
     </>
