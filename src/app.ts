@@ -24,6 +24,7 @@ import { openApiRoute } from "./features/system/system.routes";
 import { tagsRouter } from "./features/tags/tags.handlers";
 import { ticketsRouter } from "./features/tickets/tickets.handlers";
 import { trackingRouter } from "./features/tracking/tracking.handlers";
+import { unsubscribedListRouter, unsubscribeRouter } from "./features/unsubscribe/unsubscribe.handlers";
 import { usersRouter } from "./features/users/users.handlers";
 import { requestBodyLimit } from "./lib/body-limit";
 import { emptyBodyIsNoBody } from "./lib/empty-body";
@@ -75,8 +76,11 @@ export function createApp() {
   app.route("/", inboxesRouter);
   app.route("/", customersRouter);
   app.route("/", contactGroupsRouter);
+  // Before campaigns: /v1/campaigns/unsubscribed must not be read as a campaign id.
+  app.route("/", unsubscribedListRouter);
   app.route("/", tagsRouter);
   app.route("/", portalRouter);
+  app.route("/", unsubscribeRouter);
   app.route("/", loginRouter);
   app.route("/", invitationPageRouter);
   app.route("/", devMailboxRouter);

@@ -1,4 +1,5 @@
 import { createRouter } from "../lib/router";
+import { contactsRouter } from "./contacts/contacts.handlers";
 import { eventsPagesRouter } from "./events/events.handlers";
 import { inboxesRouter } from "./inboxes/inboxes.handlers";
 import { keysPagesRouter } from "./keys/keys.handlers";
@@ -31,6 +32,7 @@ dashboardRouter.openapi(rootRoute, (c) => c.redirect("/dashboard", 302));
 dashboardRouter.route("/", overviewRouter);
 dashboardRouter.route("/", ticketsPagesRouter);
 dashboardRouter.route("/", inboxesRouter);
+dashboardRouter.route("/", contactsRouter);
 dashboardRouter.route("/", keysPagesRouter);
 dashboardRouter.route("/", logsRouter);
 dashboardRouter.route("/", eventsPagesRouter);

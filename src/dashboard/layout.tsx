@@ -41,6 +41,7 @@ export const NAV = [
   { name: "Overview", href: "/dashboard" },
   { name: "Tickets", href: "/dashboard/tickets" },
   { name: "Inboxes", href: "/dashboard/inboxes" },
+  { name: "Contacts", href: "/dashboard/contacts" },
   { name: "API keys", href: "/dashboard/keys", role: "admin" },
   { name: "Request logs", href: "/dashboard/request-logs" },
   { name: "SMTP logs", href: "/dashboard/smtp-logs" },

@@ -71,7 +71,7 @@ export const ContactGroupMemberListSchema = standardListSchema(
 );
 export const ContactGroupMemberListQuerySchema = offsetQuery(50);
 
-const MemberByEmail = z
+export const MemberByEmail = z
   .object({
     email: emailAddress("The customer with this address, created when the workspace has none."),
     name: CustomerName.nullable()

@@ -1,0 +1,73 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
+import { namedList } from "../../lib/pagination";
+import { createRouter } from "../../lib/router";
+import { iso } from "../../lib/time";
+import { verifyUnsubscribeToken } from "../../mail/unsubscribe-token";
+import { pageSecurity } from "../../sessions/page-security";
+import { UnsubscribedPage, UnsubscribeNotFoundPage, UnsubscribePage } from "./unsubscribe.pages";
+import { findTokenCustomer, listUnsubscribed, unsubscribeBatch } from "./unsubscribe.repo";
+import { listUnsubscribedRoute, unsubscribePageRoute, unsubscribePostRoute } from "./unsubscribe.routes";
+import { PAGE_SOURCE } from "./unsubscribe.schemas";
+
+/** The token's customer and campaign; null for a tampered or unknown token or a deleted customer. */
+async function targetOf(c: Context<AppEnv>, token: string) {
+  const target = await verifyUnsubscribeToken(c.env.ENCRYPTION_KEY, token);
+  if (!target) return null;
+  const customer = await findTokenCustomer(c.var.ctx.db, target.customerId);
+  return customer ? { customer, campaignId: target.campaignId } : null;
+}
+
+/**
+ * The links of campaign emails. The pages get the portal's headers (no script, forms post here,
+ * nothing cached) but NOT its origin check: RFC 8058 one-click posts come from mail providers'
+ * servers with no Origin or Referer, or from any origin. That is safe: the signed token is the
+ * secret, and unsubscribing is idempotent and harmless, so a forged post can do nothing the link's
+ * holder could not. No session or cookie is read or set.
+ */
+export const unsubscribeRouter = createRouter();
+unsubscribeRouter.use("/u/*", pageSecurity);
+
+unsubscribeRouter
+  .openapi(unsubscribePageRoute, async (c) => {
+    const { token } = c.req.valid("param");
+    const found = await targetOf(c, token);
+    if (!found) return c.html(<UnsubscribeNotFoundPage />, 404);
+    const page = (
+      <UnsubscribePage
+        email={found.customer.email}
+        action={`/u/${token}`}
+        alreadyUnsubscribed={found.customer.unsubscribed}
+      />
+    );
+    return c.html(page, 200);
+  })
+  .openapi(unsubscribePostRoute, async (c) => {
+    const { token } = c.req.valid("param");
+    const found = await targetOf(c, token);
+    if (!found) return c.html(<UnsubscribeNotFoundPage />, 404);
+    // Without a form content type there is no parsed body: still a one-click post.
+    const form = (c.req.valid("form") as { source?: string } | undefined) ?? {};
+    await unsubscribeBatch(c.var.ctx.db, {
+      accountId: found.customer.accountId,
+      customerId: found.customer.id,
+      campaignId: found.campaignId,
+      method: form.source === PAGE_SOURCE ? "link" : "one_click",
+      now: c.var.ctx.now,
+    });
+    return c.html(<UnsubscribedPage />, 200);
+  });
+
+/** GET /v1/campaigns/unsubscribed: its own router, beside the campaigns' `/v1/campaigns/{id}`. */
+export const unsubscribedListRouter = createRouter().openapi(listUnsubscribedRoute, async (c) => {
+  const { limit, offset } = c.req.valid("query");
+  const { rows, total } = await listUnsubscribed(c.var.ctx.db, c.var.ctx.accountId, limit, offset);
+  const unsubscribed = rows.map((row) => ({
+    customer_id: row.customerId,
+    email: row.email,
+    campaign_id: row.campaignId,
+    method: row.method,
+    unsubscribed_at: iso(row.createdAt),
+  }));
+  return c.json(namedList("unsubscribed", unsubscribed, total, { limit, offset }), 200);
+});
