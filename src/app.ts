@@ -1,6 +1,7 @@
 import { authenticate } from "./auth/authenticate";
 import { dashboardRouter } from "./dashboard/dashboard.router";
 import { accountsRouter } from "./features/accounts/accounts.handlers";
+import { changelogRouter } from "./features/changelog/changelog.handlers";
 import { connectionsRouter } from "./features/connections/connections.handlers";
 import { contactGroupsRouter } from "./features/contact-groups/contact-groups.handlers";
 import { customersRouter } from "./features/customers/customers.handlers";
@@ -76,6 +77,7 @@ export function createApp() {
   app.route("/", customersRouter);
   app.route("/", contactGroupsRouter);
   app.route("/", tagsRouter);
+  app.route("/", changelogRouter);
   app.route("/", portalRouter);
   app.route("/", loginRouter);
   app.route("/", invitationPageRouter);
