@@ -1,6 +1,10 @@
+import { createExecutionContext, createScheduledController } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { parseFeed } from "@rowanmanning/feed-parser";
 import { describe, expect, it } from "vitest";
+import worker from "../../src/index";
 import { publishDueChangelog } from "../../src/jobs/publish-changelog";
+import { CRON } from "../../src/jobs/schedules";
 import { newId } from "../../src/lib/ids";
 import { call, callJson, db, seedWorkspace } from "./helpers";
 
@@ -186,6 +190,20 @@ describe("the minute cron publishes scheduled entries", () => {
     expect((await callJson<Entry>("GET", `/v1/changelog/${notYet.id}`, { token })).body.status).toBe(
       "scheduled",
     );
+  });
+
+  it("runs in the Worker's minute cron", async () => {
+    const { token } = await seedWorkspace();
+    const at = new Date(Date.now() + 60_000).toISOString();
+    const entry = await create(token, { status: "scheduled", published_at: at });
+    const scheduledTime = Date.parse(at) + 1000;
+    await worker.scheduled(
+      createScheduledController({ cron: CRON.everyMinute, scheduledTime }),
+      env,
+      createExecutionContext(),
+    );
+    const published = await callJson<Entry>("GET", `/v1/changelog/${entry.id}`, { token });
+    expect(published.body).toMatchObject({ status: "published", published_at: at });
   });
 
   it("once the cron has published a scheduled entry, moving it back to draft is refused", async () => {
