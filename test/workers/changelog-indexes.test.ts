@@ -7,21 +7,20 @@ import { expectIndexed, planOf } from "./query-plan";
 const list = { limit: 20, offset: 0 };
 
 describe("changelog queries are served by indexes", () => {
-  it("GET /v1/changelog: the page and its total, with or without a category", async () => {
-    for (const query of [list, { ...list, category: "fixed" as const }]) {
-      const { page, total } = changelogQueries(db(), "acc_X", query);
+  it.each([
+    ["no filter", {}],
+    ["a category", { category: "fixed" as const }],
+    ["a status", { status: "draft" as const }],
+  ])(
+    "GET /v1/changelog with %s: the page walks the workspace's entries in order, and its total",
+    async (_name, filter) => {
+      const { page, total } = changelogQueries(db(), "acc_X", { ...list, ...filter });
       const plan = await planOf(page);
       expectIndexed(plan, "changelog_entries");
-      expect(plan.join("\n")).toContain("changelog_account_created");
+      expect(plan.join("\n")).toContain("changelog_account_created (account_id=?)");
       expectIndexed(await planOf(total), "changelog_entries");
-    }
-  });
-
-  it("GET /v1/changelog?status=: found by index (a workspace's entries of one status are few to sort)", async () => {
-    const { page, total } = changelogQueries(db(), "acc_X", { ...list, status: "draft" });
-    expect((await planOf(page)).join("\n")).toMatch(/SEARCH changelog_entries USING (COVERING )?INDEX/);
-    expectIndexed(await planOf(total), "changelog_entries");
-  });
+    },
+  );
 
   it("the public page and feed walk the published entries in order", async () => {
     const plan = await planOf(publishedEntriesQuery(db(), "acc_X"));
