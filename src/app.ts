@@ -1,6 +1,7 @@
 import { authenticate } from "./auth/authenticate";
 import { dashboardRouter } from "./dashboard/dashboard.router";
 import { accountsRouter } from "./features/accounts/accounts.handlers";
+import { changelogRouter } from "./features/changelog/changelog.handlers";
 import { connectionsRouter } from "./features/connections/connections.handlers";
 import { contactGroupsRouter } from "./features/contact-groups/contact-groups.handlers";
 import { customersRouter } from "./features/customers/customers.handlers";
@@ -79,6 +80,7 @@ export function createApp() {
   // Before campaigns: /v1/campaigns/unsubscribed must not be read as a campaign id.
   app.route("/", unsubscribedListRouter);
   app.route("/", tagsRouter);
+  app.route("/", changelogRouter);
   app.route("/", portalRouter);
   app.route("/", unsubscribeRouter);
   app.route("/", loginRouter);

@@ -5,6 +5,7 @@ import { pruneEvents } from "./prune-events";
 import { pruneInboundRecords } from "./prune-inbound-records";
 import { pruneRequestLogs } from "./prune-request-logs";
 import { pruneSmtpLogs } from "./prune-smtp-logs";
+import { publishDueChangelog } from "./publish-changelog";
 import { CRON } from "./schedules";
 import { sweepEmails } from "./sweep-emails";
 import { sweepEvents } from "./sweep-events";
@@ -28,6 +29,8 @@ export async function handleScheduled(
       // Pruning first: an event the sweep is about to dispatch stays for the next run to judge.
       const prunedEvents = await pruneEvents(db, controller.scheduledTime);
       if (prunedEvents > 0) log.info("events.pruned", { deleted: prunedEvents });
+      const published = await publishDueChangelog(db, controller.scheduledTime);
+      if (published > 0) log.info("changelog.published", { count: published });
       const events = await sweepEvents(db, env, controller.scheduledTime, ctx);
       if (events.swept > 0 || events.lost > 0)
         log.info("events.swept", { swept: events.swept, lost: events.lost });

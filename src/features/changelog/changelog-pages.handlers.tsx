@@ -1,0 +1,61 @@
+import { secureHeaders } from "hono/secure-headers";
+import { createRouter } from "../../lib/router";
+import { PortalMessagePage } from "../portal/portal.components";
+import { changelogFeedXml, changelogPageUrl } from "./changelog.feed";
+import { ChangelogPage } from "./changelog.page";
+import { changelogEtag, isNotModified, loadPublicChangelog } from "./changelog.public";
+import { changelogFeedRoute, changelogPageRoute } from "./changelog-pages.routes";
+
+/**
+ * Public pages: no script at all, this origin's stylesheet, images from here or any https address
+ * (entries show screenshots), no form, no framing.
+ */
+const headers = secureHeaders({
+  contentSecurityPolicy: {
+    defaultSrc: ["'none'"],
+    styleSrc: ["'self'"],
+    imgSrc: ["'self'", "https:"],
+    formAction: ["'none'"],
+    frameAncestors: ["'none'"],
+    baseUri: ["'none'"],
+  },
+  xFrameOptions: "DENY",
+});
+
+const NotFoundPage = () => (
+  <PortalMessagePage title="Changelog not found" text="This address does not lead to a changelog." />
+);
+
+export const changelogPagesRouter = createRouter();
+changelogPagesRouter.use("/changelog/*", headers);
+
+changelogPagesRouter
+  .openapi(changelogPageRoute, async (c) => {
+    const { account_id: accountId } = c.req.valid("param");
+    const changelog = await loadPublicChangelog(c.var.ctx.db, accountId);
+    if (!changelog) return c.html(<NotFoundPage />, 404);
+    const feedUrl = `${changelogPageUrl(c.env.PUBLIC_BASE_URL, accountId)}/feed.xml`;
+    return c.html(
+      <ChangelogPage name={changelog.account.name} feedUrl={feedUrl} entries={changelog.entries} />,
+      200,
+    );
+  })
+  .openapi(changelogFeedRoute, async (c) => {
+    const { account_id: accountId } = c.req.valid("param");
+    const changelog = await loadPublicChangelog(c.var.ctx.db, accountId);
+    if (!changelog) return c.html(<NotFoundPage />, 404);
+    const baseUrl = c.env.PUBLIC_BASE_URL;
+    const etag = await changelogEtag(changelog, baseUrl);
+    c.header("ETag", etag);
+    c.header("Last-Modified", new Date(changelog.updatedAt).toUTCString());
+    // Readers may keep a copy but must ask again each time; the validators make that cheap.
+    c.header("Cache-Control", "public, no-cache");
+    const conditional = c.req.valid("header");
+    const asked = {
+      ifNoneMatch: conditional["if-none-match"],
+      ifModifiedSince: conditional["if-modified-since"],
+    };
+    if (isNotModified(asked, etag, changelog.updatedAt)) return c.body(null, 304);
+    const xml = changelogFeedXml({ ...changelog, baseUrl });
+    return c.body(xml, 200, { "Content-Type": "application/atom+xml; charset=utf-8" });
+  });

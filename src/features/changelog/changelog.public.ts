@@ -1,0 +1,56 @@
+import type { Db } from "../../db/client";
+import { sha256Hex } from "../../lib/crypto";
+import { idPattern } from "../../lib/ids";
+import { type ChangelogRow, findPublishingAccount, publishedEntriesQuery } from "./changelog.repo";
+
+const ACCOUNT_ID = new RegExp(idPattern("acc"));
+
+export type PublicChangelog = {
+  account: { id: string; name: string; createdAt: number; updatedAt: number };
+  entries: ChangelogRow[];
+  /** The newest change the page or feed shows: an entry's `updated_at`, or the workspace's (its name). */
+  updatedAt: number;
+};
+
+/** What the public page and the feed show, or null for an unknown, malformed or suspended workspace. */
+export async function loadPublicChangelog(db: Db, accountId: string): Promise<PublicChangelog | null> {
+  // A malformed id cannot match a row: answer without a database trip.
+  if (!ACCOUNT_ID.test(accountId)) return null;
+  const account = await findPublishingAccount(db, accountId);
+  if (!account) return null;
+  const entries = await publishedEntriesQuery(db, accountId);
+  const updatedAt = Math.max(account.updatedAt, ...entries.map((entry) => entry.updatedAt));
+  return { account, entries, updatedAt };
+}
+
+/**
+ * A strong ETag of exactly what the feed is made of: the workspace's state and each shown entry's
+ * id and `updated_at` (every edit, and the cron's publication, moves `updated_at`). A deleted or
+ * newly published entry changes the list, so the tag too.
+ */
+export async function changelogEtag(changelog: PublicChangelog, baseUrl: string): Promise<string> {
+  const parts = [baseUrl, changelog.account.id, changelog.account.updatedAt, changelog.account.name];
+  for (const entry of changelog.entries) parts.push(`${entry.id}:${entry.updatedAt}`);
+  return `"${(await sha256Hex(parts.join("\n"))).slice(0, 32)}"`;
+}
+
+/** HTTP dates have whole seconds; a resource modified within the second counts as that second. */
+const wholeSeconds = (ms: number) => Math.floor(ms / 1000) * 1000;
+
+/**
+ * Whether the client's copy is current (RFC 9110 §13.2.2): `If-None-Match` decides when sent
+ * (weak comparison, `*` matches), otherwise `If-Modified-Since`.
+ */
+export function isNotModified(
+  headers: { ifNoneMatch: string | undefined; ifModifiedSince: string | undefined },
+  etag: string,
+  lastModified: number,
+): boolean {
+  if (headers.ifNoneMatch !== undefined) {
+    const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+    return headers.ifNoneMatch.split(",").some((tag) => tag.trim() === "*" || opaque(tag) === etag);
+  }
+  if (headers.ifModifiedSince === undefined) return false;
+  const since = Date.parse(headers.ifModifiedSince);
+  return !Number.isNaN(since) && wholeSeconds(lastModified) <= since;
+}
