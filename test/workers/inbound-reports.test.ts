@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import PostalMime from "postal-mime";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { call, callJson, eventsOf, eventually } from "./helpers";
 import { deliver, FIXTURES, fill, ticketsOf } from "./inbound-helpers";
 import { endpoint, inboxWithWebhooks, receivedAt } from "./webhook-helpers";
@@ -14,6 +14,9 @@ interface EmailBody {
 }
 
 const MAILER_DAEMON = "";
+
+// Each test sends real emails through the queue first; on a loaded machine that outlasts 5 s.
+vi.setConfig({ testTimeout: 30_000 });
 
 /**
  * A workspace whose inbox's webhooks take every ticket and message event, and one email sent from

@@ -24,11 +24,12 @@ const FALLBACK = {
   text: "Something went wrong on our side. Try again in a few minutes.",
 };
 
-/** Under /portal and /u (unsubscribe links) the error answers are pages, not JSON: the same status, a plain reason. */
+/** Under /portal, /u (unsubscribe links) and /changelog the error answers are pages, not JSON: the same status, a plain reason. */
 export function renderPortalError(c: Context<AppEnv>, error: AppError) {
   const page = PAGES[error.status] ?? FALLBACK;
   if (error.status === 429) c.header("Retry-After", RETRY_AFTER_SECONDS);
   return c.html(<PortalMessagePage title={page.title} text={page.text} />, error.status);
 }
 
-export const isPortalPath = (path: string) => path.startsWith("/portal/") || path.startsWith("/u/");
+export const isPortalPath = (path: string) =>
+  path.startsWith("/portal/") || path.startsWith("/u/") || path.startsWith("/changelog/");
