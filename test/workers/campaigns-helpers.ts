@@ -98,7 +98,7 @@ export interface CampaignEmail {
 
 export async function emailsOf(campaignId: string) {
   const rows = await env.DB.prepare(
-    'SELECT id, "to", subject, html, text, status FROM emails WHERE campaign_id = ? ORDER BY "to"',
+    "SELECT id, to_list AS [to], subject, html, text, status FROM emails WHERE campaign_id = ? ORDER BY to_list",
   )
     .bind(campaignId)
     .all<CampaignEmail>();
