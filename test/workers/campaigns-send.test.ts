@@ -83,6 +83,12 @@ describe("sending a campaign", () => {
       ["dan@example.org", "suppressed", "suppressed"],
     ]);
 
+    const tagged = await callJson<{ data: Array<{ id: string }> }>(
+      "GET",
+      `/v1/emails?tag=${encodeURIComponent(`campaign:${campaign.id}`)}`,
+      { token: ws.token },
+    );
+    expect(tagged.body.data).toHaveLength(2);
     const [ada, bob] = await emailsOf(campaign.id);
     expect(ada?.subject).toBe("News for <b>Ada&Co</b> Lovelace");
     expect(ada?.html).toContain("Hi &#60;b&#62;Ada&#38;Co&#60;/b&#62;, news for ada@example.org.");

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { customers } from "../../db/schema";
 import { notFound } from "../../lib/errors";
-import { domainOf, parseAddress } from "../../mail/address";
+import { parseAddress } from "../../mail/address";
 import { commitEmails, prepareEmails } from "../emails/emails.accept";
 import { normalizeEmail } from "../emails/emails.input";
 import type { EmailRow } from "../emails/emails.repo";
@@ -58,5 +58,3 @@ export async function sendTest(ctx: CampaignContext, id: string, to: string) {
   await enqueueEmails(ctx.env.EMAIL_QUEUE, prepared.rows as EmailRow[], ctx.now);
   return { email_id: prepared.rows[0]?.id ?? "" };
 }
-
-export const fromDomainOf = (from: string) => domainOf(parseAddress(from)?.address ?? "");

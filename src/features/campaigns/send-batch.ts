@@ -68,6 +68,8 @@ async function emailFor(env: Env, campaign: CampaignRow, r: PendingRecipient, no
       ...(campaign.html ? { html: fill(campaign.html, values, true) } : {}),
       ...(campaign.text ? { text: fill(textWithUnsubscribe(campaign.text), values) } : {}),
       headers: unsubscribeHeaders(url),
+      // GET /v1/emails?tag=campaign:<id> lists the campaign's emails.
+      tags: [{ name: "campaign", value: campaign.id }],
     },
     now,
   );
