@@ -1,6 +1,7 @@
 import { authenticate } from "./auth/authenticate";
 import { dashboardRouter } from "./dashboard/dashboard.router";
 import { accountsRouter } from "./features/accounts/accounts.handlers";
+import { campaignsRouter } from "./features/campaigns/campaigns.handlers";
 import { changelogRouter } from "./features/changelog/changelog.handlers";
 import { connectionsRouter } from "./features/connections/connections.handlers";
 import { contactGroupsRouter } from "./features/contact-groups/contact-groups.handlers";
@@ -31,6 +32,7 @@ import { requestBodyLimit } from "./lib/body-limit";
 import { emptyBodyIsNoBody } from "./lib/empty-body";
 import { handleError } from "./lib/error-handler";
 import { notFoundOrMethodNotAllowed } from "./lib/method-not-allowed";
+import { withPlainPathParams } from "./lib/openapi";
 import { requestContext } from "./lib/request-context";
 import { requestId } from "./lib/request-id";
 import { createRouter } from "./lib/router";
@@ -79,6 +81,7 @@ export function createApp() {
   app.route("/", contactGroupsRouter);
   // Before campaigns: /v1/campaigns/unsubscribed must not be read as a campaign id.
   app.route("/", unsubscribedListRouter);
+  app.route("/", campaignsRouter);
   app.route("/", tagsRouter);
   app.route("/", changelogRouter);
   app.route("/", portalRouter);
@@ -117,11 +120,13 @@ export function createApp() {
 
   let document: unknown;
   app.openapi(openApiRoute, (c) => {
-    document ??= app.getOpenAPI31Document({
-      openapi: "3.1.0",
-      info: { title: "Support and Email Service API", version: "1.0.0", description: API_DESCRIPTION },
-      servers: [{ url: new URL(c.req.url).origin, description: "This deployment" }],
-    });
+    document ??= withPlainPathParams(
+      app.getOpenAPI31Document({
+        openapi: "3.1.0",
+        info: { title: "Support and Email Service API", version: "1.0.0", description: API_DESCRIPTION },
+        servers: [{ url: new URL(c.req.url).origin, description: "This deployment" }],
+      }),
+    );
     return c.json(document as Record<string, unknown>, 200);
   });
 

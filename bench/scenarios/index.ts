@@ -1,5 +1,6 @@
 import type { Scenario } from "../lib/types";
 import { apiBaseline } from "./api-baseline";
+import { campaignSend } from "./campaign-send";
 import { dashboardPages } from "./dashboard-pages";
 import { emailSend } from "./email-send";
 import { inboundMail } from "./inbound-mail";
@@ -18,4 +19,5 @@ export const SCENARIOS: readonly Scenario[] = [
   smtpRelay,
   webhookDispatch,
   inboundMail,
+  campaignSend,
 ];

@@ -7,6 +7,7 @@ import { pruneRequestLogs } from "./prune-request-logs";
 import { pruneSmtpLogs } from "./prune-smtp-logs";
 import { publishDueChangelog } from "./publish-changelog";
 import { CRON } from "./schedules";
+import { sweepCampaigns } from "./sweep-campaigns";
 import { sweepEmails } from "./sweep-emails";
 import { sweepEvents } from "./sweep-events";
 
@@ -20,6 +21,8 @@ export async function handleScheduled(
       const db = createDb(env.DB);
       const swept = await sweepEmails(db, env.EMAIL_QUEUE, controller.scheduledTime);
       if (swept > 0) log.info("emails.swept", { count: swept });
+      const campaigns = await sweepCampaigns(db, env.EMAIL_QUEUE, controller.scheduledTime);
+      if (campaigns.started > 0 || campaigns.resumed > 0) log.info("campaigns.swept", campaigns);
       const deleted = await pruneRequestLogs(db, controller.scheduledTime);
       if (deleted > 0) log.info("request_logs.pruned", { deleted });
       const smtpDeleted = await pruneSmtpLogs(db, controller.scheduledTime);

@@ -102,3 +102,15 @@ export function jsonResponse<T extends z.ZodType>(schema: T, description: string
 export function jsonBody<T extends z.ZodType>(schema: T) {
   return { required: true, content: { "application/json": { schema } } };
 }
+
+/**
+ * A path parameter with a Hono pattern (`{id{cmp_[0-9A-Za-z]+}}`, so that a sibling static route
+ * is never taken for an id) is published as the plain `{id}` of OpenAPI.
+ */
+export function withPlainPathParams<T extends { paths?: Record<string, unknown> }>(document: T): T {
+  if (!document.paths) return document;
+  const paths = Object.fromEntries(
+    Object.entries(document.paths).map(([path, item]) => [path.replace(/\{(\w+)\{[^}]*\}\}/g, "{$1}"), item]),
+  );
+  return { ...document, paths };
+}

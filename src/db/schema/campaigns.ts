@@ -87,5 +87,7 @@ export const campaignRecipients = sqliteTable(
     // Batches take the next pending rows in order; lists page by state.
     index("campaign_recipients_campaign_state").on(t.campaignId, t.state, t.customerId),
     index("campaign_recipients_customer").on(t.customerId),
+    // A delivery settles its recipient by the email id: without this, each one scanned every row.
+    index("campaign_recipients_email").on(t.emailId),
   ],
 );

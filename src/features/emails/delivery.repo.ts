@@ -1,6 +1,7 @@
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import { type Db, runBatch, type Statement } from "../../db/client";
 import { emails } from "../../db/schema";
+import { deliveredStatements } from "../campaigns/progress";
 import type { EmailRow, NewEmailRow } from "./emails.repo";
 
 /**
@@ -89,7 +90,10 @@ export function finishStatements(
   detail: string | null,
   now: number,
 ): Statement[] {
-  const statements: Statement[] = [];
+  // A campaign email's recipient and stats move with the attempt's end, fenced by the same claim.
+  const statements: Statement[] = email.campaignId
+    ? deliveredStatements(email.id, changes.status ?? "", ownedBy(email), now)
+    : [];
   for (const state of ["accepted", "deferred", "rejected"] as const) {
     const group = outcomes.filter((o) => o.state === state);
     if (group.length === 0) continue;

@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import { type Db, runBatch, type Statement } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { describeError, log } from "../../lib/logger";
@@ -78,6 +79,7 @@ function rowFor(
     status,
     scheduledAt: email.scheduledAt,
     messageId: email.messageId ?? `<${id}@${email.fromDomain}>`,
+    campaignId: email.campaignId ?? null,
     lastEvent: status,
     lastEventAt: ctx.now,
     storedBytes: ownBytes(email),
@@ -90,13 +92,15 @@ function rowFor(
  * Checks emails in the order the API promises: sender domain (403), plan limits and quotas (429),
  * suppressed recipients (422), size (413); then reserves their sends and storage atomically (429
  * when a concurrent request took the last of it). `extraBytes` is storage the caller adds in the
- * same batch (a ticket message's attachments), reserved with the emails.
+ * same batch (a ticket message's attachments), reserved with the emails. With `onlyIf`, each
+ * email is written only when its condition holds as the batch runs (a campaign recipient's claim).
  */
 export async function prepareEmails(
   ctx: AcceptContext,
   emails: NormalizedEmail[],
   source: string,
   extraBytes = 0,
+  onlyIf?: (row: NewEmailRow, index: number) => SQL,
 ): Promise<PreparedEmails> {
   const { db, account, now } = ctx;
   const connections = senderConnections(ctx.state, emails);
@@ -116,7 +120,7 @@ export async function prepareEmails(
   return {
     rows,
     statements: rows.flatMap((row, i) =>
-      insertEmailStatements(db, row, emails[i]?.recipients ?? [], emails[i]?.tags ?? []),
+      insertEmailStatements(db, row, emails[i]?.recipients ?? [], emails[i]?.tags ?? [], onlyIf?.(row, i)),
     ),
     store: async () => {
       await Promise.all(files.map((file) => ctx.files.put(file.key, file.bytes)));

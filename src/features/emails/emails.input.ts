@@ -37,6 +37,8 @@ export interface NormalizedEmail {
   trackClicks: boolean | undefined;
   /** The client's own Message-ID (relayed mail keeps it); otherwise one is made from the email id. */
   messageId?: string;
+  /** The campaign the email is sent for (its opens, clicks and bounces count in its stats). */
+  campaignId?: string;
 }
 
 const MAX_SCHEDULE_AHEAD_MS = 30 * 86_400_000;

@@ -1,10 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { type Db, runBatch } from "../../db/client";
 import { emailEvents, emails } from "../../db/schema";
+import { firstClickStatement, firstOpenStatement } from "../campaigns/progress";
 
 /** Counts an open (first and last time, and how many), with its event. */
 export function recordOpen(db: Db, emailId: string, now: number) {
   return runBatch(db, [
+    firstOpenStatement(emailId),
     db
       .update(emails)
       .set({
@@ -20,7 +22,8 @@ export function recordOpen(db: Db, emailId: string, now: number) {
 }
 
 export function recordClick(db: Db, emailId: string, url: string, now: number) {
-  return db.batch([
+  return runBatch(db, [
+    firstClickStatement(emailId),
     db
       .update(emails)
       .set({

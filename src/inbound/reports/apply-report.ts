@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Statement } from "../../db/client";
+import { firstBounceStatement } from "../../features/campaigns/progress";
 import { bounceStatements } from "../../features/suppressions/bounces";
 import type { ReportedRecipient } from "./read-report";
 import type { ReportedEmail } from "./reports.repo";
@@ -39,6 +40,8 @@ function emailStatements(email: ReportedEmail, last: ReportedRecipient, now: num
               AND r.state NOT IN ('bounced', 'rejected')) THEN 'bounced' ELSE status END`
       : sql`status`;
   return [
+    // Before the event: a campaign counts the email's first bounce only.
+    ...(event === "bounced" ? [firstBounceStatement(email.id, WENT_OUT)] : []),
     sql`INSERT INTO email_events (email_id, type, detail, created_at)
         SELECT ${email.id}, ${event}, ${last.diagnostic}, ${now}
         WHERE EXISTS (SELECT 1 FROM emails WHERE id = ${email.id} AND status IN ${WENT_OUT})

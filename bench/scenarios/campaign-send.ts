@@ -1,0 +1,189 @@
+/**
+ * A 10,000-recipient campaign on the capture transport: a contact group of 10,000 new customers
+ * (ten POSTs of 1,000 members), a campaign to it, then the time from `send` until every recipient
+ * is `sent` (the campaign `sent`, its stats counting 10,000). Nobody twice and nobody missed are
+ * read from the server: the campaign's emails (tag `campaign:<id>`) number exactly 10,000, all
+ * `sent`. The Worker's peak memory is sampled from /proc: the resident size of the workerd
+ * processes this bench started (descendants of this process), every 250 ms.
+ */
+
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { call, callOk, countEmails, describe, waitForEmptyQueue } from "../lib/api";
+import { sleep } from "../lib/process-group";
+import type { BenchContext, Figure, Scenario, ScenarioResult } from "../lib/types";
+
+const RECIPIENTS = 10_000;
+const PER_CALL = 1_000;
+const GOAL_SECONDS = 60;
+const TIMEOUT_MS = 5 * 60_000;
+const POLL_MS = 500;
+const BACKLOG_TIMEOUT_MS = 5 * 60_000;
+
+interface Campaign {
+  id: string;
+  status: string;
+  paused_reason: string | null;
+  stats: { recipients: number; sent: number; suppressed: number; failed: number };
+}
+
+const statusField = (pid: number, field: string) => {
+  const text = readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(text);
+  return match ? Number(match[1]) * 1024 : 0;
+};
+
+/** workerd processes whose parent chain reaches this process: the server this bench started. */
+function ourWorkerds(): number[] {
+  const parentOf = (pid: number) =>
+    Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("workerd")) continue;
+      for (let p = parentOf(pid); p > 1; p = parentOf(p)) {
+        if (p === process.pid) {
+          pids.push(pid);
+          break;
+        }
+      }
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}
+
+/** Samples the summed RSS of our workerd processes until stopped; answers the peak in bytes. */
+function sampleMemory() {
+  let peak = 0;
+  let running = true;
+  const pids = ourWorkerds();
+  const loop = (async () => {
+    while (running && pids.length > 0) {
+      let sum = 0;
+      for (const pid of pids) {
+        try {
+          sum += statusField(pid, "VmRSS");
+        } catch {
+          // Gone.
+        }
+      }
+      peak = Math.max(peak, sum);
+      await sleep(250);
+    }
+  })();
+  return {
+    pids,
+    stop: async () => {
+      running = false;
+      await loop;
+      return peak;
+    },
+  };
+}
+
+/** The parsed JSON of a 201. */
+async function create<T>(ctx: BenchContext, path: string, body: unknown) {
+  const answer = await call(ctx, "POST", path, body);
+  if (answer.status !== 201) throw new Error(`POST ${path} answered ${describe(answer)}`);
+  return JSON.parse(answer.text) as T;
+}
+
+async function groupOf(ctx: BenchContext, runId: string) {
+  const group = await create<{ id: string }>(ctx, "/v1/contact-groups", { name: `Bench ${runId}` });
+  for (let i = 0; i < RECIPIENTS; i += PER_CALL) {
+    const members = Array.from({ length: PER_CALL }, (_, j) => ({ email: `r${i + j}.${runId}@example.com` }));
+    await callOk(ctx, "POST", `/v1/contact-groups/${group.id}/members`, { members });
+  }
+  return group.id;
+}
+
+export const campaignSend: Scenario = {
+  name: "campaign-send",
+  description: `a ${RECIPIENTS}-recipient campaign from send to the last recipient sent`,
+  needsSendingDomain: true,
+  async run(ctx: BenchContext): Promise<ScenarioResult> {
+    const problems: string[] = [];
+    const figures: Figure[] = [];
+    const result: ScenarioResult = {
+      name: campaignSend.name,
+      measurements: [],
+      goals: [],
+      figures,
+      problems,
+    };
+    const backlog = await waitForEmptyQueue(ctx, BACKLOG_TIMEOUT_MS);
+    if (backlog.left > 0)
+      problems.push(`${backlog.left} emails of earlier work were still unsent at the start`);
+
+    const runId = randomBytes(4).toString("hex");
+    const groupId = await groupOf(ctx, runId);
+    const campaign = await create<Campaign>(ctx, "/v1/campaigns", {
+      name: `Bench ${runId}`,
+      from: `Bench <news@${ctx.fromDomain}>`,
+      subject: "News for {{name|you}}",
+      html: '<p>Hello {{first_name|there}}</p><p><a href="{{unsubscribe_url}}">Unsubscribe</a></p>',
+      text: "Hello {{first_name|there}}",
+      contact_group_ids: [groupId],
+    });
+    console.log(`  ${RECIPIENTS} members in a group; sending ${campaign.id}...`);
+
+    const memory = sampleMemory();
+    const started = performance.now();
+    await callOk(ctx, "POST", `/v1/campaigns/${campaign.id}/send`, {});
+    let last: Campaign = campaign;
+    let finished: number | undefined;
+    while (performance.now() - started < TIMEOUT_MS) {
+      last = await callOk<Campaign>(ctx, "GET", `/v1/campaigns/${campaign.id}`);
+      if (last.status === "sent") {
+        finished = performance.now();
+        break;
+      }
+      if (last.status === "paused" || last.status === "cancelled") break;
+      await sleep(POLL_MS);
+    }
+    const peak = await memory.stop();
+
+    const tag = `campaign:${campaign.id}`;
+    const [emails, sent] = await Promise.all([
+      countEmails(ctx, { tag }),
+      countEmails(ctx, { tag, status: "sent" }),
+    ]);
+    figures.push(
+      { label: "recipients", value: last.stats.recipients, unit: "" },
+      { label: "recipients sent", value: last.stats.sent, unit: `of ${RECIPIENTS}` },
+      { label: "campaign emails (nobody twice)", value: emails, unit: `of ${RECIPIENTS}` },
+      { label: "campaign emails sent (nobody missed)", value: sent, unit: `of ${RECIPIENTS}` },
+    );
+    if (memory.pids.length > 0)
+      figures.push({
+        label: `workerd peak RSS (${memory.pids.length} process)`,
+        value: peak / 1024 / 1024,
+        unit: "MB",
+      });
+    else problems.push("no workerd process of this bench found in /proc: peak memory not measured");
+    if (finished === undefined) {
+      problems.push(
+        `campaign ${last.status}${last.paused_reason ? ` (${last.paused_reason})` : ""} with ${last.stats.sent} of ${RECIPIENTS} sent after ${((performance.now() - started) / 1000).toFixed(0)} s`,
+      );
+      return result;
+    }
+    const seconds = (finished - started) / 1000;
+    figures.push(
+      { label: "send to last recipient sent", value: seconds, unit: "s" },
+      { label: "recipients per second", value: RECIPIENTS / seconds, unit: "/s" },
+    );
+    result.goals.push({
+      label: `${RECIPIENTS} recipients sent`,
+      value: seconds,
+      target: `< ${GOAL_SECONDS} s`,
+      met: seconds < GOAL_SECONDS && emails === RECIPIENTS && sent === RECIPIENTS,
+    });
+    if (emails !== RECIPIENTS || sent !== RECIPIENTS || last.stats.sent !== RECIPIENTS)
+      problems.push(`expected ${RECIPIENTS} emails sent once each, found ${emails} emails, ${sent} sent`);
+    return result;
+  },
+};

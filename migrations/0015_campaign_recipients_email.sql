@@ -1,0 +1,1 @@
+CREATE INDEX `campaign_recipients_email` ON `campaign_recipients` (`email_id`);

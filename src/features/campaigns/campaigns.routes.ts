@@ -1,0 +1,130 @@
+import { z } from "@hono/zod-openapi";
+import { defineRoute, ErrorSchema, jsonBody, jsonResponse } from "../../lib/openapi";
+import {
+  CAMPAIGN_ID_PATH,
+  CampaignListQuerySchema,
+  CampaignListSchema,
+  CampaignParamsSchema,
+  CampaignSchema,
+  CreateCampaignBodySchema,
+  SendCampaignBodySchema,
+  TestCampaignBodySchema,
+  TestCampaignResultSchema,
+  UpdateCampaignBodySchema,
+} from "./campaigns.schemas";
+
+const tags = ["Campaigns"];
+const one = `/v1/campaigns/${CAMPAIGN_ID_PATH}`;
+const STATES =
+  "Status: `draft` → `scheduled` → `sending` → `sent`; `paused` from `sending` (and back with resume); `cancelled` from `scheduled`, `sending` or `paused`. A move the campaign's status does not allow is a 400 `invalid_campaign_status` naming the status.";
+const illegal = jsonResponse(
+  ErrorSchema,
+  "`invalid_campaign_status`: the campaign's status does not allow this move.",
+);
+
+export const listCampaignsRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/campaigns",
+  tags,
+  summary: "List campaigns",
+  description:
+    "The workspace's campaigns, newest first, `limit` 20 by default (at most 100); `status` filters.",
+  request: { query: CampaignListQuerySchema },
+  responses: { 200: jsonResponse(CampaignListSchema, "A page of campaigns.") },
+});
+
+export const createCampaignRoute = defineRoute("write", {
+  method: "post",
+  path: "/v1/campaigns",
+  tags,
+  summary: "Create a campaign",
+  description: `A draft. Every \`contact_group_ids\` entry must be a contact group of the workspace: otherwise 404 and nothing is created. ${STATES}`,
+  request: { body: jsonBody(CreateCampaignBodySchema) },
+  responses: { 201: jsonResponse(CampaignSchema, "The new draft campaign.") },
+});
+
+export const getCampaignRoute = defineRoute("read", {
+  method: "get",
+  path: one,
+  tags,
+  summary: "Get a campaign",
+  description:
+    "With its live `stats`, kept exact as recipients are sent, suppressed, fail, open, click, bounce or unsubscribe.",
+  request: { params: CampaignParamsSchema },
+  responses: { 200: jsonResponse(CampaignSchema, "The campaign.") },
+});
+
+export const updateCampaignRoute = defineRoute("write", {
+  method: "patch",
+  path: one,
+  tags,
+  summary: "Update a draft campaign",
+  description:
+    "Changes the fields given. Only a `draft` can be edited (400 `invalid_campaign_status` otherwise); an unknown contact group is a 404.",
+  request: { params: CampaignParamsSchema, body: jsonBody(UpdateCampaignBodySchema) },
+  responses: { 200: jsonResponse(CampaignSchema, "The updated campaign."), 400: illegal },
+});
+
+export const deleteCampaignRoute = defineRoute("write", {
+  method: "delete",
+  path: one,
+  tags,
+  summary: "Delete a draft campaign",
+  description: "Only a draft can be deleted: any other status is a 409 `campaign_not_draft`.",
+  request: { params: CampaignParamsSchema },
+  responses: {
+    200: jsonResponse(z.object({ id: z.string(), deleted: z.literal(true) }), "Deleted."),
+    409: jsonResponse(ErrorSchema, "The campaign is not a draft."),
+  },
+});
+
+export const sendCampaignRoute = defineRoute("write", {
+  method: "post",
+  path: `${one}/send`,
+  tags,
+  summary: "Send or schedule a campaign",
+  description:
+    "From `draft` or `scheduled`. Needs the from domain to be a verified connection of the workspace, `{{unsubscribe_url}}` in the html and at least one contact group: otherwise 400 `campaign_not_ready` whose `missing` names each. With a future `scheduled_at` (at most 365 days ahead) the campaign is `scheduled` and the minute sweep starts it; otherwise it is `sending` at once. Sending first writes one recipient row per member of its groups (each customer once; unsubscribed customers are skipped), then sends batches of at most 100 through the pipeline of POST /v1/emails: suppressed addresses are counted in `stats.suppressed`, not sent. Every email carries the recipient's `List-Unsubscribe` and `List-Unsubscribe-Post` headers and the tag `campaign:<id>` (GET /v1/emails?tag=campaign:<id> lists them). A quota reached mid-send pauses the campaign with `paused_reason`.",
+  request: { params: CampaignParamsSchema, body: { ...jsonBody(SendCampaignBodySchema), required: false } },
+  responses: { 200: jsonResponse(CampaignSchema, "The campaign, `scheduled` or `sending`."), 400: illegal },
+});
+
+const move = (action: "pause" | "resume" | "cancel", summary: string, description: string) =>
+  defineRoute("write", {
+    method: "post",
+    path: `${one}/${action}`,
+    tags,
+    summary,
+    description,
+    request: { params: CampaignParamsSchema },
+    responses: { 200: jsonResponse(CampaignSchema, "The campaign after the move."), 400: illegal },
+  });
+
+export const pauseCampaignRoute = move(
+  "pause",
+  "Pause a sending campaign",
+  "From `sending`: no new batch starts (the one under way finishes, within seconds).",
+);
+export const resumeCampaignRoute = move(
+  "resume",
+  "Resume a paused campaign",
+  "From `paused`: continues with the recipients still pending; nobody is sent twice. Clears `paused_reason`.",
+);
+export const cancelCampaignRoute = move(
+  "cancel",
+  "Cancel a campaign",
+  "From `scheduled`, `sending` or `paused`: recipients not yet sent are skipped. Emails already queued still go.",
+);
+
+export const testCampaignRoute = defineRoute("write", {
+  method: "post",
+  path: `${one}/test`,
+  tags,
+  summary: "Send a test email",
+  description:
+    "One email to `to` in any status, through the pipeline of POST /v1/emails (403 unverified domain, 429 quota, 422 suppressed), subject prefixed `[Test] `. Variables come from the workspace's customer of that address when there is one; `{{unsubscribe_url}}` is a placeholder link that unsubscribes nobody. Not counted in the stats; no recipient row.",
+  request: { params: CampaignParamsSchema, body: jsonBody(TestCampaignBodySchema) },
+  responses: {
+    200: jsonResponse(TestCampaignResultSchema, "The test email's id (see GET /v1/emails/{id})."),
+  },
+});

@@ -1,0 +1,110 @@
+import type { CampaignStatus } from "../../db/schema";
+import { AppError, conflict, notFound } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import type { RequestContext } from "../../lib/request-context";
+import { toCampaign } from "./campaigns.dto";
+import {
+  type CampaignRow,
+  campaignQueries,
+  deleteDraft,
+  findCampaign,
+  insertCampaign,
+  moveCampaign,
+  ownGroupIds,
+} from "./campaigns.repo";
+import type { CreateCampaignInput, UpdateCampaignInput } from "./campaigns.schemas";
+
+export type CampaignContext = Pick<RequestContext, "db" | "env" | "accountId" | "now">;
+
+export const campaignNotFound = (id: string) => notFound(`Campaign ${id}`);
+
+/** 400 for a move the state machine of product.md does not have, naming the status. */
+export const illegalMove = (row: CampaignRow, action: string, allowed: string) =>
+  new AppError(
+    400,
+    "invalid_campaign_status",
+    "Invalid campaign status",
+    `Campaign ${row.id} is ${row.status}; it can be ${action} only when ${allowed}.`,
+    { status: row.status },
+  );
+
+export async function ownCampaign(ctx: CampaignContext, id: string) {
+  const row = await findCampaign(ctx.db, ctx.accountId, id);
+  if (!row) throw campaignNotFound(id);
+  return row;
+}
+
+/** 404 naming the first id that is not a contact group of the workspace. */
+async function checkGroups(ctx: CampaignContext, ids: string[] | undefined) {
+  if (!ids || ids.length === 0) return;
+  const own = await ownGroupIds(ctx.db, ctx.accountId, ids);
+  const missing = ids.find((id) => !own.has(id));
+  if (missing) throw notFound(`Contact group ${missing}`);
+}
+
+/** A page, newest first, and the total, in one round trip. */
+export async function listCampaigns(
+  ctx: CampaignContext,
+  status: CampaignStatus | undefined,
+  limit: number,
+  offset: number,
+) {
+  const { page, total } = campaignQueries(ctx.db, ctx.accountId, status, limit, offset);
+  const [rows, totals] = await ctx.db.batch([page, total]);
+  return { campaigns: rows.map(toCampaign), total: totals[0]?.total ?? 0 };
+}
+
+export async function createCampaign(ctx: CampaignContext, input: CreateCampaignInput) {
+  const groups = [...new Set(input.contact_group_ids ?? [])];
+  await checkGroups(ctx, groups);
+  const row = await insertCampaign(ctx.db, {
+    id: newId("cmp"),
+    accountId: ctx.accountId,
+    name: input.name,
+    from: input.from,
+    replyTo: input.reply_to || null,
+    subject: input.subject,
+    html: input.html ?? null,
+    text: input.text ?? null,
+    contactGroupIds: JSON.stringify(groups),
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  });
+  return toCampaign(row);
+}
+
+export async function getCampaign(ctx: CampaignContext, id: string) {
+  return toCampaign(await ownCampaign(ctx, id));
+}
+
+/** Edits are for drafts only (400 otherwise); the move is conditional, so a racing send wins cleanly. */
+export async function updateCampaign(ctx: CampaignContext, id: string, input: UpdateCampaignInput) {
+  const row = await ownCampaign(ctx, id);
+  if (row.status !== "draft") throw illegalMove(row, "edited", "draft");
+  const groups = input.contact_group_ids ? [...new Set(input.contact_group_ids)] : undefined;
+  await checkGroups(ctx, groups);
+  const updated = await moveCampaign(ctx.db, ctx.accountId, id, ["draft"], {
+    name: input.name,
+    from: input.from,
+    replyTo: input.reply_to === undefined ? undefined : input.reply_to || null,
+    subject: input.subject,
+    html: input.html,
+    text: input.text,
+    contactGroupIds: groups ? JSON.stringify(groups) : undefined,
+    updatedAt: ctx.now,
+  });
+  if (!updated) throw illegalMove(await ownCampaign(ctx, id), "edited", "draft");
+  return toCampaign(updated);
+}
+
+/** Only a draft can be deleted: anything else has recipients and stats to keep (409). */
+export async function deleteCampaign(ctx: CampaignContext, id: string) {
+  const row = await ownCampaign(ctx, id);
+  if (row.status !== "draft" || !(await deleteDraft(ctx.db, ctx.accountId, id))) {
+    throw conflict(
+      "campaign_not_draft",
+      "Campaign not a draft",
+      `Campaign ${id} is ${row.status === "draft" ? "no longer a draft" : row.status}; only drafts can be deleted.`,
+    );
+  }
+}

@@ -1,0 +1,59 @@
+import { type SQL, sql } from "drizzle-orm";
+
+/**
+ * The statements other pipelines add to their own batches so that a campaign's stats stay exact:
+ * each counter moves in the same transaction as what it counts, and only on the first time
+ * (the recipient still `queued`, the email's first open or click, its first bounce). They only
+ * read the email by id, so an email of no campaign changes nothing. Kept free of feature imports:
+ * the email, tracking and bounce code call it.
+ */
+
+const campaignOf = (emailId: string) => sql`(SELECT campaign_id FROM emails WHERE id = ${emailId})`;
+
+/**
+ * An attempt of a campaign email ended (`sent`, `failed` or `bounced`): its recipient leaves
+ * `queued`, the matching counter moves, and the campaign is `sent` once nobody is left. `fence` is
+ * the delivery's own claim, so an attempt that lost its email writes nothing.
+ */
+export function deliveredStatements(emailId: string, status: string, fence: SQL, now: number): SQL[] {
+  if (status !== "sent" && status !== "failed" && status !== "bounced") return [];
+  const state = status === "sent" ? "sent" : "failed";
+  const queued = sql`email_id = ${emailId} AND state = 'queued'`;
+  const counters =
+    status === "sent"
+      ? sql`sent_count = sent_count + 1`
+      : status === "bounced"
+        ? sql`failed_count = failed_count + 1, bounced_count = bounced_count + 1`
+        : sql`failed_count = failed_count + 1`;
+  return [
+    sql`UPDATE campaigns SET ${counters}
+        WHERE id = ${campaignOf(emailId)} AND ${fence}
+          AND EXISTS (SELECT 1 FROM campaign_recipients WHERE ${queued})`,
+    sql`UPDATE campaign_recipients SET state = ${state}, updated_at = ${now},
+          detail = ${status === "sent" ? null : status}
+        WHERE ${queued} AND ${fence}`,
+    sql`UPDATE campaigns SET status = 'sent', sent_at = ${now}, updated_at = ${now}
+        WHERE id = ${campaignOf(emailId)} AND status = 'sending'
+          AND NOT EXISTS (SELECT 1 FROM campaign_recipients
+            WHERE campaign_id = ${campaignOf(emailId)} AND state IN ('pending', 'queued'))`,
+  ];
+}
+
+/** Before the email's open is recorded: its campaign counts the first one. */
+export const firstOpenStatement = (emailId: string) => sql`
+  UPDATE campaigns SET opened_count = opened_count + 1
+  WHERE id = (SELECT campaign_id FROM emails WHERE id = ${emailId} AND first_opened_at IS NULL)`;
+
+/** Before the email's click is recorded: its campaign counts the first one. */
+export const firstClickStatement = (emailId: string) => sql`
+  UPDATE campaigns SET clicked_count = clicked_count + 1
+  WHERE id = (SELECT campaign_id FROM emails WHERE id = ${emailId} AND first_clicked_at IS NULL)`;
+
+/**
+ * Before a bounce report's event is written: its campaign counts the email's first bounce (one
+ * counted when the transport refused it already wrote a `bounced` event).
+ */
+export const firstBounceStatement = (emailId: string, wentOut: SQL) => sql`
+  UPDATE campaigns SET bounced_count = bounced_count + 1
+  WHERE id = (SELECT campaign_id FROM emails WHERE id = ${emailId} AND status IN ${wentOut})
+    AND NOT EXISTS (SELECT 1 FROM email_events WHERE email_id = ${emailId} AND type = 'bounced')`;

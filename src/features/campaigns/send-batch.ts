@@ -1,0 +1,207 @@
+import { eq, sql } from "drizzle-orm";
+import { createDb, type Db, runBatch } from "../../db/client";
+import { campaigns } from "../../db/schema";
+import { AppError } from "../../lib/errors";
+import { describeError, log } from "../../lib/logger";
+import { limitsFor, type PlanName, parseQuotaOverrides } from "../../lib/plans";
+import { domainOf, parseAddress } from "../../mail/address";
+import { unsubscribeHeaders, unsubscribeUrl } from "../../mail/unsubscribe-token";
+import { prepareEmails } from "../emails/emails.accept";
+import { normalizeEmail } from "../emails/emails.input";
+import type { EmailRow } from "../emails/emails.repo";
+import { enqueueEmails } from "../emails/enqueue";
+import { loadSendState, type SendState } from "../emails/send-state";
+import { assertEmailQuota, currentUsage } from "../usage/usage.service";
+import type { CampaignRow } from "./campaigns.repo";
+import {
+  claimedBy,
+  claimStatement,
+  finishStatement,
+  type PendingRecipient,
+  pendingBatchQuery,
+  settleStatements,
+} from "./recipients.repo";
+import { fill, oneLine, textWithUnsubscribe } from "./variables";
+
+/** The queue message that sends a campaign's next batch. */
+export interface CampaignBatchMessage {
+  campaignId: string;
+}
+
+export type BatchOutcome = "continue" | "done";
+
+const EMAIL_QUOTAS = ["emails_per_hour", "emails_per_day", "emails_per_month"] as const;
+
+/** How many more emails the workspace's hourly, daily and monthly quotas allow now. */
+function quotaRoom(state: SendState, plan: PlanName, overrides: string, now: number) {
+  const limits = limitsFor(plan, parseQuotaOverrides(overrides));
+  const usage = currentUsage(state.usage, now);
+  const room = Math.min(
+    ...EMAIL_QUOTAS.map((q) => {
+      const limit = limits[q];
+      return limit === null ? Number.POSITIVE_INFINITY : Math.max(limit - usage[q], 0);
+    }),
+  );
+  return { room, refusal: (count: number) => catchAppError(() => assertEmailQuota(usage, limits, count)) };
+}
+
+function catchAppError(run: () => void): AppError | null {
+  try {
+    run();
+    return null;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+}
+
+/** One recipient's email: the campaign's content with their variables and unsubscribe link. */
+async function emailFor(env: Env, campaign: CampaignRow, r: PendingRecipient, now: number) {
+  const url = await unsubscribeUrl(env, { customerId: r.customerId, campaignId: campaign.id });
+  const values = { email: r.email, name: r.name, unsubscribeUrl: url };
+  const email = normalizeEmail(
+    {
+      from: campaign.from,
+      to: r.email,
+      ...(campaign.replyTo ? { reply_to: campaign.replyTo } : {}),
+      subject: oneLine(fill(campaign.subject, values)),
+      ...(campaign.html ? { html: fill(campaign.html, values, true) } : {}),
+      ...(campaign.text ? { text: fill(textWithUnsubscribe(campaign.text), values) } : {}),
+      headers: unsubscribeHeaders(url),
+      // GET /v1/emails?tag=campaign:<id> lists the campaign's emails.
+      tags: [{ name: "campaign", value: campaign.id }],
+    },
+    now,
+  );
+  return { ...email, campaignId: campaign.id };
+}
+
+/** A campaign the service must stop: paused, with the reason on it for people to read. */
+async function pauseFor(db: Db, campaign: CampaignRow, reason: AppError, now: number) {
+  const text = `${reason.code}: ${reason.detail ?? reason.error}`;
+  await db
+    .update(campaigns)
+    .set({ status: "paused", pausedReason: text, updatedAt: now })
+    .where(sql`${campaigns.id} = ${campaign.id} AND ${campaigns.status} = 'sending'`);
+  log.warn("campaigns.paused", { campaign_id: campaign.id, code: reason.code });
+}
+
+/**
+ * Sends a campaign's next batch of at most 100 pending recipients through the email pipeline:
+ * suppressed addresses become `suppressed`, customers unsubscribed since the send began `skipped`,
+ * the rest become emails whose rows are written only with their recipient's claim, then queued
+ * for delivery. A quota that cannot take them all sends what fits and pauses the campaign with the
+ * reason. Answers whether another batch should follow.
+ */
+export async function sendCampaignBatch(
+  env: Env,
+  campaignId: string,
+  now = Date.now(),
+): Promise<BatchOutcome> {
+  const db = createDb(env.DB);
+  const [found, pending] = await db.batch([
+    db.select().from(campaigns).where(eq(campaigns.id, campaignId)).limit(1),
+    pendingBatchQuery(db, campaignId),
+  ]);
+  const campaign = found[0];
+  if (campaign?.status !== "sending") return "done";
+  if (pending.length === 0) {
+    await runBatch(db, [finishStatement(campaignId, now)]);
+    return "done";
+  }
+  const from = parseAddress(campaign.from);
+  const subscribed = pending.filter((r) => !r.unsubscribed);
+  const state = await loadSendState(
+    db,
+    campaign.accountId,
+    [from ? domainOf(from.address) : ""],
+    subscribed.map((r) => r.email),
+    null,
+    now,
+  );
+  if (!state.account) return "done";
+  const suppressed = new Set(state.suppressed);
+  const settle = [
+    ...settleStatements(
+      campaignId,
+      pending.filter((r) => r.unsubscribed).map((r) => r.customerId),
+      "skipped",
+      "unsubscribed",
+      now,
+    ),
+    ...settleStatements(
+      campaignId,
+      subscribed.filter((r) => suppressed.has(r.email)).map((r) => r.customerId),
+      "suppressed",
+      "suppressed",
+      now,
+    ),
+  ];
+  const quota = quotaRoom(state, state.account.plan as PlanName, state.account.quotaOverrides, now);
+  const wanted = subscribed.filter((r) => !suppressed.has(r.email));
+  const toSend = wanted.slice(0, Math.min(wanted.length, quota.room));
+  const stop = toSend.length < wanted.length ? quota.refusal(wanted.length) : null;
+
+  try {
+    await sendEmails(env, db, campaign, toSend, { ...state, suppressed: [] }, settle, now);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    // Domain no longer verified, a quota taken by a concurrent send, an email too large: stop here.
+    await runBatch(db, settle);
+    await pauseFor(db, campaign, error, now);
+    return "done";
+  }
+  if (stop) {
+    await pauseFor(db, campaign, stop, now);
+    return "done";
+  }
+  return "continue";
+}
+
+/** Writes the batch's emails with their claims and settled recipients in one D1 batch, then queues them. */
+async function sendEmails(
+  env: Env,
+  db: Db,
+  campaign: CampaignRow,
+  recipients: PendingRecipient[],
+  state: SendState,
+  settle: ReturnType<typeof settleStatements>,
+  now: number,
+) {
+  const touch = sql`UPDATE campaigns SET updated_at = ${now} WHERE id = ${campaign.id}`;
+  if (recipients.length === 0) {
+    await runBatch(db, [...settle, touch, finishStatement(campaign.id, now)]);
+    return;
+  }
+  const emails = await Promise.all(recipients.map((r) => emailFor(env, campaign, r, now)));
+  const account = state.account as NonNullable<SendState["account"]>;
+  const prepared = await prepareEmails(
+    { db, files: env.FILES, account, state, now },
+    emails,
+    "campaign",
+    0,
+    (row, i) => claimedBy(campaign.id, recipients[i]?.customerId ?? "", row.id),
+  );
+  const claims = prepared.rows.map((row, i) => ({
+    customerId: recipients[i]?.customerId ?? "",
+    emailId: row.id,
+  }));
+  let claimed: number;
+  try {
+    await prepared.store();
+    const [claim] = await runBatch(db, [
+      claimStatement(campaign.id, claims, now),
+      ...prepared.statements,
+      ...settle,
+      touch,
+    ]);
+    claimed = claim?.meta.changes ?? 0;
+  } catch (error) {
+    await prepared.abort();
+    throw error;
+  }
+  // Another run claimed these recipients first: their emails were not written; give the quota back.
+  if (claimed === 0)
+    await prepared.abort().catch((e: unknown) => log.warn("campaigns.release_failed", describeError(e)));
+  else await enqueueEmails(env.EMAIL_QUEUE, prepared.rows as EmailRow[], now);
+}
