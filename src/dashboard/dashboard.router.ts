@@ -1,4 +1,5 @@
 import { createRouter } from "../lib/router";
+import { campaignsPagesRouter } from "./campaigns/campaigns.handlers";
 import { eventsPagesRouter } from "./events/events.handlers";
 import { inboxesRouter } from "./inboxes/inboxes.handlers";
 import { keysPagesRouter } from "./keys/keys.handlers";
@@ -35,3 +36,4 @@ dashboardRouter.route("/", keysPagesRouter);
 dashboardRouter.route("/", logsRouter);
 dashboardRouter.route("/", eventsPagesRouter);
 dashboardRouter.route("/", teamRouter);
+dashboardRouter.route("/", campaignsPagesRouter);

@@ -46,6 +46,7 @@ export const NAV = [
   { name: "SMTP logs", href: "/dashboard/smtp-logs" },
   { name: "Events", href: "/dashboard/events" },
   { name: "Team", href: "/dashboard/team" },
+  { name: "Campaigns", href: "/dashboard/campaigns" },
 ] as const;
 
 export type NavName = (typeof NAV)[number]["name"];
