@@ -24,6 +24,11 @@ export interface AppEnv {
     session: Session | undefined;
     /** The session's CSRF token, for the dashboard's forms (set under /dashboard only). */
     csrfToken: string;
+    /**
+     * Set by a dashboard route answering HTML it did not write (a campaign's preview): its page
+     * gets this Content-Security-Policy instead of the dashboard's.
+     */
+    documentPolicy: string | undefined;
   };
 }
 

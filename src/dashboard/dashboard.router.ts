@@ -1,4 +1,5 @@
 import { createRouter } from "../lib/router";
+import { campaignsPagesRouter } from "./campaigns/campaigns.handlers";
 import { contactsRouter } from "./contacts/contacts.handlers";
 import { eventsPagesRouter } from "./events/events.handlers";
 import { inboxesRouter } from "./inboxes/inboxes.handlers";
@@ -37,3 +38,4 @@ dashboardRouter.route("/", keysPagesRouter);
 dashboardRouter.route("/", logsRouter);
 dashboardRouter.route("/", eventsPagesRouter);
 dashboardRouter.route("/", teamRouter);
+dashboardRouter.route("/", campaignsPagesRouter);

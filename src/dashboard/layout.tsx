@@ -42,6 +42,7 @@ export const NAV = [
   { name: "Tickets", href: "/dashboard/tickets" },
   { name: "Inboxes", href: "/dashboard/inboxes" },
   { name: "Contacts", href: "/dashboard/contacts" },
+  { name: "Campaigns", href: "/dashboard/campaigns" },
   { name: "API keys", href: "/dashboard/keys", role: "admin" },
   { name: "Request logs", href: "/dashboard/request-logs" },
   { name: "SMTP logs", href: "/dashboard/smtp-logs" },

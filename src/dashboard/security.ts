@@ -28,6 +28,8 @@ const headers = secureHeaders({
 
 const dashboardHeaders = createMiddleware<AppEnv>(async (c, next) => {
   await headers(c, next);
+  const policy = c.get("documentPolicy");
+  if (policy) c.header("Content-Security-Policy", policy);
   c.header("Cache-Control", "no-store");
   c.header("X-Robots-Tag", "noindex");
 });

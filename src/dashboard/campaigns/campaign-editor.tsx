@@ -1,0 +1,98 @@
+import { CsrfField, PageHeader } from "../components";
+import { type Problem, ProblemNotice } from "../inboxes/form-problem";
+import type { CampaignDraft } from "./campaign-forms";
+
+export interface GroupChoice {
+  id: string;
+  name: string;
+  member_count: number;
+}
+
+const VARIABLES =
+  "Variables: {{first_name}}, {{name}}, {{email}}, {{name|fallback}} and {{unsubscribe_url}} (required in the HTML to send).";
+
+/** The editor's fields: a new campaign and a draft's page share them. */
+export function CampaignFields(props: { values: Partial<CampaignDraft>; groups: GroupChoice[] }) {
+  const { values } = props;
+  const chosen = new Set([values.contact_group_ids ?? []].flat());
+  return (
+    <>
+      <label>
+        Name
+        <input name="name" required maxlength={200} value={values.name ?? ""} />
+      </label>
+      <label>
+        From
+        <input name="from" required value={values.from ?? ""} placeholder="Acme <news@acme.com>" />
+        <small>On a verified domain of this workspace.</small>
+      </label>
+      <label>
+        Reply-To <span class="muted">(optional)</span>
+        <input name="reply_to" value={values.reply_to ?? ""} />
+      </label>
+      <label>
+        Subject
+        <input name="subject" required value={values.subject ?? ""} />
+      </label>
+      <label>
+        HTML
+        <textarea name="html" rows={12}>
+          {values.html ?? ""}
+        </textarea>
+        <small>{VARIABLES}</small>
+      </label>
+      <label>
+        Text <span class="muted">(optional; the unsubscribe link is appended when it has none)</span>
+        <textarea name="text" rows={6}>
+          {values.text ?? ""}
+        </textarea>
+      </label>
+      <fieldset>
+        <legend>Send to</legend>
+        {props.groups.length === 0 ? (
+          <p class="muted">
+            No contact groups yet: make one under <a href="/dashboard/contacts">Contacts</a>.
+          </p>
+        ) : (
+          props.groups.map((group) => (
+            <label class="check">
+              <input
+                type="checkbox"
+                name="contact_group_ids"
+                value={group.id}
+                checked={chosen.has(group.id)}
+              />
+              {group.name} <span class="muted">({group.member_count} members)</span>
+            </label>
+          ))
+        )}
+      </fieldset>
+    </>
+  );
+}
+
+export function NewCampaignPage(props: {
+  csrfToken: string;
+  groups: GroupChoice[];
+  draft?: CampaignDraft | undefined;
+  problem?: Problem | undefined;
+}) {
+  return (
+    <>
+      <p class="crumbs">
+        <a href="/dashboard/campaigns">Campaigns</a>
+      </p>
+      <PageHeader title="New campaign" />
+      <ProblemNotice problem={props.problem} />
+      <section class="panel">
+        <form method="post" action="/dashboard/campaigns" class="stack">
+          <CsrfField token={props.csrfToken} />
+          <CampaignFields values={props.draft ?? {}} groups={props.groups} />
+          <div class="actions">
+            <button type="submit">Save draft</button>
+          </div>
+        </form>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,197 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
+import {
+  cancelCampaign,
+  pauseCampaign,
+  resumeCampaign,
+  sendCampaign,
+} from "../../features/campaigns/campaign-moves";
+import { sendTest } from "../../features/campaigns/campaign-test";
+import {
+  CreateCampaignBodySchema,
+  SendCampaignBodySchema,
+  TestCampaignBodySchema,
+  UpdateCampaignBodySchema,
+} from "../../features/campaigns/campaigns.schemas";
+import {
+  createCampaign,
+  deleteCampaign,
+  getCampaign,
+  listCampaigns,
+  updateCampaign,
+} from "../../features/campaigns/campaigns.service";
+import { listContactGroups } from "../../features/contact-groups/contact-groups.service";
+import { createRouter } from "../../lib/router";
+import { asApiBody, formProblem, type Problem } from "../inboxes/form-problem";
+import { renderPage, sessionOf } from "../page";
+import { hasRole } from "../roles";
+import { CampaignPage, type CampaignPageProps } from "./campaign.page";
+import { NewCampaignPage } from "./campaign-editor";
+import { asCampaignBody, type CampaignDraft, scheduledAtOf } from "./campaign-forms";
+import { CampaignListPage } from "./campaign-list.page";
+import { CampaignStats } from "./campaign-stats";
+import {
+  campaignListRoute,
+  campaignPreviewRoute,
+  campaignRoute,
+  campaignStatsRoute,
+  cancelCampaignRoute,
+  createCampaignRoute,
+  deleteCampaignRoute,
+  newCampaignRoute,
+  pauseCampaignRoute,
+  resumeCampaignRoute,
+  saveCampaignRoute,
+  sendCampaignRoute,
+  testCampaignRoute,
+} from "./campaigns.routes";
+import { PREVIEW_POLICY, previewHtml } from "./preview";
+
+/** The groups the editor offers (the first 100, newest first, as GET /v1/contact-groups pages them). */
+async function groupChoices(c: Context<AppEnv>) {
+  const { db, accountId } = c.var.ctx;
+  return (await listContactGroups(db, accountId, 100, 0)).groups;
+}
+
+async function renderCampaign(
+  c: Context<AppEnv>,
+  id: string,
+  extras: Pick<CampaignPageProps, "done" | "problem" | "draft">,
+  status: 200 | 400 | 409 = 200,
+) {
+  const [campaign, groups] = await Promise.all([getCampaign(c.var.ctx, id), groupChoices(c)]);
+  return renderPage(
+    c,
+    { title: campaign.name, nav: "Campaigns", status },
+    <CampaignPage
+      campaign={campaign}
+      groups={groups}
+      canManage={hasRole(sessionOf(c), "admin")}
+      csrfToken={c.var.csrfToken}
+      {...extras}
+    />,
+  );
+}
+
+async function renderNew(
+  c: Context<AppEnv>,
+  draft?: CampaignDraft,
+  problem?: Problem,
+  status: 200 | 400 | 409 = 200,
+) {
+  return renderPage(
+    c,
+    { title: "New campaign", nav: "Campaigns", status },
+    <NewCampaignPage
+      csrfToken={c.var.csrfToken}
+      groups={await groupChoices(c)}
+      draft={draft}
+      problem={problem}
+    />,
+  );
+}
+
+/**
+ * Runs an action on campaign `id` and redirects to it with `done`; what the API refuses (400,
+ * 409) is shown on the campaign's page instead.
+ */
+async function act(c: Context<AppEnv>, id: string, done: string, action: () => Promise<unknown>) {
+  try {
+    await action();
+  } catch (error) {
+    const { problem, status } = formProblem(error);
+    return renderCampaign(c, id, { problem }, status);
+  }
+  return c.redirect(`/dashboard/campaigns/${id}?done=${done}`, 303);
+}
+
+export const campaignsPagesRouter = createRouter()
+  .openapi(campaignListRoute, async (c) => {
+    const { limit, offset, status, done } = c.req.valid("query");
+    const list = await listCampaigns(c.var.ctx, status, limit, offset);
+    return renderPage(
+      c,
+      { title: "Campaigns", nav: "Campaigns" },
+      <CampaignListPage
+        campaigns={list.campaigns}
+        total={list.total}
+        limit={limit}
+        offset={offset}
+        status={status}
+        canManage={hasRole(sessionOf(c), "admin")}
+        done={done}
+      />,
+    );
+  })
+  // Before /dashboard/campaigns/{id}, which would otherwise read "new" as an id.
+  .openapi(newCampaignRoute, async (c) => renderNew(c))
+  .openapi(createCampaignRoute, async (c) => {
+    const form = c.req.valid("form");
+    try {
+      const campaign = await createCampaign(
+        c.var.ctx,
+        asApiBody(CreateCampaignBodySchema, asCampaignBody(form)),
+      );
+      return c.redirect(`/dashboard/campaigns/${campaign.id}?done=created`, 303);
+    } catch (error) {
+      const { problem, status } = formProblem(error);
+      return renderNew(c, form, problem, status);
+    }
+  })
+  .openapi(campaignRoute, async (c) =>
+    renderCampaign(c, c.req.valid("param").id, { done: c.req.valid("query").done }),
+  )
+  .openapi(campaignStatsRoute, async (c) =>
+    c.html(<CampaignStats campaign={await getCampaign(c.var.ctx, c.req.valid("param").id)} />),
+  )
+  .openapi(campaignPreviewRoute, async (c) => {
+    const campaign = await getCampaign(c.var.ctx, c.req.valid("param").id);
+    c.set("documentPolicy", PREVIEW_POLICY);
+    return c.html(previewHtml(campaign));
+  })
+  .openapi(saveCampaignRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const form = c.req.valid("form");
+    try {
+      await updateCampaign(c.var.ctx, id, asApiBody(UpdateCampaignBodySchema, asCampaignBody(form)));
+    } catch (error) {
+      const { problem, status } = formProblem(error);
+      return renderCampaign(c, id, { problem, draft: form }, status);
+    }
+    return c.redirect(`/dashboard/campaigns/${id}?done=saved`, 303);
+  })
+  .openapi(sendCampaignRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const at = scheduledAtOf(c.req.valid("form").scheduled_at);
+    return act(c, id, at ? "scheduled" : "sent", () => {
+      const body = asApiBody(SendCampaignBodySchema, at ? { scheduled_at: at } : {});
+      return sendCampaign(c.var.ctx, id, body.scheduled_at);
+    });
+  })
+  .openapi(testCampaignRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const form = c.req.valid("form");
+    return act(c, id, "tested", () => sendTest(c.var.ctx, id, asApiBody(TestCampaignBodySchema, form).to));
+  })
+  .openapi(pauseCampaignRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    return act(c, id, "paused", () => pauseCampaign(c.var.ctx, id));
+  })
+  .openapi(resumeCampaignRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    return act(c, id, "resumed", () => resumeCampaign(c.var.ctx, id));
+  })
+  .openapi(cancelCampaignRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    return act(c, id, "cancelled", () => cancelCampaign(c.var.ctx, id));
+  })
+  .openapi(deleteCampaignRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    try {
+      await deleteCampaign(c.var.ctx, id);
+    } catch (error) {
+      const { problem, status } = formProblem(error);
+      return renderCampaign(c, id, { problem }, status);
+    }
+    return c.redirect("/dashboard/campaigns?done=deleted", 303);
+  });

@@ -1,0 +1,129 @@
+import { dashboardRoute, formBody } from "../routes";
+import {
+  CampaignForm,
+  CampaignListQuery,
+  CampaignPath,
+  DoneQuery,
+  SendForm,
+  TestForm,
+} from "./campaign-forms";
+
+const FORM_PROBLEMS =
+  "A value the API refuses re-renders the page with the API's reason and the values sent (400; a contact group of another workspace is the 404 page).";
+
+const move = (action: "pause" | "resume" | "cancel", summary: string, api: string) =>
+  dashboardRoute({
+    method: "post",
+    path: `/dashboard/campaigns/{id}/${action}`,
+    summary,
+    description: `As POST /v1/campaigns/{id}/${action} (${api}); an illegal move for the campaign's status shows the API's 400 on the campaign's page. Redirects (303) to the campaign.`,
+    request: { params: CampaignPath },
+    role: "admin",
+    success: 303,
+  });
+
+export const campaignListRoute = dashboardRoute({
+  method: "get",
+  path: "/dashboard/campaigns",
+  summary: "Campaigns",
+  description:
+    "The workspace's campaigns, newest first (GET /v1/campaigns): name, status, recipients, sent, opened, clicked, created; filter by status; paginated by `offset` and `limit` (default 20). Everyone signed in sees it; New campaign is for admins and owners.",
+  request: { query: CampaignListQuery },
+});
+
+export const newCampaignRoute = dashboardRoute({
+  method: "get",
+  path: "/dashboard/campaigns/new",
+  summary: "New campaign form",
+  description:
+    "The editor: name, from, reply-to, subject, HTML and text with the variables named, and the workspace's contact groups to send to.",
+  role: "admin",
+});
+
+export const createCampaignRoute = dashboardRoute({
+  method: "post",
+  path: "/dashboard/campaigns",
+  summary: "Create a campaign",
+  description: `The form through POST /v1/campaigns' schema and \`createCampaign\`: a draft. Redirects (303) to it. ${FORM_PROBLEMS}`,
+  request: { body: formBody(CampaignForm) },
+  role: "admin",
+  success: 303,
+});
+
+export const campaignRoute = dashboardRoute({
+  method: "get",
+  path: "/dashboard/campaigns/{id}",
+  summary: "Campaign",
+  description:
+    "A campaign: its stats (refreshed every 5 seconds by htmx while it is scheduled, sending or paused), why the service paused it, the editor while it is a draft, a preview link, and the actions its status allows (send now or at a time, send a test, pause, resume, cancel, delete a draft). Agents see it read-only.",
+  request: { params: CampaignPath, query: DoneQuery },
+});
+
+export const campaignStatsRoute = dashboardRoute({
+  method: "get",
+  path: "/dashboard/campaigns/{id}/stats",
+  summary: "Campaign stats (fragment)",
+  description:
+    "The stats panel alone, for htmx to swap in: the campaign's status and counters as GET /v1/campaigns/{id} has them.",
+  request: { params: CampaignPath },
+});
+
+export const campaignPreviewRoute = dashboardRoute({
+  method: "get",
+  path: "/dashboard/campaigns/{id}/preview",
+  summary: "Campaign preview",
+  description:
+    "The campaign's HTML with the variables filled for a sample recipient (Ada Lovelace, ada@example.com; the unsubscribe link points nowhere), served as its own document under a sandboxing Content-Security-Policy: no script runs, nothing loads but images, and it cannot reach the dashboard.",
+  request: { params: CampaignPath },
+});
+
+export const saveCampaignRoute = dashboardRoute({
+  method: "post",
+  path: "/dashboard/campaigns/{id}",
+  summary: "Save a draft campaign",
+  description: `The editor's values as PATCH /v1/campaigns/{id} (its schema, then \`updateCampaign\`): drafts only (the API's 400 otherwise). Redirects (303) to the campaign. ${FORM_PROBLEMS}`,
+  request: { params: CampaignPath, body: formBody(CampaignForm) },
+  role: "admin",
+  success: 303,
+});
+
+export const sendCampaignRoute = dashboardRoute({
+  method: "post",
+  path: "/dashboard/campaigns/{id}/send",
+  summary: "Send or schedule a campaign",
+  description:
+    "As POST /v1/campaigns/{id}/send: now, or at `scheduled_at` (UTC). Refused as the API refuses it (an unverified sender domain, no `{{unsubscribe_url}}` in the HTML, no recipients' group, not a draft): the reason shows on the campaign's page. Redirects (303) to the campaign.",
+  request: { params: CampaignPath, body: formBody(SendForm) },
+  role: "admin",
+  success: 303,
+});
+
+export const testCampaignRoute = dashboardRoute({
+  method: "post",
+  path: "/dashboard/campaigns/{id}/test",
+  summary: "Send a test email",
+  description:
+    "As POST /v1/campaigns/{id}/test: one email to `to`, not counted in the stats. Redirects (303) to the campaign.",
+  request: { params: CampaignPath, body: formBody(TestForm) },
+  role: "admin",
+  success: 303,
+});
+
+export const pauseCampaignRoute = move("pause", "Pause a campaign", "sending → paused");
+export const resumeCampaignRoute = move("resume", "Resume a campaign", "paused → sending");
+export const cancelCampaignRoute = move(
+  "cancel",
+  "Cancel a campaign",
+  "scheduled, sending or paused → cancelled",
+);
+
+export const deleteCampaignRoute = dashboardRoute({
+  method: "post",
+  path: "/dashboard/campaigns/{id}/delete",
+  summary: "Delete a draft campaign",
+  description:
+    "After the page's confirmation: as DELETE /v1/campaigns/{id} (drafts only; the API's 409 otherwise). Redirects (303) to the list.",
+  request: { params: CampaignPath },
+  role: "admin",
+  success: 303,
+});
