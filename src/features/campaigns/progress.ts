@@ -57,3 +57,29 @@ export const firstBounceStatement = (emailId: string, wentOut: SQL) => sql`
   UPDATE campaigns SET bounced_count = bounced_count + 1
   WHERE id = (SELECT campaign_id FROM emails WHERE id = ${emailId} AND status IN ${wentOut})
     AND NOT EXISTS (SELECT 1 FROM email_events WHERE email_id = ${emailId} AND type = 'bounced')`;
+
+/**
+ * The sweep closes emails whose sender stopped after handing them over (`handedOff`, a condition
+ * on `emails`), `sent` when an earlier attempt reached someone, else `failed`. Their campaign
+ * recipients settle the same way, counted, and a campaign left with nobody to send is `sent`. To
+ * run before the emails' own update, while `handedOff` still matches them.
+ */
+export function recoveredStatements(handedOff: SQL, now: number): SQL[] {
+  const closed = (sent: boolean) =>
+    sql`(SELECT id FROM emails WHERE ${handedOff} AND campaign_id IS NOT NULL AND sent_at IS ${sql.raw(sent ? "NOT NULL" : "NULL")})`;
+  const settling = (sent: boolean) =>
+    sql`(SELECT count(*) FROM campaign_recipients r WHERE r.campaign_id = campaigns.id AND r.state = 'queued'
+          AND r.email_id IN ${closed(sent)})`;
+  const campaignsOf = sql`(SELECT campaign_id FROM emails WHERE ${handedOff} AND campaign_id IS NOT NULL)`;
+  return [
+    sql`UPDATE campaigns SET sent_count = sent_count + ${settling(true)}, failed_count = failed_count + ${settling(false)}
+        WHERE id IN ${campaignsOf}`,
+    sql`UPDATE campaign_recipients SET state = 'sent', detail = NULL, updated_at = ${now}
+        WHERE state = 'queued' AND email_id IN ${closed(true)}`,
+    sql`UPDATE campaign_recipients SET state = 'failed', detail = 'failed', updated_at = ${now}
+        WHERE state = 'queued' AND email_id IN ${closed(false)}`,
+    sql`UPDATE campaigns SET status = 'sent', sent_at = ${now}, updated_at = ${now}
+        WHERE status = 'sending' AND id IN ${campaignsOf}
+          AND NOT EXISTS (SELECT 1 FROM campaign_recipients WHERE campaign_id = campaigns.id AND state IN ('pending', 'queued'))`,
+  ];
+}

@@ -1,7 +1,7 @@
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import { type Db, runBatch, type Statement } from "../../db/client";
 import { emails } from "../../db/schema";
-import { deliveredStatements } from "../campaigns/progress";
+import { deliveredStatements, recoveredStatements } from "../campaigns/progress";
 import type { EmailRow, NewEmailRow } from "./emails.repo";
 
 /**
@@ -169,7 +169,7 @@ export const UNKNOWN_OUTCOME =
 /**
  * Takes back the emails whose claim ran out. One that never reached the transport goes back to
  * `queued` (answered, to be queued again); one that did is closed: `sent` if an earlier attempt
- * reached someone, else `failed`, its open recipients `unknown`.
+ * reached someone, else `failed`, its open recipients `unknown`, its campaign recipient settled.
  */
 export async function recoverExpiredClaims(db: Db, now: number): Promise<string[]> {
   const expired = sql`status = 'sending' AND coalesce(lease_until, updated_at + ${LEASE_MS}) < ${now}`;
@@ -180,6 +180,7 @@ export async function recoverExpiredClaims(db: Db, now: number): Promise<string[
         FROM emails WHERE ${handedOff}`,
     sql`UPDATE email_recipients SET state = 'unknown', response = ${UNKNOWN_OUTCOME}
         WHERE state IN ('pending', 'deferred') AND email_id IN (SELECT id FROM emails WHERE ${handedOff})`,
+    ...recoveredStatements(handedOff, now),
     sql`UPDATE emails SET
           status = CASE WHEN sent_at IS NULL THEN 'failed' ELSE 'sent' END,
           last_event = CASE WHEN sent_at IS NULL THEN 'failed' ELSE 'sent' END,
