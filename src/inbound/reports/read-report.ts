@@ -51,7 +51,12 @@ function addressOf(value: string): string | null {
  */
 async function fieldGroups(file: InboundFile): Promise<Header[][]> {
   const text = new TextDecoder().decode(file.bytes).replace(/\r?\n/g, "\r\n");
-  const groups = text.split(/\r\n[ \t]*\r\n/).filter((g) => g.trim() !== "");
+  // The per-message group and at most MAX_RECIPIENTS recipients are read: a report of a
+  // million groups costs no more than one of a hundred.
+  const groups = text
+    .split(/\r\n[ \t]*\r\n/)
+    .filter((g) => g.trim() !== "")
+    .slice(0, MAX_RECIPIENTS + 1);
   return Promise.all(groups.map(async (g) => (await PostalMime.parse(`${g}\r\n\r\n`)).headers));
 }
 
@@ -76,8 +81,11 @@ function deliveryRecipient(fields: Header[]): ReportedRecipient | null {
 async function originalOf(mail: InboundMail) {
   const part = mail.files.find((f) => ORIGINAL_TYPES.has(f.contentType.toLowerCase()));
   if (!part) return null;
+  // Only its header block is wanted (Message-ID, To): the body, up to the whole message, is not parsed.
+  const text = new TextDecoder().decode(part.bytes);
+  const end = text.search(/\r?\n\r?\n/);
   try {
-    return await PostalMime.parse(part.bytes);
+    return await PostalMime.parse(`${end < 0 ? text : text.slice(0, end)}\r\n\r\n`);
   } catch {
     return null;
   }
