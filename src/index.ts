@@ -4,6 +4,7 @@ import { handleQueue } from "./jobs/queue";
 import { handleScheduled } from "./jobs/scheduled";
 
 export { KeyGuard } from "./auth/key-guard";
+export { EnrollmentWorkflow } from "./features/automations/engine/enrollment-workflow";
 export { WebhookSender } from "./webhooks/webhook-sender";
 
 const app = createApp();

@@ -1,4 +1,5 @@
 export * from "./accounts";
+export * from "./automations";
 export * from "./campaigns";
 export * from "./connections";
 export * from "./contacts";
@@ -9,4 +10,5 @@ export * from "./people";
 export * from "./smtp-logs";
 export * from "./support";
 export * from "./suppressions";
+export * from "./surveys";
 export * from "./tickets";
