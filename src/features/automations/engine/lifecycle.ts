@@ -12,3 +12,17 @@ export async function startEnrollments(env: Env, enrollmentIds: string[]): Promi
   const params = (id: string): EnrollmentParams => ({ enrollmentId: id });
   await env.ENROLLMENT_WORKFLOW.createBatch(enrollmentIds.map((id) => ({ id, params: params(id) })));
 }
+
+/**
+ * Ends the run of a cancelled enrolment. The enrolment's row is already `cancelled` (the engine
+ * re-reads it before every step, so even a run that misses this call acts no further); terminating
+ * the instance frees what it holds. An instance that already ended is not an error.
+ */
+export async function stopEnrollment(env: Env, enrollmentId: string): Promise<void> {
+  try {
+    const instance = await env.ENROLLMENT_WORKFLOW.get(enrollmentId);
+    await instance.terminate();
+  } catch {
+    // Finished, never started, or already terminated: nothing left to stop.
+  }
+}
