@@ -7,7 +7,7 @@ import {
   enrollmentsOf,
   trigger,
 } from "./automations-helpers";
-import { call, callJson, eventually, seedWorkspace } from "./helpers";
+import { call, callJson, seedWorkspace } from "./helpers";
 
 const customerIdOf = async (accountId: string, email: string) =>
   (
