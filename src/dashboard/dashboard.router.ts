@@ -1,5 +1,6 @@
 import { createRouter } from "../lib/router";
 import { campaignsPagesRouter } from "./campaigns/campaigns.handlers";
+import { changelogPagesRouter } from "./changelog/changelog.handlers";
 import { contactsRouter } from "./contacts/contacts.handlers";
 import { eventsPagesRouter } from "./events/events.handlers";
 import { inboxesRouter } from "./inboxes/inboxes.handlers";
@@ -39,3 +40,4 @@ dashboardRouter.route("/", logsRouter);
 dashboardRouter.route("/", eventsPagesRouter);
 dashboardRouter.route("/", teamRouter);
 dashboardRouter.route("/", campaignsPagesRouter);
+dashboardRouter.route("/", changelogPagesRouter);
