@@ -9,6 +9,7 @@ import { logsRouter } from "./logs/logs.router";
 import { overviewRouter } from "./overview/overview.handlers";
 import { dashboardRoute } from "./routes";
 import { dashboardSecurity } from "./security";
+import { surveysPagesRouter } from "./surveys/surveys.handlers";
 import { teamRouter } from "./team/team.handlers";
 import { ticketsPagesRouter } from "./tickets/tickets.handlers";
 
@@ -41,3 +42,4 @@ dashboardRouter.route("/", eventsPagesRouter);
 dashboardRouter.route("/", teamRouter);
 dashboardRouter.route("/", campaignsPagesRouter);
 dashboardRouter.route("/", changelogPagesRouter);
+dashboardRouter.route("/", surveysPagesRouter);

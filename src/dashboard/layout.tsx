@@ -44,6 +44,7 @@ export const NAV = [
   { name: "Contacts", href: "/dashboard/contacts" },
   { name: "Campaigns", href: "/dashboard/campaigns" },
   { name: "Changelog", href: "/dashboard/changelog" },
+  { name: "Surveys", href: "/dashboard/surveys" },
   { name: "API keys", href: "/dashboard/keys", role: "admin" },
   { name: "Request logs", href: "/dashboard/request-logs" },
   { name: "SMTP logs", href: "/dashboard/smtp-logs" },
