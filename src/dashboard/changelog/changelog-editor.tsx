@@ -56,7 +56,7 @@ export function EntryEditor(props: {
       </label>
       <label>
         Category
-        <select name="category">
+        <select name="category" aria-label="Category">
           {CHANGELOG_CATEGORIES.map((category) => (
             <option value={category} selected={category === values.category}>
               {category}
@@ -73,7 +73,7 @@ export function EntryEditor(props: {
       </label>
       <label>
         Status
-        <select name="status">
+        <select name="status" aria-label="Status">
           {statuses.map((status) => (
             <option value={status} selected={status === (values.status ?? "draft")}>
               {status}
