@@ -59,23 +59,11 @@ export interface WeekResult extends Summary {
   startsAt: number;
 }
 
-/**
- * The responses of the last `weeks` UTC weeks (this one included), newest week first, with the
- * average and NPS of each; a week without responses is there with zeros. One GROUP BY over the
- * survey's range of the index survey_responses_survey_created. The week constants are inlined as
- * integers so that SQLite divides as integers.
- */
-export async function weeklyResults(
-  db: Db,
-  accountId: string,
-  survey: Pick<SurveyRow, "id" | "kind">,
-  now: number,
-  weeks = 12,
-): Promise<WeekResult[]> {
-  const newest = weekOf(now);
-  const oldest = newest - weeks + 1;
+/** Each UTC week's counts of a survey's responses since `since`: one GROUP BY over an index range. */
+export function weeklyQuery(db: Db, accountId: string, surveyId: string, since: number) {
+  // Inlined integers, so that SQLite divides as integers (a bound number may arrive as a REAL).
   const week = sql<number>`(${surveyResponses.createdAt} - ${sql.raw(String(FIRST_MONDAY_MS))}) / ${sql.raw(String(WEEK_MS))}`;
-  const rows = await db
+  return db
     .select({
       week,
       responses: count(),
@@ -86,12 +74,27 @@ export async function weeklyResults(
     .from(surveyResponses)
     .where(
       and(
-        eq(surveyResponses.surveyId, survey.id),
-        gte(surveyResponses.createdAt, weekStart(oldest)),
+        eq(surveyResponses.surveyId, surveyId),
+        gte(surveyResponses.createdAt, since),
         eq(surveyResponses.accountId, accountId),
       ),
     )
     .groupBy(week);
+}
+
+/**
+ * The responses of the last `weeks` UTC weeks (this one included), newest week first, with the
+ * average and NPS of each; a week without responses is there with zeros.
+ */
+export async function weeklyResults(
+  db: Db,
+  accountId: string,
+  survey: Pick<SurveyRow, "id" | "kind">,
+  now: number,
+  weeks = 12,
+): Promise<WeekResult[]> {
+  const newest = weekOf(now);
+  const rows = await weeklyQuery(db, accountId, survey.id, weekStart(newest - weeks + 1));
   const byWeek = new Map(rows.map((row) => [Number(row.week), row]));
   return Array.from({ length: weeks }, (_, i) => {
     const number = newest - i;
@@ -101,16 +104,10 @@ export async function weeklyResults(
 }
 
 /** The newest responses, with their ticket's subject and the assignee kept at send time. */
-export async function latestResponses(
-  db: Db,
-  accountId: string,
-  surveyId: string,
-  limit: number,
-  offset: number,
-) {
+export function responsesQueries(db: Db, accountId: string, surveyId: string, limit: number, offset: number) {
   const where = and(eq(surveyResponses.accountId, accountId), eq(surveyResponses.surveyId, surveyId));
-  const [rows, [counted]] = await db.batch([
-    db
+  return {
+    page: db
       .select({
         id: surveyResponses.id,
         rating: surveyResponses.rating,
@@ -129,8 +126,19 @@ export async function latestResponses(
       .orderBy(desc(surveyResponses.createdAt), desc(surveyResponses.id))
       .limit(limit)
       .offset(offset),
-    db.select({ total: count() }).from(surveyResponses).where(where),
-  ]);
+    total: db.select({ total: count() }).from(surveyResponses).where(where),
+  };
+}
+
+export async function latestResponses(
+  db: Db,
+  accountId: string,
+  surveyId: string,
+  limit: number,
+  offset: number,
+) {
+  const { page, total } = responsesQueries(db, accountId, surveyId, limit, offset);
+  const [rows, [counted]] = await db.batch([page, total]);
   return { responses: rows, total: counted?.total ?? 0 };
 }
 
