@@ -13,10 +13,8 @@ export type SurveyRequestRow = typeof surveyRequests.$inferSelect;
 export async function surveyContextOf(db: Db, accountId: string, ticketId: string) {
   const [found, requested] = await db.batch([
     db
-      .select({ ticket: tickets, customer: customers, inbox: inboxes })
+      .select()
       .from(tickets)
-      .innerJoin(customers, eq(customers.id, tickets.customerId))
-      .innerJoin(inboxes, eq(inboxes.id, tickets.inboxId))
       .where(and(eq(tickets.accountId, accountId), eq(tickets.id, ticketId)))
       .limit(1),
     db
@@ -25,22 +23,36 @@ export async function surveyContextOf(db: Db, accountId: string, ticketId: strin
       .where(and(eq(surveyRequests.accountId, accountId), eq(surveyRequests.ticketId, ticketId)))
       .limit(1),
   ]);
-  const row = found[0];
-  if (!row || requested.length > 0) return null;
-  const [survey] = await db
-    .select({ survey: surveys })
-    .from(surveyInboxes)
-    .innerJoin(surveys, eq(surveys.id, surveyInboxes.surveyId))
-    .where(
-      and(
-        eq(surveyInboxes.accountId, accountId),
-        eq(surveyInboxes.inboxId, row.ticket.inboxId),
-        eq(surveys.status, "active"),
-      ),
-    )
-    .orderBy(desc(surveys.createdAt), desc(surveys.id))
-    .limit(1);
-  return survey ? { ...row, survey: survey.survey } : null;
+  const ticket = found[0];
+  if (!ticket || requested.length > 0) return null;
+  const [customer, inbox, survey] = await db.batch([
+    db
+      .select()
+      .from(customers)
+      .where(and(eq(customers.accountId, accountId), eq(customers.id, ticket.customerId)))
+      .limit(1),
+    db
+      .select()
+      .from(inboxes)
+      .where(and(eq(inboxes.accountId, accountId), eq(inboxes.id, ticket.inboxId)))
+      .limit(1),
+    // Only the survey's columns: D1 answers joined rows by column name, so same-named ones collide.
+    db
+      .select({ id: surveys.id, kind: surveys.kind, question: surveys.question })
+      .from(surveyInboxes)
+      .innerJoin(surveys, eq(surveys.id, surveyInboxes.surveyId))
+      .where(
+        and(
+          eq(surveyInboxes.accountId, accountId),
+          eq(surveyInboxes.inboxId, ticket.inboxId),
+          eq(surveys.status, "active"),
+        ),
+      )
+      .orderBy(desc(surveys.createdAt), desc(surveys.id))
+      .limit(1),
+  ]);
+  if (!customer[0] || !inbox[0] || !survey[0]) return null;
+  return { ticket, customer: customer[0], inbox: inbox[0], survey: survey[0] };
 }
 
 /** The claim: the first request of a ticket wins, any later or concurrent one writes nothing. */
@@ -55,7 +67,10 @@ export const claimedBy = (ticketId: string, emailId: string): SQL =>
 /** The survey request a rating link names, with its survey (gone when the survey was deleted). */
 export async function findRequest(db: Db, ticketId: string) {
   const rows = await db
-    .select({ request: surveyRequests, survey: surveys })
+    .select({
+      request: surveyRequests,
+      survey: { id: surveys.id, kind: surveys.kind, question: surveys.question },
+    })
     .from(surveyRequests)
     .innerJoin(surveys, eq(surveys.id, surveyRequests.surveyId))
     .where(eq(surveyRequests.ticketId, ticketId))
