@@ -101,3 +101,28 @@ export const surveyRequestOf = (ticketId: string) =>
   env.DB.prepare("SELECT * FROM survey_requests WHERE ticket_id = ?")
     .bind(ticketId)
     .first<{ email_id: string; assignee_id: string | null; survey_id: string }>();
+
+/**
+ * A survey request written as the resolve would have written it (its own path is tested in
+ * surveys-send.test.ts), so that page tests need not wait for an email each.
+ */
+export async function seedRequest(
+  desk: { ws: Workspace; inbox: { id: string } },
+  surveyId: string,
+  email = `c-${crypto.randomUUID().slice(0, 8)}@example.com`,
+  assigneeId: string | null = null,
+) {
+  const ticket = await newTicket(desk.ws, desk.inbox.id, email);
+  await env.DB.prepare(
+    `INSERT INTO survey_requests (ticket_id, account_id, survey_id, inbox_id, customer_id, assignee_id, email_id, sent_at)
+     VALUES (?, ?, ?, ?, ?, ?, NULL, ?)`,
+  )
+    .bind(ticket.id, desk.ws.accountId, surveyId, desk.inbox.id, ticket.customer_id, assigneeId, Date.now())
+    .run();
+  return ticket;
+}
+
+export const responsesOf = (ticketId: string) =>
+  env.DB.prepare("SELECT * FROM survey_responses WHERE ticket_id = ?")
+    .bind(ticketId)
+    .all<{ id: string; rating: number; comment: string | null; created_at: number; updated_at: number }>();
