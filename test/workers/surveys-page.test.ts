@@ -17,7 +17,7 @@ import {
 
 const DAY = 86_400_000;
 
-describe("the rating page /s/{token}", () => {
+describe("the rating page /s/{token}", { timeout: 30_000 }, () => {
   it("from the email: a scanner's GET records nothing; the POST records the rating and the summary moves", async () => {
     const desk = await surveyDesk("csat");
     const agent = await seedUser(desk.ws.accountId);

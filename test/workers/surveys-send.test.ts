@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { sendSurveyEmail } from "../../src/features/surveys/survey-send";
 import { verifySurveyToken } from "../../src/mail/survey-token";
+import { dashboardPost, signIn } from "./dashboard-helpers";
 import { call, callJson, seedUser } from "./helpers";
 import {
   createSurvey,
@@ -31,7 +32,7 @@ async function settle(desk: Desk) {
   await sentSurveyEmail(desk.ws.accountId, control.id);
 }
 
-describe("the survey email on resolve", () => {
+describe("the survey email on resolve", { timeout: 30_000 }, () => {
   it("PATCH status resolved sends one email from the inbox, Auto-Submitted, with signed CSAT links 1–5", async () => {
     const desk = await surveyDesk("csat");
     expect((await setStatus(desk.ws, desk.ticket.id, "resolved")).status).toBe(200);
@@ -122,7 +123,7 @@ describe("the survey email on resolve", () => {
     await sentSurveyEmail(desk.ws.accountId, replied.id);
   });
 
-  it("a PATCH that leaves a resolved ticket resolved, or closes it, sends nothing", async () => {
+  it("closing, creating a ticket already resolved, or a PATCH that keeps it resolved, sends nothing", async () => {
     const desk = await surveyDesk();
     await setStatus(desk.ws, desk.ticket.id, "closed");
     const created = await callJson<{ id: string }>("POST", "/v1/tickets", {
@@ -202,5 +203,20 @@ describe("the survey email on resolve", () => {
       body: { assignee_id: second.id },
     });
     expect((await surveyRequestOf(desk.ticket.id))?.assignee_id).toBe(first.id);
+  });
+
+  it("the dashboard's Save with status resolved sends it, through the same service", async () => {
+    const desk = await surveyDesk();
+    const agent = await signIn(desk.ws.accountId, "agent");
+    const res = await dashboardPost(`/dashboard/tickets/${desk.ticket.id}/edit`, agent, {
+      subject: "Help",
+      status: "resolved",
+      priority: "normal",
+      assignee_id: agent.user.id,
+      tags: "",
+    });
+    expect(res.status).toBe(303);
+    await sentSurveyEmail(desk.ws.accountId, desk.ticket.id);
+    expect((await surveyRequestOf(desk.ticket.id))?.assignee_id).toBe(agent.user.id);
   });
 });
