@@ -36,23 +36,31 @@ export async function surveyContextOf(db: Db, accountId: string, ticketId: strin
       .from(inboxes)
       .where(and(eq(inboxes.accountId, accountId), eq(inboxes.id, ticket.inboxId)))
       .limit(1),
-    // Only the survey's columns: D1 answers joined rows by column name, so same-named ones collide.
-    db
-      .select({ id: surveys.id, kind: surveys.kind, question: surveys.question })
-      .from(surveyInboxes)
-      .innerJoin(surveys, eq(surveys.id, surveyInboxes.surveyId))
-      .where(
-        and(
-          eq(surveyInboxes.accountId, accountId),
-          eq(surveyInboxes.inboxId, ticket.inboxId),
-          eq(surveys.status, "active"),
-        ),
-      )
-      .orderBy(desc(surveys.createdAt), desc(surveys.id))
-      .limit(1),
+    coveringSurveyQuery(db, accountId, ticket.inboxId),
   ]);
   if (!customer[0] || !inbox[0] || !survey[0]) return null;
   return { ticket, customer: customer[0], inbox: inbox[0], survey: survey[0] };
+}
+
+/**
+ * The newest active survey covering an inbox, found through survey_inboxes' (account, inbox)
+ * index. Only the survey's columns: D1 answers joined rows by column name, so same-named ones of
+ * two tables would collide.
+ */
+export function coveringSurveyQuery(db: Db, accountId: string, inboxId: string) {
+  return db
+    .select({ id: surveys.id, kind: surveys.kind, question: surveys.question })
+    .from(surveyInboxes)
+    .innerJoin(surveys, eq(surveys.id, surveyInboxes.surveyId))
+    .where(
+      and(
+        eq(surveyInboxes.accountId, accountId),
+        eq(surveyInboxes.inboxId, inboxId),
+        eq(surveys.status, "active"),
+      ),
+    )
+    .orderBy(desc(surveys.createdAt), desc(surveys.id))
+    .limit(1);
 }
 
 /** The claim: the first request of a ticket wins, any later or concurrent one writes nothing. */
