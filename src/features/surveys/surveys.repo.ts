@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db, Statement } from "../../db/client";
 import { inboxes } from "../../db/schema";
 import { surveyInboxes, surveyResponses, surveys } from "../../db/schema/surveys";
@@ -62,7 +62,7 @@ export function replaceInboxesStatements(
   accountId: string,
   surveyId: string,
   inboxIds: string[],
-  onlyIf: ReturnType<typeof sql> = sql`1`,
+  onlyIf: SQL = sql`1`,
 ): Statement[] {
   return [
     sql`DELETE FROM survey_inboxes WHERE survey_id = ${surveyId} AND account_id = ${accountId} AND ${onlyIf}`,
