@@ -21,6 +21,7 @@ import { recordRequest } from "./features/request-logs/record-request";
 import { requestLogsRouter } from "./features/request-logs/request-logs.handlers";
 import { smtpLogsRouter } from "./features/smtp-logs/smtp-logs.handlers";
 import { suppressionsRouter } from "./features/suppressions/suppressions.handlers";
+import { surveysRouter } from "./features/surveys/surveys.handlers";
 import { systemRouter } from "./features/system/system.handlers";
 import { openApiRoute } from "./features/system/system.routes";
 import { tagsRouter } from "./features/tags/tags.handlers";
@@ -84,6 +85,7 @@ export function createApp() {
   app.route("/", campaignsRouter);
   app.route("/", tagsRouter);
   app.route("/", changelogRouter);
+  app.route("/", surveysRouter);
   app.route("/", portalRouter);
   app.route("/", unsubscribeRouter);
   app.route("/", loginRouter);

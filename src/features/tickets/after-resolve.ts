@@ -1,0 +1,24 @@
+import { describeError, log } from "../../lib/logger";
+import { sendSurveyEmail } from "../surveys/survey-send";
+import type { TicketContext } from "./ticket-context";
+import type { TicketRow } from "./tickets.repo";
+
+type TicketStatus = TicketRow["status"];
+
+/** Whether a change took the ticket to `resolved` from another status (a no-op resolve does not). */
+export const movedToResolved = (before: TicketStatus, after: TicketStatus) =>
+  before !== "resolved" && after === "resolved";
+
+/**
+ * What follows a ticket's move to `resolved`, called by every path that resolves one (PATCH, the
+ * manage action, a reply's after-send status; the dashboard uses the same services) once its
+ * change has committed. The work runs after the response (ctx.defer, i.e. waitUntil) so the
+ * resolving request is not slowed; without a defer it is awaited. It never fails the resolve.
+ */
+export async function afterTicketResolved(ctx: TicketContext, ticketId: string): Promise<void> {
+  const work = sendSurveyEmail(ctx, ticketId).catch((error: unknown) =>
+    log.error("surveys.send_failed", { ticket_id: ticketId, ...describeError(error) }),
+  );
+  if (ctx.defer) ctx.defer(work);
+  else await work;
+}
