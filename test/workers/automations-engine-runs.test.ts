@@ -140,8 +140,13 @@ describe("automation engine: edits, cancels, pauses", () => {
       ...rest,
     ]);
     const enrollment = await seedEnrollment(automation, customer.id);
+    const started = Date.now();
     await using instance = await runEnrollment(enrollment.id, { sleeps: true });
-    await eventually(async () => (await enrollmentOf(enrollment.id))?.nextRunAt);
+    const waiting = await eventually(async () => (await enrollmentOf(enrollment.id))?.nextRunAt);
+    // While it waits, the enrolment says when it resumes and where it is.
+    expect(waiting - started).toBeGreaterThanOrEqual(3_000);
+    expect(waiting - started).toBeLessThan(13_000);
+    expect((await enrollmentOf(enrollment.id))?.currentStep).toBe("stp_wait");
     await setSteps(automation.id, rest);
     await instance.waitForStatus("complete");
     expect(await enrollmentOf(enrollment.id)).toMatchObject({

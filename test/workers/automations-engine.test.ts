@@ -11,7 +11,7 @@ import {
   seedCustomer,
   seedEnrollment,
 } from "./automations-helpers";
-import { db } from "./helpers";
+import { call, db } from "./helpers";
 import { endpoint, receivedAt } from "./webhook-helpers";
 
 async function seedGroup(accountId: string) {
@@ -107,5 +107,44 @@ describe("automation engine: the steps", () => {
     expect(history.stp_wait?.status).toBe("succeeded");
     expect(history.stp_meta?.status).toBe("succeeded");
     expect(Date.now() - started).toBeLessThan(60_000);
+  });
+
+  it("the email's one-click unsubscribe link unsubscribes the customer, and a later email step is skipped", async () => {
+    const ws = await automationWorkspace();
+    const customer = await seedCustomer(ws.accountId);
+    const mail = (id: string) => ({
+      id,
+      type: "send_email" as const,
+      from: `hi@${ws.domain}`,
+      subject: "Hi",
+      text: "Hello",
+    });
+    const automation = await seedAutomation(ws.accountId, [mail("stp_first")]);
+    const first = await seedEnrollment(automation, customer.id);
+    await using run = await runEnrollment(first.id);
+    await run.waitForStatus("complete");
+    const [sent] = await emailsTo(ws.accountId);
+    const link = /^<(.+)>$/.exec(
+      (JSON.parse(sent?.headers ?? "{}") as Record<string, string>)["List-Unsubscribe"] ?? "",
+    )?.[1];
+    const path = new URL(link ?? "http://x/").pathname;
+    expect(path).toMatch(/^\/u\/[0-9a-z]+$/);
+    const answer = await call("POST", path, {
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      rawBody: "List-Unsubscribe=One-Click",
+    });
+    expect(answer.status).toBe(200);
+    const [after] = await db().select().from(customers).where(eq(customers.id, customer.id));
+    expect(after?.unsubscribed).toBe(true);
+
+    const again = await seedAutomation(ws.accountId, [mail("stp_second")]);
+    const second = await seedEnrollment(again, customer.id);
+    await using rerun = await runEnrollment(second.id);
+    await rerun.waitForStatus("complete");
+    expect((await historyOf(second.id)).stp_second).toMatchObject({
+      status: "skipped",
+      error: "unsubscribed",
+    });
+    expect(await emailsTo(ws.accountId)).toHaveLength(1);
   });
 });
