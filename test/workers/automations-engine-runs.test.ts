@@ -1,3 +1,4 @@
+import { introspectWorkflowInstance } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -11,7 +12,7 @@ import {
   enrollmentSteps,
   suppressions,
 } from "../../src/db/schema";
-import { releaseHeldEnrollments } from "../../src/features/automations/engine/lifecycle";
+import { releaseHeldEnrollments, startEnrollments } from "../../src/features/automations/engine/lifecycle";
 import { runStep } from "../../src/features/automations/engine/run-step";
 import type { Step } from "../../src/features/automations/steps";
 import { newId } from "../../src/lib/ids";
@@ -91,6 +92,29 @@ describe("automation engine: a step runs once", () => {
     await instance.waitForStatus("complete");
     expect(await receivedAt(hook.path)).toHaveLength(0);
     expect((await enrollmentOf(enrollment.id))?.status).toBe("completed");
+  });
+});
+
+describe("automation engine: a step that keeps failing", () => {
+  it("ends the enrolment failed, with a note, after the step's retries", async () => {
+    const ws = await automationWorkspace();
+    const customer = await seedCustomer(ws.accountId);
+    const automation = await seedAutomation(ws.accountId, [
+      { id: "stp_meta", type: "update_customer", metadata: { never: true } },
+    ]);
+    const enrollment = await seedEnrollment(automation, customer.id);
+    await using instance = await introspectWorkflowInstance(env.ENROLLMENT_WORKFLOW, enrollment.id);
+    await instance.modify(async (m) => {
+      await m.disableRetryDelays();
+      await m.mockStepError({ name: "1 stp_meta" }, new Error("D1 unavailable"), 4);
+    });
+    await startEnrollments(env, [enrollment.id]);
+    await instance.waitForStatus("complete");
+    expect(await enrollmentOf(enrollment.id)).toMatchObject({
+      status: "failed",
+      note: "a step kept failing",
+    });
+    expect(await metadataOf(customer.id)).toEqual({});
   });
 });
 
