@@ -23,6 +23,7 @@ import { recordRequest } from "./features/request-logs/record-request";
 import { requestLogsRouter } from "./features/request-logs/request-logs.handlers";
 import { smtpLogsRouter } from "./features/smtp-logs/smtp-logs.handlers";
 import { suppressionsRouter } from "./features/suppressions/suppressions.handlers";
+import { surveysRouter } from "./features/surveys/surveys.handlers";
 import { systemRouter } from "./features/system/system.handlers";
 import { openApiRoute } from "./features/system/system.routes";
 import { tagsRouter } from "./features/tags/tags.handlers";
@@ -88,6 +89,7 @@ export function createApp() {
   app.route("/", enrollmentsRouter);
   app.route("/", tagsRouter);
   app.route("/", changelogRouter);
+  app.route("/", surveysRouter);
   app.route("/", portalRouter);
   app.route("/", unsubscribeRouter);
   app.route("/", loginRouter);

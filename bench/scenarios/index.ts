@@ -1,5 +1,6 @@
 import type { Scenario } from "../lib/types";
 import { apiBaseline } from "./api-baseline";
+import { automationEnrollments } from "./automation-enrollments";
 import { campaignSend } from "./campaign-send";
 import { dashboardPages } from "./dashboard-pages";
 import { emailSend } from "./email-send";
@@ -20,4 +21,5 @@ export const SCENARIOS: readonly Scenario[] = [
   webhookDispatch,
   inboundMail,
   campaignSend,
+  automationEnrollments,
 ];

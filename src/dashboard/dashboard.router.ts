@@ -1,5 +1,6 @@
 import { createRouter } from "../lib/router";
 import { campaignsPagesRouter } from "./campaigns/campaigns.handlers";
+import { changelogPagesRouter } from "./changelog/changelog.handlers";
 import { contactsRouter } from "./contacts/contacts.handlers";
 import { eventsPagesRouter } from "./events/events.handlers";
 import { inboxesRouter } from "./inboxes/inboxes.handlers";
@@ -8,6 +9,7 @@ import { logsRouter } from "./logs/logs.router";
 import { overviewRouter } from "./overview/overview.handlers";
 import { dashboardRoute } from "./routes";
 import { dashboardSecurity } from "./security";
+import { surveysPagesRouter } from "./surveys/surveys.handlers";
 import { teamRouter } from "./team/team.handlers";
 import { ticketsPagesRouter } from "./tickets/tickets.handlers";
 
@@ -39,3 +41,5 @@ dashboardRouter.route("/", logsRouter);
 dashboardRouter.route("/", eventsPagesRouter);
 dashboardRouter.route("/", teamRouter);
 dashboardRouter.route("/", campaignsPagesRouter);
+dashboardRouter.route("/", changelogPagesRouter);
+dashboardRouter.route("/", surveysPagesRouter);

@@ -43,6 +43,8 @@ export const NAV = [
   { name: "Inboxes", href: "/dashboard/inboxes" },
   { name: "Contacts", href: "/dashboard/contacts" },
   { name: "Campaigns", href: "/dashboard/campaigns" },
+  { name: "Changelog", href: "/dashboard/changelog" },
+  { name: "Surveys", href: "/dashboard/surveys" },
   { name: "API keys", href: "/dashboard/keys", role: "admin" },
   { name: "Request logs", href: "/dashboard/request-logs" },
   { name: "SMTP logs", href: "/dashboard/smtp-logs" },

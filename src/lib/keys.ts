@@ -12,6 +12,7 @@ export const HMAC_PURPOSES = [
   "bounce-token",
   "unsubscribe-token",
   "dashboard-csrf",
+  "survey-token",
 ] as const;
 export type HmacPurpose = (typeof HMAC_PURPOSES)[number];
 type Purpose = "encryption" | HmacPurpose;

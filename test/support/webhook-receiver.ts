@@ -5,6 +5,7 @@ import { verifyWebhook } from "../../examples/verify-webhook.mjs";
 
 /** One request the receiver took, as it arrived. */
 export interface ReceivedWebhook {
+  method: string;
   path: string;
   headers: Record<string, string>;
   body: string;
@@ -58,6 +59,7 @@ export class WebhookReceiver {
     }
     if (req.method === "POST" && url.pathname === "/_verify") return json(res, 200, await verifyBoth(body));
     this.received.push({
+      method: req.method ?? "",
       path: url.pathname,
       headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
       body,

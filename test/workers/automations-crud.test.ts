@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { decryptSecret } from "../../src/lib/crypto";
-import { type Automation, activeAutomation, createAutomation, WAIT } from "./automations-helpers";
+import { type Automation, activeAutomation, createAutomation, WAIT } from "./automations-api-helpers";
 import { call, callJson, seedInbox, seedWorkspace, sendingWorkspace } from "./helpers";
 
 type Details = { error: string; code: string; details: Array<{ path: string; message: string }> };

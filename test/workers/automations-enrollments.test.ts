@@ -6,7 +6,7 @@ import {
   type Enrollment,
   enrollmentsOf,
   trigger,
-} from "./automations-helpers";
+} from "./automations-api-helpers";
 import { call, callJson, seedWorkspace } from "./helpers";
 
 const customerIdOf = async (accountId: string, email: string) =>

@@ -1,59 +1,109 @@
-import { expect } from "vitest";
-import { callJson } from "./helpers";
+import { introspectWorkflowInstance } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { automationEnrollments, automations, customers, enrollmentSteps } from "../../src/db/schema";
+import { startEnrollments } from "../../src/features/automations/engine/lifecycle";
+import type { StepInput } from "../../src/features/automations/steps";
+import { encryptSecret } from "../../src/lib/crypto";
+import { newId } from "../../src/lib/ids";
+import { db, sendingWorkspace } from "./helpers";
 
-export interface Automation {
-  id: string;
-  status: string;
-  secret: string;
-  trigger: Record<string, unknown>;
-  steps: Array<Record<string, unknown> & { id: string }>;
-  allow_reentry: boolean;
+/**
+ * Rows the automations API would write (it lives in another branch): a workspace that can send, its
+ * customer, an automation and enrolments, handed to the engine with startEnrollments.
+ */
+export async function automationWorkspace() {
+  const ws = await sendingWorkspace(`auto-${crypto.randomUUID().slice(0, 8)}.test`);
+  return ws;
 }
 
-export interface Enrollment {
-  id: string;
-  automation_id: string;
-  customer_id: string;
-  status: string;
-  current_step: string | null;
-  trigger_type: string;
-  trigger_data: Record<string, unknown>;
-  history?: Array<Record<string, unknown>>;
-  note: string | null;
-  finished_at: string | null;
+export async function seedCustomer(
+  accountId: string,
+  fields: { email?: string; name?: string; metadata?: Record<string, unknown>; unsubscribed?: boolean } = {},
+) {
+  const now = Date.now();
+  const row = {
+    id: newId("cus"),
+    accountId,
+    email: fields.email ?? `c-${crypto.randomUUID().slice(0, 8)}@example.org`,
+    name: fields.name ?? "Ada Lovelace",
+    phone: "+441234567",
+    metadata: JSON.stringify(fields.metadata ?? {}),
+    unsubscribed: fields.unsubscribed ?? false,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db().insert(customers).values(row);
+  return row;
 }
 
-export const WAIT = { type: "wait", duration: "1d" };
+export const SECRET = `whsec_${"t".repeat(43)}`;
 
-export async function createAutomation(token: string, overrides: Record<string, unknown> = {}) {
-  const { status, body } = await callJson<Automation>("POST", "/v1/automations", {
-    token,
-    body: { name: "Onboarding", trigger: { type: "api" }, steps: [WAIT], ...overrides },
-  });
-  expect(status).toBe(201);
-  return body;
+export async function seedAutomation(
+  accountId: string,
+  steps: StepInput[],
+  options: { status?: "draft" | "active" | "paused"; name?: string } = {},
+) {
+  const now = Date.now();
+  const row = {
+    id: newId("aut"),
+    accountId,
+    name: options.name ?? "Onboarding",
+    status: options.status ?? "active",
+    triggerType: "api" as const,
+    steps: JSON.stringify(steps.map((s, i) => ({ ...s, id: s.id ?? `stp_${i + 1}` }))),
+    secretEncrypted: await encryptSecret(env.ENCRYPTION_KEY, SECRET),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db().insert(automations).values(row);
+  return row;
 }
 
-/** An automation moved to `active`. */
-export async function activeAutomation(token: string, overrides: Record<string, unknown> = {}) {
-  const created = await createAutomation(token, overrides);
-  const { status, body } = await callJson<Automation>("POST", `/v1/automations/${created.id}/activate`, {
-    token,
-  });
-  expect(status).toBe(200);
-  return body;
+export async function setSteps(automationId: string, steps: StepInput[]) {
+  await db()
+    .update(automations)
+    .set({ steps: JSON.stringify(steps) })
+    .where(eq(automations.id, automationId));
 }
 
-export const trigger = (token: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  callJson<Enrollment & { error?: string; code?: string }>("POST", "/v1/automations/trigger", {
-    token,
-    body,
-    headers,
-  });
+/** Inserts an enrolment as the trigger would; `start` hands it to the engine. */
+export async function seedEnrollment(
+  automation: { id: string; accountId: string },
+  customerId: string,
+  triggerData: Record<string, unknown> = {},
+) {
+  const now = Date.now();
+  const row = {
+    id: newId("enr"),
+    accountId: automation.accountId,
+    automationId: automation.id,
+    customerId,
+    triggerType: "api" as const,
+    triggerData: JSON.stringify(triggerData),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db().insert(automationEnrollments).values(row);
+  return row;
+}
 
-export const enrollmentsOf = (token: string, automationId: string, query = "") =>
-  callJson<{ data: Enrollment[]; count: number; limit: number; offset: number }>(
-    "GET",
-    `/v1/automations/${automationId}/enrollments${query}`,
-    { token },
+/** Starts one enrolment's run with sleeps disabled; answers its introspector (dispose it). */
+export async function runEnrollment(enrollmentId: string, options: { sleeps?: boolean } = {}) {
+  const instance = await introspectWorkflowInstance(env.ENROLLMENT_WORKFLOW, enrollmentId);
+  if (!options.sleeps) await instance.modify(async (m) => m.disableSleeps());
+  await startEnrollments(env, [enrollmentId]);
+  return instance;
+}
+
+export async function enrollmentOf(id: string) {
+  const [row] = await db().select().from(automationEnrollments).where(eq(automationEnrollments.id, id));
+  return row;
+}
+
+export async function historyOf(id: string) {
+  const rows = await db().select().from(enrollmentSteps).where(eq(enrollmentSteps.enrollmentId, id));
+  return Object.fromEntries(
+    rows.map((r) => [r.stepId, { ...r, detail: JSON.parse(r.detail ?? "{}") as Record<string, unknown> }]),
   );
+}

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { activeAutomation, createAutomation, enrollmentsOf } from "./automations-helpers";
+import { activeAutomation, createAutomation, enrollmentsOf } from "./automations-api-helpers";
 import { callJson, eventually, seedInbox, seedWorkspace, ticketWorkspace } from "./helpers";
 
 const customerIdOf = async (accountId: string, email: string) =>

@@ -13,6 +13,7 @@ declare global {
 export type Mode = "ok" | "fail" | "hang" | "redirect";
 
 export interface Received {
+  method: string;
   path: string;
   headers: Record<string, string>;
   body: string;

@@ -93,5 +93,5 @@ export const activateAutomationRoute = move(
 export const pauseAutomationRoute = move(
   "pause",
   "Pause an automation",
-  "From `active`: no customer is enrolled while paused (the API trigger answers 400).",
+  "From `active`: no customer is enrolled while paused (the API trigger answers 400, the other triggers skip it); enrolments under way stop at their next step and go on when the automation is activated again.",
 );

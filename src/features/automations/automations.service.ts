@@ -2,7 +2,8 @@ import type { AutomationStatus } from "../../db/schema";
 import { encryptSecret } from "../../lib/crypto";
 import { AppError, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import type { RequestContext } from "../../lib/request-context";
+import { describeError, log } from "../../lib/logger";
+import type { Defer, RequestContext } from "../../lib/request-context";
 import { validationError } from "../../lib/router";
 import { newWebhookSecret } from "../inboxes/webhooks";
 import { stepsOf, toAutomation } from "./automations.dto";
@@ -15,9 +16,13 @@ import {
   moveAutomation,
 } from "./automations.repo";
 import type { CreateAutomationInput, UpdateAutomationInput } from "./automations.schemas";
+import { releaseHeldEnrollments } from "./engine/lifecycle";
 import { checkSendable, checkSteps, checkTriggerTarget, triggerRefOf, withStepIds } from "./step-checks";
 
-export type AutomationContext = Pick<RequestContext, "db" | "env" | "accountId" | "now">;
+export type AutomationContext = Pick<RequestContext, "db" | "env" | "accountId" | "now"> & {
+  /** Where work after the response goes (the release of held enrolments); awaited without it. */
+  defer?: Defer;
+};
 
 /** 400 for a move the automation's status does not allow; `error` names the status. */
 export const illegalMove = (row: Pick<AutomationRow, "id" | "status">, action: string, allowed: string) =>
@@ -113,7 +118,10 @@ export async function deleteAutomation(ctx: AutomationContext, id: string) {
   );
 }
 
-/** From `draft` or `paused`: needs at least one step and every send_email domain verified. */
+/**
+ * From `draft` or `paused`: needs at least one step and every send_email domain verified. From
+ * `paused`, the enrolments the pause held are released after the response.
+ */
 export async function activateAutomation(ctx: AutomationContext, id: string) {
   const row = await ownAutomation(ctx, id);
   if (row.status === "active") throw illegalMove(row, "activated", "draft or paused");
@@ -125,6 +133,14 @@ export async function activateAutomation(ctx: AutomationContext, id: string) {
     updatedAt: ctx.now,
   });
   if (!moved) throw illegalMove(await ownAutomation(ctx, id), "activated", "draft or paused");
+  // A paused automation's enrolments wait for it: they go on now rather than at their next check.
+  if (row.status === "paused") {
+    const release = releaseHeldEnrollments(ctx.env, ctx.accountId, id).catch((error: unknown) =>
+      log.error("automations.release_failed", { automation_id: id, ...describeError(error) }),
+    );
+    if (ctx.defer) ctx.defer(release);
+    else await release;
+  }
   return show(ctx, moved);
 }
 

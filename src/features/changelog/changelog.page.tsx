@@ -46,6 +46,8 @@ export function ChangelogPage(props: { name: string; feedUrl: string; entries: C
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           <title>{title}</title>
           <link rel="stylesheet" href={`${ASSETS}/app.css`} />
+          {/* Without it the browser asks for /favicon.ico, which is a 404. */}
+          <link rel="icon" href={`${ASSETS}/favicon.svg`} type="image/svg+xml" />
           <link rel="alternate" type="application/atom+xml" title={title} href={props.feedUrl} />
         </head>
         <body class="public">

@@ -14,7 +14,8 @@ import { nextPublication } from "./changelog.states";
  */
 export const MAX_HTML_BYTES = 1_000_000;
 
-async function renderBody(markdown: string) {
+/** The body as every write stores it (also the dashboard's preview, so it shows what Save would). */
+export async function renderBody(markdown: string) {
   const html = await renderMarkdown(markdown);
   if (utf8Length(html) > MAX_HTML_BYTES) {
     throw badRequest(

@@ -118,7 +118,8 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
   }
   if (email) await enqueueEmails(ctx.env.EMAIL_QUEUE, [email.row as EmailRow], ctx.now);
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [p.opening?.event, event], ctx.defer);
-  if (movedToResolved(ticket.status, ticketAfter.status)) await afterTicketResolved(ctx, ticketAfter);
+  if (!p.opening && movedToResolved(ticket.status, ticketAfter.status))
+    await afterTicketResolved(ctx, ticketAfter);
 }
 
 /** A draft's files and row, stored without publishing: no email, no ticket change, no event. */

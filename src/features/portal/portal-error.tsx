@@ -24,7 +24,7 @@ const FALLBACK = {
   text: "Something went wrong on our side. Try again in a few minutes.",
 };
 
-/** Under /portal, /u (unsubscribe links) and /changelog the error answers are pages, not JSON: the same status, a plain reason. */
+/** Under /portal, /u (unsubscribe links), /s (survey links) and /changelog the error answers are pages, not JSON: the same status, a plain reason. */
 export function renderPortalError(c: Context<AppEnv>, error: AppError) {
   const page = PAGES[error.status] ?? FALLBACK;
   if (error.status === 429) c.header("Retry-After", RETRY_AFTER_SECONDS);
@@ -32,4 +32,7 @@ export function renderPortalError(c: Context<AppEnv>, error: AppError) {
 }
 
 export const isPortalPath = (path: string) =>
-  path.startsWith("/portal/") || path.startsWith("/u/") || path.startsWith("/changelog/");
+  path.startsWith("/portal/") ||
+  path.startsWith("/u/") ||
+  path.startsWith("/s/") ||
+  path.startsWith("/changelog/");

@@ -1,4 +1,7 @@
-import type { EnrollmentParams } from "./enrollment-workflow";
+import { and, eq, isNull } from "drizzle-orm";
+import { createDb } from "../../../db/client";
+import { automationEnrollments } from "../../../db/schema";
+import { ACTIVATED_EVENT, type EnrollmentParams } from "./enrollment-workflow";
 
 /**
  * Where the API hands an enrolment to the engine and takes it back. Each enrolment runs as one
@@ -30,5 +33,40 @@ export async function stopEnrollment(
     await instance.terminate();
   } catch {
     // Finished, never started, or already terminated: nothing left to stop.
+  }
+}
+
+/** How many held enrolments are told at once. */
+const RELEASE_CONCURRENCY = 20;
+
+/**
+ * Releases the enrolments a paused automation held: each active enrolment's run, waiting at its
+ * next step for the automation to be active again, goes on at once (without this, within a day).
+ * The API's activate handler calls it after the automation is `active` (in `waitUntil`). A run
+ * that is not held ignores the event: it decides again the next time it is held.
+ */
+export async function releaseHeldEnrollments(
+  env: Env,
+  accountId: string,
+  automationId: string,
+): Promise<void> {
+  const rows = await createDb(env.DB)
+    .select({ id: automationEnrollments.id })
+    .from(automationEnrollments)
+    .where(
+      and(
+        eq(automationEnrollments.accountId, accountId),
+        eq(automationEnrollments.automationId, automationId),
+        eq(automationEnrollments.status, "active"),
+        isNull(automationEnrollments.nextRunAt),
+      ),
+    );
+  for (let i = 0; i < rows.length; i += RELEASE_CONCURRENCY) {
+    await Promise.allSettled(
+      rows.slice(i, i + RELEASE_CONCURRENCY).map(async ({ id }) => {
+        const instance = await env.ENROLLMENT_WORKFLOW.get(id);
+        await instance.sendEvent({ type: ACTIVATED_EVENT, payload: { automation_id: automationId } });
+      }),
+    );
   }
 }
