@@ -1,4 +1,5 @@
 import { createRouter } from "../lib/router";
+import { automationPagesRouter } from "./automations/automations.handlers";
 import { campaignsPagesRouter } from "./campaigns/campaigns.handlers";
 import { contactsRouter } from "./contacts/contacts.handlers";
 import { eventsPagesRouter } from "./events/events.handlers";
@@ -39,3 +40,4 @@ dashboardRouter.route("/", logsRouter);
 dashboardRouter.route("/", eventsPagesRouter);
 dashboardRouter.route("/", teamRouter);
 dashboardRouter.route("/", campaignsPagesRouter);
+dashboardRouter.route("/", automationPagesRouter);

@@ -43,6 +43,7 @@ export const NAV = [
   { name: "Inboxes", href: "/dashboard/inboxes" },
   { name: "Contacts", href: "/dashboard/contacts" },
   { name: "Campaigns", href: "/dashboard/campaigns" },
+  { name: "Automations", href: "/dashboard/automations" },
   { name: "API keys", href: "/dashboard/keys", role: "admin" },
   { name: "Request logs", href: "/dashboard/request-logs" },
   { name: "SMTP logs", href: "/dashboard/smtp-logs" },
