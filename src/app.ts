@@ -1,6 +1,7 @@
 import { authenticate } from "./auth/authenticate";
 import { dashboardRouter } from "./dashboard/dashboard.router";
 import { accountsRouter } from "./features/accounts/accounts.handlers";
+import { automationsRouter } from "./features/automations/automations.handlers";
 import { campaignsRouter } from "./features/campaigns/campaigns.handlers";
 import { changelogRouter } from "./features/changelog/changelog.handlers";
 import { connectionsRouter } from "./features/connections/connections.handlers";
@@ -82,6 +83,7 @@ export function createApp() {
   // Before campaigns: /v1/campaigns/unsubscribed must not be read as a campaign id.
   app.route("/", unsubscribedListRouter);
   app.route("/", campaignsRouter);
+  app.route("/", automationsRouter);
   app.route("/", tagsRouter);
   app.route("/", changelogRouter);
   app.route("/", portalRouter);

@@ -1,0 +1,47 @@
+import { standardList } from "../../lib/pagination";
+import { createRouter } from "../../lib/router";
+import {
+  activateAutomationRoute,
+  createAutomationRoute,
+  deleteAutomationRoute,
+  getAutomationRoute,
+  listAutomationsRoute,
+  pauseAutomationRoute,
+  updateAutomationRoute,
+} from "./automations.routes";
+import {
+  activateAutomation,
+  createAutomation,
+  deleteAutomation,
+  getAutomation,
+  listAutomations,
+  pauseAutomation,
+  updateAutomation,
+} from "./automations.service";
+
+export const automationsRouter = createRouter()
+  .openapi(listAutomationsRoute, async (c) => {
+    const { limit, offset, status } = c.req.valid("query");
+    const { automations, total } = await listAutomations(c.var.ctx, status, limit, offset);
+    return c.json(standardList(automations, total, { limit, offset }), 200);
+  })
+  .openapi(createAutomationRoute, async (c) =>
+    c.json(await createAutomation(c.var.ctx, c.req.valid("json")), 201),
+  )
+  .openapi(getAutomationRoute, async (c) =>
+    c.json(await getAutomation(c.var.ctx, c.req.valid("param").id), 200),
+  )
+  .openapi(updateAutomationRoute, async (c) =>
+    c.json(await updateAutomation(c.var.ctx, c.req.valid("param").id, c.req.valid("json")), 200),
+  )
+  .openapi(deleteAutomationRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    await deleteAutomation(c.var.ctx, id);
+    return c.json({ id, deleted: true as const }, 200);
+  })
+  .openapi(activateAutomationRoute, async (c) =>
+    c.json(await activateAutomation(c.var.ctx, c.req.valid("param").id), 200),
+  )
+  .openapi(pauseAutomationRoute, async (c) =>
+    c.json(await pauseAutomation(c.var.ctx, c.req.valid("param").id), 200),
+  );
