@@ -1,4 +1,5 @@
 import { createRouter } from "../lib/router";
+import { automationActionsRouter } from "./automations/automation-actions.handlers";
 import { automationPagesRouter } from "./automations/automations.handlers";
 import { campaignsPagesRouter } from "./campaigns/campaigns.handlers";
 import { contactsRouter } from "./contacts/contacts.handlers";
@@ -41,3 +42,4 @@ dashboardRouter.route("/", eventsPagesRouter);
 dashboardRouter.route("/", teamRouter);
 dashboardRouter.route("/", campaignsPagesRouter);
 dashboardRouter.route("/", automationPagesRouter);
+dashboardRouter.route("/", automationActionsRouter);

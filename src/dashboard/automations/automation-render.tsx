@@ -25,7 +25,7 @@ export async function editorChoices(c: Context<AppEnv>) {
 export async function renderAutomation(
   c: Context<AppEnv>,
   id: string,
-  extras: { done?: string | undefined; problem?: Problem; draft?: EditorDraft },
+  extras: { done?: string | undefined; problem?: Problem | undefined; draft?: EditorDraft },
   status: 200 | 400 | 409 = 200,
 ) {
   const { db, accountId } = c.var.ctx;
