@@ -55,7 +55,7 @@ function Actions(props: AutomationPageProps) {
   const { automation, csrfToken } = props;
   const base = `/dashboard/automations/${automation.id}`;
   return (
-    <div class="actions">
+    <div class="actions automation-actions">
       {automation.status !== "active" ? (
         <ActionButton action={`${base}/activate`} label="Activate" csrfToken={csrfToken} />
       ) : (
@@ -120,7 +120,7 @@ export function AutomationPage(props: AutomationPageProps) {
         {props.canManage ? <Actions {...props} /> : null}
       </section>
       <section class="panel">
-        <h2>Steps</h2>
+        <h2>{props.canManage ? "Edit" : "Steps"}</h2>
         {props.canManage ? (
           <AutomationEditor
             action={`/dashboard/automations/${automation.id}`}
