@@ -2,6 +2,7 @@ import { authenticate } from "./auth/authenticate";
 import { dashboardRouter } from "./dashboard/dashboard.router";
 import { accountsRouter } from "./features/accounts/accounts.handlers";
 import { automationsRouter } from "./features/automations/automations.handlers";
+import { enrollmentsRouter } from "./features/automations/enrollments.handlers";
 import { campaignsRouter } from "./features/campaigns/campaigns.handlers";
 import { changelogRouter } from "./features/changelog/changelog.handlers";
 import { connectionsRouter } from "./features/connections/connections.handlers";
@@ -84,6 +85,7 @@ export function createApp() {
   app.route("/", unsubscribedListRouter);
   app.route("/", campaignsRouter);
   app.route("/", automationsRouter);
+  app.route("/", enrollmentsRouter);
   app.route("/", tagsRouter);
   app.route("/", changelogRouter);
   app.route("/", portalRouter);

@@ -11,11 +11,10 @@ export const membersRouter = createRouter()
   .openapi(addMemberRoute, async (c) => {
     const { id } = c.req.valid("param");
     const form = c.req.valid("form");
-    const { db, accountId, now } = c.var.ctx;
     const member = { email: form.email, ...(form.name?.trim() ? { name: form.name } : {}) };
     try {
       const input = asApiBody(AddContactGroupMembersBodySchema, { members: [member] });
-      const { added } = await addMembers(db, accountId, id, input, now);
+      const { added } = await addMembers(c.var.ctx, id, input);
       return c.redirect(`/dashboard/contacts/${id}?done=${added === 1 ? "added" : "already"}`, 303);
     } catch (error) {
       const { problem, status } = formProblem(error);
@@ -27,8 +26,7 @@ export const membersRouter = createRouter()
     const { csv } = c.req.valid("form");
     const read = readMembersCsv(csv);
     if ("problems" in read) return renderGroup(c, id, { csv, csvProblems: read.problems }, undefined, 400);
-    const { db, accountId, now } = c.var.ctx;
-    const { added, skipped } = await addMembers(db, accountId, id, read.members, now);
+    const { added, skipped } = await addMembers(c.var.ctx, id, read.members);
     return c.redirect(`/dashboard/contacts/${id}?done=imported&added=${added}&skipped=${skipped}`, 303);
   })
   .openapi(removeMemberRoute, async (c) => {

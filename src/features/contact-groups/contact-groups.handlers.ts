@@ -47,7 +47,7 @@ export const contactGroupsRouter = createRouter()
   })
   .openapi(addMembersRoute, async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(await addMembers(c.var.ctx.db, c.var.ctx.accountId, id, c.req.valid("json")), 200);
+    return c.json(await addMembers(c.var.ctx, id, c.req.valid("json")), 200);
   })
   .openapi(removeMemberRoute, async (c) => {
     const { id, customer_id } = c.req.valid("param");

@@ -1,6 +1,7 @@
 import { type Db, runBatch, type Statement } from "../../db/client";
 import { notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { enrolGroupJoiners, type TriggerContext } from "../automations/triggers";
 import { toMember } from "./contact-groups.dto";
 import { contactGroupQuery } from "./contact-groups.repo";
 import type { AddContactGroupMembersInput } from "./contact-groups.schemas";
@@ -44,15 +45,12 @@ function splitMembers(members: AddContactGroupMembersInput["members"]) {
 /**
  * Adds up to 1,000 members in one batch: customers named by an address the workspace lacks are
  * created, existing members are skipped. Every `customer_id` must be a customer of the workspace,
- * or nothing is added (404). `added + skipped` is the number of entries in the request.
+ * or nothing is added (404). `added + skipped` is the number of entries in the request. The
+ * customers who joined are enrolled into the workspace's active `group_joined` automations of the
+ * group, after the response (`ctx.defer`).
  */
-export async function addMembers(
-  db: Db,
-  accountId: string,
-  groupId: string,
-  input: AddContactGroupMembersInput,
-  now = Date.now(),
-) {
+export async function addMembers(ctx: TriggerContext, groupId: string, input: AddContactGroupMembersInput) {
+  const { db, accountId, now } = ctx;
   const { addressed, ids } = splitMembers(input.members);
   const [group, known] = await runBatch(db, [
     contactGroupQuery(db, accountId, groupId),
@@ -73,8 +71,13 @@ export async function addMembers(
   if (ids.length > 0) statements.push(insertMembers(accountId, groupId, { column: "id", values: ids }, now));
   const results = await runBatch(db, statements);
   // Only the member inserts return rows: one per customer that joined.
-  const added = results.reduce((sum, result) => sum + (result.results?.length ?? 0), 0);
-  return { added, skipped: input.members.length - added };
+  const joined = results.flatMap((result) => (result.results ?? []) as Array<{ customer_id: string }>);
+  await enrolGroupJoiners(
+    ctx,
+    groupId,
+    joined.map((row) => row.customer_id),
+  );
+  return { added: joined.length, skipped: input.members.length - joined.length };
 }
 
 /** Removes one customer from the group; the customer stays. */

@@ -8,6 +8,7 @@ import { commitEmails } from "../emails/emails.accept";
 import type { EmailRow } from "../emails/emails.repo";
 import { enqueueEmails } from "../emails/enqueue";
 import type { InboxRow } from "../inboxes/inboxes.repo";
+import { afterTicketResolved, movedToResolved } from "../tickets/after-resolve";
 import type { TicketContext } from "../tickets/ticket-context";
 import type { TicketRow } from "../tickets/tickets.repo";
 import { countStorageStatements } from "../usage/usage.repo";
@@ -117,6 +118,7 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
   }
   if (email) await enqueueEmails(ctx.env.EMAIL_QUEUE, [email.row as EmailRow], ctx.now);
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [p.opening?.event, event], ctx.defer);
+  if (movedToResolved(ticket.status, ticketAfter.status)) await afterTicketResolved(ctx, ticketAfter);
 }
 
 /** A draft's files and row, stored without publishing: no email, no ticket change, no event. */

@@ -5,6 +5,7 @@ import { badRequest, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { tagNameKey } from "../tags/tags.service";
 import { assertAssignable } from "../users/users.service";
+import { afterTicketResolved, movedToResolved } from "./after-resolve";
 import { mergeStatements } from "./merge";
 import type { TicketContext } from "./ticket-context";
 import {
@@ -104,6 +105,8 @@ export async function manageTicket(ctx: TicketContext, id: string, input: Manage
   if (input.action === "add_tags" || input.action === "remove_tags")
     statements.push(updateTicketStatement(ctx.db, ctx.accountId, id, { updatedAt: ctx.now }));
   await runBatch(ctx.db, statements);
+  if (changes?.status && movedToResolved(ticket.status, changes.status))
+    await afterTicketResolved(ctx, ticket);
   return showTicket(ctx, id);
 }
 

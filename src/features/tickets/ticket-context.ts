@@ -9,7 +9,10 @@ import type { TicketRow } from "./tickets.repo";
 
 export interface TicketContext {
   db: Db;
-  env: Pick<Env, "PUBLIC_BASE_URL" | "FILES" | "EMAIL_QUEUE" | "WEBHOOK_QUEUE" | "ENCRYPTION_KEY">;
+  env: Pick<
+    Env,
+    "PUBLIC_BASE_URL" | "FILES" | "EMAIL_QUEUE" | "WEBHOOK_QUEUE" | "ENCRYPTION_KEY" | "ENROLLMENT_WORKFLOW"
+  >;
   accountId: string;
   now: number;
   /** Where work after the response goes; without it, that work is awaited. */

@@ -9,6 +9,7 @@ import { customerData, ticketData } from "../../webhooks/payloads";
 import { findOrCreateCustomer } from "../customers/customers.service";
 import { attachmentKeysUnder, deleteFiles } from "../messages/messages.repo";
 import { assertAssignable } from "../users/users.service";
+import { afterTicketResolved, movedToResolved } from "./after-resolve";
 import { firstMessageEvent, firstMessageRow } from "./first-message";
 import { customerOf, inboxOf, recordTicketEvent, type TicketContext } from "./ticket-context";
 import { clientIdOf, toTicket } from "./tickets.dto";
@@ -198,6 +199,7 @@ export async function updateTicket(ctx: TicketContext, id: string, input: Update
   const event = await recordTicketEvent(ctx, "ticket.updated", after);
   await runBatch(ctx.db, [updateTicketStatement(ctx.db, ctx.accountId, id, changes), ...event.statements]);
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
+  if (movedToResolved(ticket.status, after.status)) await afterTicketResolved(ctx, after);
   return showTicket(ctx, id);
 }
 

@@ -7,7 +7,10 @@ import type { EnrollmentParams } from "./enrollment-workflow";
  */
 
 /** Starts the runs of freshly inserted enrolments (at most 100 per call, the platform's batch). */
-export async function startEnrollments(env: Env, enrollmentIds: string[]): Promise<void> {
+export async function startEnrollments(
+  env: Pick<Env, "ENROLLMENT_WORKFLOW">,
+  enrollmentIds: string[],
+): Promise<void> {
   if (enrollmentIds.length === 0) return;
   const params = (id: string): EnrollmentParams => ({ enrollmentId: id });
   await env.ENROLLMENT_WORKFLOW.createBatch(enrollmentIds.map((id) => ({ id, params: params(id) })));
@@ -18,7 +21,10 @@ export async function startEnrollments(env: Env, enrollmentIds: string[]): Promi
  * re-reads it before every step, so even a run that misses this call acts no further); terminating
  * the instance frees what it holds. An instance that already ended is not an error.
  */
-export async function stopEnrollment(env: Env, enrollmentId: string): Promise<void> {
+export async function stopEnrollment(
+  env: Pick<Env, "ENROLLMENT_WORKFLOW">,
+  enrollmentId: string,
+): Promise<void> {
   try {
     const instance = await env.ENROLLMENT_WORKFLOW.get(enrollmentId);
     await instance.terminate();
