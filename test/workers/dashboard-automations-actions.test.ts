@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { seedAutomation, seedCustomer, seedEnrollment } from "./dashboard-automations-helpers";
 import { dashboardGet, dashboardPost, signIn } from "./dashboard-helpers";
 import { callJson, seedWorkspace } from "./helpers";
 import { postForm } from "./people-helpers";
@@ -203,5 +204,44 @@ describe("dashboard: automation actions", () => {
     expect((await automationOf(other.token, theirs)).status).toBe("draft");
     const mine = await callJson<{ data: unknown[] }>("GET", "/v1/automations", { token: ws.token });
     expect(mine.body.data).toEqual([]);
+  });
+
+  it("cancels an active enrolment as the API does; a finished one shows the API's 409", async () => {
+    const ws = await seedWorkspace();
+    const other = await seedWorkspace();
+    const automation = await seedAutomation(ws.accountId, { status: "active" });
+    const enrollment = await seedEnrollment(automation, await seedCustomer(ws.accountId, "ada@example.org"), {
+      currentStep: "stp_wait",
+    });
+    const theirs = await seedEnrollment(
+      await seedAutomation(other.accountId, { status: "active" }),
+      await seedCustomer(other.accountId, "x@example.org"),
+    );
+    const admin = await signIn(ws.accountId, "admin");
+    expect(
+      (
+        await dashboardPost(
+          `/dashboard/enrollments/${enrollment.id}/cancel`,
+          await signIn(ws.accountId, "agent"),
+        )
+      ).status,
+    ).toBe(403);
+    expect((await dashboardPost(`/dashboard/enrollments/${theirs.id}/cancel`, admin)).status).toBe(404);
+    const enrollmentOf = async (token: string, id: string) =>
+      (await callJson<{ status: string }>("GET", `/v1/enrollments/${id}`, { token })).body;
+    expect((await enrollmentOf(other.token, theirs.id)).status).toBe("active");
+
+    const cancelled = await dashboardPost(`/dashboard/enrollments/${enrollment.id}/cancel`, admin);
+    expect(cancelled.headers.get("Location")).toBe(`/dashboard/enrollments/${enrollment.id}?done=cancelled`);
+    expect((await enrollmentOf(ws.token, enrollment.id)).status).toBe("cancelled");
+    const page = await (
+      await dashboardGet(`/dashboard/enrollments/${enrollment.id}?done=cancelled`, admin)
+    ).text();
+    expect(page).toContain("Enrolment cancelled");
+    expect(page).not.toContain(`/dashboard/enrollments/${enrollment.id}/cancel"`);
+
+    const again = await dashboardPost(`/dashboard/enrollments/${enrollment.id}/cancel`, admin);
+    expect(again.status).toBe(409);
+    expect(await again.text()).toMatch(/role="alert"[\s\S]*only an active enrolment can be cancelled/);
   });
 });

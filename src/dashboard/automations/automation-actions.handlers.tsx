@@ -12,15 +12,17 @@ import {
   pauseAutomation,
   updateAutomation,
 } from "../../features/automations/automations.service";
+import { cancelEnrollment } from "../../features/automations/enrollments.service";
 import { createRouter } from "../../lib/router";
 import { asApiBody, formProblem, type Problem } from "../inboxes/form-problem";
 import { SecretValue } from "../inboxes/webhooks.view";
 import { renderPage } from "../page";
 import type { EditorFormValues } from "./automation-forms";
-import { renderAutomation, renderNew } from "./automation-render";
+import { renderAutomation, renderEnrollment, renderNew } from "./automation-render";
 import {
   activateAutomationRoute,
   automationSecretRoute,
+  cancelEnrollmentRoute,
   createAutomationRoute,
   deleteAutomationRoute,
   pauseAutomationRoute,
@@ -113,4 +115,14 @@ export const automationActionsRouter = createRouter()
       { title: "Automation secret", nav: "Automations" },
       <SecretPage automation={automation} />,
     );
+  })
+  .openapi(cancelEnrollmentRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    try {
+      await cancelEnrollment(c.var.ctx, id);
+    } catch (error) {
+      const { problem, status } = formProblem(error);
+      return renderEnrollment(c, id, { problem }, status);
+    }
+    return c.redirect(`/dashboard/enrollments/${id}?done=cancelled`, 303);
   });

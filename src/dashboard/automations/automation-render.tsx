@@ -8,6 +8,8 @@ import { hasRole } from "../roles";
 import { AutomationPage } from "./automation.page";
 import { automationOf } from "./automation-reads";
 import type { EditorDraft } from "./editor-draft";
+import { EnrollmentPage } from "./enrollment.page";
+import { enrollmentOf } from "./enrollment-reads";
 import { NewAutomationPage } from "./new-automation.page";
 
 /** The pages the read routes and the editor's actions both render. */
@@ -57,6 +59,25 @@ export async function renderNew(
       {...(await editorChoices(c))}
       csrfToken={c.var.csrfToken}
       problem={problem}
+    />,
+  );
+}
+
+export async function renderEnrollment(
+  c: Context<AppEnv>,
+  id: string,
+  extras: { done?: string | undefined; problem?: Problem | undefined },
+  status: 200 | 400 | 409 = 200,
+) {
+  const { db, accountId } = c.var.ctx;
+  return renderPage(
+    c,
+    { title: "Enrolment", nav: "Automations", status },
+    <EnrollmentPage
+      enrollment={await enrollmentOf(db, accountId, id)}
+      canManage={hasRole(sessionOf(c), "admin")}
+      csrfToken={c.var.csrfToken}
+      {...extras}
     />,
   );
 }

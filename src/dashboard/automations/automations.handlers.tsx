@@ -3,7 +3,7 @@ import { renderPage, sessionOf } from "../page";
 import { hasRole } from "../roles";
 import { AutomationListPage } from "./automation-list.page";
 import { automationOf, automationPage, enrollmentPage } from "./automation-reads";
-import { renderAutomation, renderNew } from "./automation-render";
+import { renderAutomation, renderEnrollment, renderNew } from "./automation-render";
 import {
   automationListRoute,
   automationRoute,
@@ -12,9 +12,7 @@ import {
   newAutomationRoute,
 } from "./automations.routes";
 import { emptyDraft } from "./editor-draft";
-import { EnrollmentPage } from "./enrollment.page";
 import { EnrollmentListPage } from "./enrollment-list.page";
-import { enrollmentOf } from "./enrollment-reads";
 
 /** The automation pages that only read; the forms' actions are in automation-actions.handlers. */
 export const automationPagesRouter = createRouter()
@@ -51,17 +49,6 @@ export const automationPagesRouter = createRouter()
       <EnrollmentListPage automation={automation} {...list} {...query} />,
     );
   })
-  .openapi(enrollmentRoute, async (c) => {
-    const { db, accountId } = c.var.ctx;
-    const enrollment = await enrollmentOf(db, accountId, c.req.valid("param").id);
-    return renderPage(
-      c,
-      { title: "Enrolment", nav: "Automations" },
-      <EnrollmentPage
-        enrollment={enrollment}
-        canManage={hasRole(sessionOf(c), "admin")}
-        csrfToken={c.var.csrfToken}
-        done={c.req.valid("query").done}
-      />,
-    );
-  });
+  .openapi(enrollmentRoute, async (c) =>
+    renderEnrollment(c, c.req.valid("param").id, { done: c.req.valid("query").done }),
+  );
