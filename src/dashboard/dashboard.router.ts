@@ -1,4 +1,6 @@
 import { createRouter } from "../lib/router";
+import { automationActionsRouter } from "./automations/automation-actions.handlers";
+import { automationPagesRouter } from "./automations/automations.handlers";
 import { campaignsPagesRouter } from "./campaigns/campaigns.handlers";
 import { changelogPagesRouter } from "./changelog/changelog.handlers";
 import { contactsRouter } from "./contacts/contacts.handlers";
@@ -41,5 +43,7 @@ dashboardRouter.route("/", logsRouter);
 dashboardRouter.route("/", eventsPagesRouter);
 dashboardRouter.route("/", teamRouter);
 dashboardRouter.route("/", campaignsPagesRouter);
+dashboardRouter.route("/", automationPagesRouter);
+dashboardRouter.route("/", automationActionsRouter);
 dashboardRouter.route("/", changelogPagesRouter);
 dashboardRouter.route("/", surveysPagesRouter);

@@ -1,0 +1,34 @@
+import type { GroupChoice } from "../campaigns/campaign-editor";
+import { PageHeader } from "../components";
+import type { InboxChoice } from "../inbox-choices";
+import { type Problem, ProblemNotice } from "../inboxes/form-problem";
+import { AutomationEditor } from "./automation-editor";
+import type { EditorDraft } from "./editor-draft";
+
+export function NewAutomationPage(props: {
+  draft: EditorDraft;
+  groups: GroupChoice[];
+  inboxes: InboxChoice[];
+  csrfToken: string;
+  problem?: Problem | undefined;
+}) {
+  return (
+    <>
+      <p class="crumbs">
+        <a href="/dashboard/automations">Automations</a>
+      </p>
+      <PageHeader title="New automation" />
+      <ProblemNotice problem={props.problem} />
+      <section class="panel">
+        <AutomationEditor
+          action="/dashboard/automations"
+          draft={props.draft}
+          groups={props.groups}
+          inboxes={props.inboxes}
+          csrfToken={props.csrfToken}
+          saveLabel="Create automation"
+        />
+      </section>
+    </>
+  );
+}
