@@ -6,16 +6,11 @@ import {
 } from "cloudflare:workers";
 import { describeError, log } from "../../../lib/logger";
 import { endEnrollment } from "./end";
+import { ACTIVATED_EVENT, type EnrollmentParams } from "./lifecycle";
 import { type Decision, nextDecision } from "./progress";
 import { runStep } from "./run-step";
 import { endWait, startWait } from "./steps/wait";
 
-export interface EnrollmentParams {
-  enrollmentId: string;
-}
-
-/** The event that releases enrolments held by a paused automation (see releaseHeldEnrollments). */
-export const ACTIVATED_EVENT = "automation-activated";
 /**
  * How long a held enrolment waits for that event before it looks again: each look costs two
  * workflow steps, so a day keeps even a pause of a year well inside the instance's step limit.

@@ -1,13 +1,23 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { createDb } from "../../../db/client";
 import { automationEnrollments } from "../../../db/schema";
-import { ACTIVATED_EVENT, type EnrollmentParams } from "./enrollment-workflow";
 
 /**
  * Where the API hands an enrolment to the engine and takes it back. Each enrolment runs as one
  * Cloudflare Workflow instance whose id is the enrolment's id, so starting one twice is refused by
  * the platform and a cancel reaches exactly that run.
  */
+
+export interface EnrollmentParams {
+  enrollmentId: string;
+}
+
+/**
+ * The event that releases enrolments held by a paused automation (see releaseHeldEnrollments).
+ * Defined here, not beside the Workflow class, so the API's modules never import
+ * `cloudflare:workers` (the OpenAPI document is also built in Node).
+ */
+export const ACTIVATED_EVENT = "automation-activated";
 
 /** Starts the runs of freshly inserted enrolments (at most 100 per call, the platform's batch). */
 export async function startEnrollments(
