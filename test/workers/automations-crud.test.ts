@@ -108,6 +108,12 @@ describe("automations CRUD", () => {
       [{ type: "remove_from_group", contact_group_id: "grp_missing" }, "body.steps.0.contact_group_id"],
       [{ type: "send_email", from: "not an address", subject: "Hi", text: "x" }, "body.steps.0.from"],
       [{ type: "send_email", from: "a@acme.test", subject: "Hi" }, "body.steps.0.html"],
+      // Sizes: what production's D1 row (2 MB) and the customer's metadata limit would refuse.
+      [{ type: "update_customer", metadata: { big: "x".repeat(16_384) } }, "body.steps.0.metadata"],
+      [
+        { type: "webhook", url: "https://example.com/h", payload: { big: "x".repeat(65_536) } },
+        "body.steps.0.payload",
+      ],
     ];
     for (const [step, path] of cases) {
       const res = await callJson<Details>("POST", "/v1/automations", {
@@ -118,6 +124,19 @@ describe("automations CRUD", () => {
       expect(res.body.code).toBe("validation_error");
       expect(res.body.details.map((d) => d.path)).toContain(path);
     }
+    const html = "h".repeat(400_000);
+    const tooMuch = Array.from({ length: 3 }, () => ({
+      type: "send_email",
+      from: "a@acme.test",
+      subject: "Hi",
+      html,
+    }));
+    const huge = await callJson<Details>("POST", "/v1/automations", {
+      token: ws.token,
+      body: { name: "Huge", trigger: { type: "api" }, steps: tooMuch },
+    });
+    expect(huge.status).toBe(400);
+    expect(huge.body.details.map((d) => d.path)).toContain("body.steps");
     const draft = await createAutomation(ws.token);
     const patched = await callJson<Details>("PATCH", `/v1/automations/${draft.id}`, {
       token: ws.token,

@@ -152,6 +152,32 @@ describe("automation engine: who gets the email", () => {
   });
 });
 
+describe("automation engine: update_customer", () => {
+  it("refuses a merge whose result would pass the metadata limit: the step fails, the customer is unchanged", async () => {
+    const ws = await automationWorkspace();
+    const customer = await seedCustomer(ws.accountId);
+    await db()
+      .update(customers)
+      .set({ metadata: JSON.stringify({ kept: "k".repeat(10_000) }) })
+      .where(eq(customers.id, customer.id));
+    const grow: Step = { id: "stp_grow", type: "update_customer", metadata: { more: "m".repeat(8_000) } };
+    const fits: Step = { id: "stp_fits", type: "update_customer", metadata: { kept: null, small: 1 } };
+    const automation = await seedAutomation(ws.accountId, [grow, fits]);
+    const enrollment = await seedEnrollment(automation, customer.id);
+
+    expect(await runStep(env, enrollment.id, grow)).toMatchObject({
+      status: "failed",
+      error: "the merged metadata would be over 16384 bytes",
+    });
+    expect(Object.keys(await metadataOf(customer.id))).toEqual(["kept"]);
+    expect((await historyOf(enrollment.id)).stp_grow).toMatchObject({ status: "failed" });
+
+    expect(await runStep(env, enrollment.id, fits)).toMatchObject({ status: "succeeded" });
+    expect(await metadataOf(customer.id)).toEqual({ small: 1 });
+    expect((await historyOf(enrollment.id)).stp_fits).toMatchObject({ status: "succeeded" });
+  });
+});
+
 describe("automation engine: edits, cancels, pauses", () => {
   it("ends an enrolment whose waited-on step was removed: completed, with a note", async () => {
     const ws = await automationWorkspace();

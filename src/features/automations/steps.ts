@@ -1,4 +1,6 @@
 import { z } from "@hono/zod-openapi";
+import { MAX_METADATA_BYTES, maxJsonBytes } from "../../lib/input";
+import { jsonLength } from "../../lib/text";
 
 /**
  * The steps of an automation (product.md "Automations"), shared by the API's validation, the engine
@@ -19,6 +21,13 @@ export const STEP_TYPES = [
 export type StepType = (typeof STEP_TYPES)[number];
 
 export const MAX_STEPS = 50;
+/**
+ * The steps are one JSON column of the automation's row, and D1 refuses a row over 2 MB: the whole
+ * list is kept under 1 MB serialized, leaving room for the rest of the row and for JSON escaping.
+ */
+export const MAX_STEPS_BYTES = 1_000_000;
+/** A webhook step's own body: the default one is a few hundred bytes. */
+export const MAX_PAYLOAD_BYTES = 65_536;
 export const MAX_WAIT_DAYS = 365;
 const STEP_ID = /^stp_[A-Za-z0-9_-]{1,40}$/;
 /** `10m`, `3d`, `2h`, `1w`, `30s`: a count and a unit. */
@@ -71,7 +80,11 @@ const WebhookStep = z.object({
     .refine((h) => Object.keys(h).length <= 20, "at most 20 headers")
     .default({}),
   /** Replaces the default body; sent as JSON. */
-  payload: z.record(z.string(), z.unknown()).optional(),
+  payload: z
+    .record(z.string(), z.unknown())
+    .superRefine(maxJsonBytes(MAX_PAYLOAD_BYTES))
+    .optional()
+    .openapi({ description: `Replaces the default body; at most ${MAX_PAYLOAD_BYTES} bytes as JSON.` }),
 });
 
 const GroupStep = (type: "add_to_group" | "remove_from_group") =>
@@ -85,7 +98,12 @@ const UpdateCustomerStep = z.object({
   id: stepId,
   type: z.literal("update_customer"),
   /** Merged into the customer's metadata; a null value removes the key. */
-  metadata: z.record(z.string(), z.unknown()),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .superRefine(maxJsonBytes(MAX_METADATA_BYTES))
+    .openapi({
+      description: `Merged into the customer's metadata (a null value removes the key), at most ${MAX_METADATA_BYTES} bytes as JSON; a merge whose result would pass that limit fails the step.`,
+    }),
 });
 
 export const StepInputSchema = z
@@ -109,4 +127,8 @@ export const StepsInputSchema = z
   .refine((steps) => {
     const ids = steps.flatMap((s) => (s.id ? [s.id] : []));
     return new Set(ids).size === ids.length;
-  }, "step ids must be unique");
+  }, "step ids must be unique")
+  .refine(
+    (steps) => jsonLength(steps) <= MAX_STEPS_BYTES,
+    `must be at most ${MAX_STEPS_BYTES} bytes as JSON (UTF-8) in all`,
+  );

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { type Db, runBatch, type Statement } from "../../../db/client";
 import { automationEnrollments, type EnrollmentStepStatus, enrollmentSteps } from "../../../db/schema";
 import type { Step } from "../steps";
@@ -75,7 +75,14 @@ export function moveStatement(
 }
 
 /** Settles a claimed step's history row. */
-export function recordStatement(db: Db, e: EnrollmentRow, step: Step, outcome: StepOutcome, now: number) {
+export function recordStatement(
+  db: Db,
+  e: EnrollmentRow,
+  step: Step,
+  outcome: StepOutcome,
+  now: number,
+  onlyIf?: SQL,
+) {
   return db
     .update(enrollmentSteps)
     .set({
@@ -89,6 +96,7 @@ export function recordStatement(db: Db, e: EnrollmentRow, step: Step, outcome: S
         eq(enrollmentSteps.enrollmentId, e.id),
         eq(enrollmentSteps.stepId, step.id),
         eq(enrollmentSteps.accountId, e.accountId),
+        onlyIf,
       ),
     );
 }
