@@ -1,30 +1,10 @@
 import type { SurveyKind } from "../../db/schema/surveys";
 
-/** The counts a summary is made of, for a whole survey or one week of it. */
-export interface RatingCounts {
-  responses: number;
-  ratingSum: number;
-  promoters: number;
-  detractors: number;
-}
-
-export interface Summary {
-  responses: number;
-  /** The mean rating to two decimals; null without responses. */
-  average: number | null;
-  /** NPS only: % promoters (9–10) − % detractors (0–6), rounded to a whole number; null otherwise. */
-  nps: number | null;
-}
-
-export function summaryOf(kind: SurveyKind, counts: RatingCounts): Summary {
-  const { responses } = counts;
-  if (responses === 0) return { responses, average: null, nps: null };
-  return {
-    responses,
-    average: Math.round((counts.ratingSum / responses) * 100) / 100,
-    nps: kind === "nps" ? Math.round(((counts.promoters - counts.detractors) / responses) * 100) : null,
-  };
-}
+export {
+  type RatingCounts,
+  type Summary,
+  summarize as summaryOf,
+} from "../../features/surveys/survey-summary";
 
 /** The scale a kind rates on (product.md: CSAT 1–5, NPS 0–10). */
 export const SCALE: Record<SurveyKind, { min: number; max: number }> = {

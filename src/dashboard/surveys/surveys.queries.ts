@@ -1,7 +1,8 @@
 import { and, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { inboxes, surveyInboxes, surveyResponses, surveys, tickets, users } from "../../db/schema";
-import { FIRST_MONDAY_MS, type Summary, summaryOf, WEEK_MS, weekOf, weekStart } from "./survey-numbers";
+import { type Summary, summarize } from "../../features/surveys/survey-summary";
+import { FIRST_MONDAY_MS, WEEK_MS, weekOf, weekStart } from "./survey-numbers";
 
 /**
  * The reads behind the Surveys pages, on the committed schema. Every query names the workspace.
@@ -13,7 +14,7 @@ export type SurveyWithSummary = SurveyRow & { summary: Summary };
 
 const withSummary = (row: SurveyRow): SurveyWithSummary => ({
   ...row,
-  summary: summaryOf(row.kind, {
+  summary: summarize(row.kind, {
     responses: row.responsesCount,
     ratingSum: row.ratingSum,
     promoters: row.promotersCount,
@@ -99,7 +100,7 @@ export async function weeklyResults(
   return Array.from({ length: weeks }, (_, i) => {
     const number = newest - i;
     const counts = byWeek.get(number) ?? { responses: 0, ratingSum: 0, promoters: 0, detractors: 0 };
-    return { startsAt: weekStart(number), ...summaryOf(survey.kind, counts) };
+    return { startsAt: weekStart(number), ...summarize(survey.kind, counts) };
   });
 }
 

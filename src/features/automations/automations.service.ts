@@ -2,8 +2,7 @@ import type { AutomationStatus } from "../../db/schema";
 import { encryptSecret } from "../../lib/crypto";
 import { AppError, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { describeError, log } from "../../lib/logger";
-import type { Defer, RequestContext } from "../../lib/request-context";
+import { afterResponse, type Defer, type RequestContext } from "../../lib/request-context";
 import { validationError } from "../../lib/router";
 import { newWebhookSecret } from "../inboxes/webhooks";
 import { stepsOf, toAutomation } from "./automations.dto";
@@ -135,11 +134,9 @@ export async function activateAutomation(ctx: AutomationContext, id: string) {
   if (!moved) throw illegalMove(await ownAutomation(ctx, id), "activated", "draft or paused");
   // A paused automation's enrolments wait for it: they go on now rather than at their next check.
   if (row.status === "paused") {
-    const release = releaseHeldEnrollments(ctx.env, ctx.accountId, id).catch((error: unknown) =>
-      log.error("automations.release_failed", { automation_id: id, ...describeError(error) }),
+    await afterResponse(ctx.defer, "automations.release_failed", { automation_id: id }, () =>
+      releaseHeldEnrollments(ctx.env, ctx.accountId, id),
     );
-    if (ctx.defer) ctx.defer(release);
-    else await release;
   }
   return show(ctx, moved);
 }

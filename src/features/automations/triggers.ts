@@ -1,8 +1,7 @@
 import type { Db } from "../../db/client";
 import { runBatch } from "../../db/client";
 import { newId } from "../../lib/ids";
-import { describeError, log } from "../../lib/logger";
-import type { Defer } from "../../lib/request-context";
+import { afterResponse, type Defer } from "../../lib/request-context";
 import { activeAutomationsFor } from "./automations.repo";
 import { startRuns } from "./enrollment-runs";
 import { insertEnrollmentsSkippingActive } from "./enrollments.repo";
@@ -46,13 +45,8 @@ async function enrol(
   return ids;
 }
 
-function inBackground(ctx: TriggerContext, event: string, work: () => Promise<unknown>) {
-  const guarded = work().catch((error) =>
-    log.error(event, { account_id: ctx.accountId, ...describeError(error) }),
-  );
-  if (ctx.defer) ctx.defer(guarded);
-  else return guarded;
-}
+const inBackground = (ctx: TriggerContext, event: string, work: () => Promise<unknown>) =>
+  afterResponse(ctx.defer, event, { account_id: ctx.accountId }, work);
 
 /** `group_joined`: the customers newly added to a contact group (members already in it never count). */
 export function enrolGroupJoiners(ctx: TriggerContext, groupId: string, customerIds: string[]) {

@@ -1,16 +1,15 @@
 import { iso } from "../../lib/time";
+import { summarize } from "./survey-summary";
 import type { SurveyResponseRow, SurveyRow } from "./surveys.repo";
 
-const round2 = (value: number) => Math.round(value * 100) / 100;
-
 /** `responses`, `average` and, for NPS, the score, from the counters kept on the survey row. */
-export function summaryOf(row: SurveyRow) {
-  const responses = row.responsesCount;
-  if (responses === 0) return { responses, average: null, nps: null };
-  const nps =
-    row.kind === "nps" ? Math.round(((row.promotersCount - row.detractorsCount) * 100) / responses) : null;
-  return { responses, average: round2(row.ratingSum / responses), nps };
-}
+export const summaryOf = (row: SurveyRow) =>
+  summarize(row.kind, {
+    responses: row.responsesCount,
+    ratingSum: row.ratingSum,
+    promoters: row.promotersCount,
+    detractors: row.detractorsCount,
+  });
 
 export function toSurvey(row: SurveyRow, inboxIds: string[]) {
   return {

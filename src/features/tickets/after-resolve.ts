@@ -1,4 +1,4 @@
-import { describeError, log } from "../../lib/logger";
+import { afterResponse } from "../../lib/request-context";
 import { enrolResolvedTicketCustomer } from "../automations/triggers";
 import { sendSurveyEmail } from "../surveys/survey-send";
 import type { TicketContext } from "./ticket-context";
@@ -22,10 +22,8 @@ export async function afterTicketResolved(
   ctx: TicketContext,
   ticket: Pick<TicketRow, "id" | "inboxId" | "customerId">,
 ): Promise<void> {
-  const survey = sendSurveyEmail(ctx, ticket.id).catch((error: unknown) =>
-    log.error("surveys.send_failed", { ticket_id: ticket.id, ...describeError(error) }),
+  await afterResponse(ctx.defer, "surveys.send_failed", { ticket_id: ticket.id }, () =>
+    sendSurveyEmail(ctx, ticket.id),
   );
-  if (ctx.defer) ctx.defer(survey);
-  else await survey;
   await enrolResolvedTicketCustomer(ctx, ticket);
 }
