@@ -2,13 +2,15 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { AppError, invalidApiKey } from "../lib/errors";
 import type { Verdict } from "./key-guard";
+import { keyLeases } from "./key-leases";
 import { bearerToken, hashToken, tokenForm } from "./token";
 import { recentlyUnknownTokens } from "./unknown-tokens";
 
 const UNKNOWN_KEY = "The API key is unknown or has been revoked.";
 
 /**
- * Authenticates the bearer key and applies its rate limit with one call to the key's guard. A
+ * Authenticates the bearer key and applies its rate limit through the key's guard: one call per
+ * request, or one per lease for a busy key (key-leases.ts). A
  * missing or malformed token, or one whose checksum fails, is refused here, before any Durable
  * Object or D1 work; so is an old-form token (no checksum) the guard found unknown within the
  * last minute (unknown-tokens.ts).
@@ -26,8 +28,9 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   if (form === "corrupt") throw invalidApiKey(UNKNOWN_KEY);
   const tokenHash = await hashToken(token);
   if (form === "old" && recentlyUnknownTokens.has(tokenHash)) throw invalidApiKey(UNKNOWN_KEY);
-  const guard = c.env.KEY_GUARD.get(c.env.KEY_GUARD.idFromName(tokenHash));
-  const verdict: Verdict = await guard.admit(tokenHash);
+  const verdict: Verdict = await keyLeases.admit(tokenHash, (want, unspent) =>
+    c.env.KEY_GUARD.get(c.env.KEY_GUARD.idFromName(tokenHash)).admit(tokenHash, want, unspent),
+  );
 
   if (verdict.kind === "invalid") {
     if (form === "old") recentlyUnknownTokens.add(tokenHash);

@@ -4,13 +4,23 @@ import type { Principal } from "../env";
 import { findKeyForAuth, recordKeyUse } from "../features/keys/keys.repo";
 import { describeError, log } from "../lib/logger";
 import { limitsFor, type PlanName, parseQuotaOverrides } from "../lib/plans";
+import { LEASE_HOLD_MS, MAX_LEASE } from "./key-leases";
 import { RollingWindow } from "./rolling-window";
 
 /** How the guard answers one request. */
 export type Verdict =
   | { kind: "invalid" }
   | { kind: "suspended"; principal: Principal }
-  | { kind: "admitted"; principal: Principal; limit: number; remaining: number; resetSeconds: number }
+  | {
+      kind: "admitted";
+      principal: Principal;
+      limit: number;
+      remaining: number;
+      resetSeconds: number;
+      /** Further slots lent to the caller's isolate, to spend within LEASE_SPEND_MS (key-leases.ts). */
+      spare: number;
+      leaseId: number;
+    }
   | { kind: "limited"; principal: Principal; limit: number; remaining: 0; resetSeconds: number };
 
 interface CachedKey {
@@ -19,6 +29,12 @@ interface CachedKey {
   accountActive: boolean;
   rateLimit: number;
   lastUsedAt: number | null;
+}
+
+/** What an isolate hands back: the slots of an earlier lease it did not spend. */
+export interface Unspent {
+  leaseId: number;
+  count: number;
 }
 
 /** After this long the cached record is re-read in the background (plan or status changes). */
@@ -31,6 +47,10 @@ const LAST_USED_WRITE_INTERVAL_MS = 30_000;
  * record, so a warm request reads nothing from D1, and admits at most the plan's requests in any
  * rolling 60 seconds. Admission runs synchronously after the record is loaded, so concurrent
  * requests cannot interleave inside it.
+ *
+ * A busy isolate asks for several slots at once (`want`) and spends the spare ones itself within
+ * a second (key-leases.ts), so most of its requests make no call here; the window counts lent slots
+ * as spent (RollingWindow.lease), so the limit holds across isolates whenever they spend them.
  */
 export class KeyGuard extends DurableObject<Env> {
   private cached: CachedKey | null = null;
@@ -39,7 +59,7 @@ export class KeyGuard extends DurableObject<Env> {
   private window: RollingWindow | null = null;
   private lastUsedWrittenAt = 0;
 
-  async admit(tokenHash: string): Promise<Verdict> {
+  async admit(tokenHash: string, want = 1, unspent?: Unspent): Promise<Verdict> {
     if (this.loadedAt === 0) await this.load(tokenHash);
     else if (Date.now() - this.loadedAt > REFRESH_AFTER_MS) this.refreshInBackground(tokenHash);
 
@@ -48,8 +68,11 @@ export class KeyGuard extends DurableObject<Env> {
     if (!key.accountActive) return { kind: "suspended", principal: key.principal };
 
     const now = Date.now();
-    const decision = this.windowFor(key.rateLimit, now).tryAdmit(now);
-    if (!decision.admitted) {
+    const window = this.windowFor(key.rateLimit, now);
+    if (unspent) window.giveBack(unspent.leaseId, unspent.count);
+    const wanted = Math.min(MAX_LEASE, Math.max(1, Math.floor(want)));
+    const { admitted, ...decision } = window.lease(now, wanted, LEASE_HOLD_MS);
+    if (!admitted) {
       return {
         kind: "limited",
         principal: key.principal,

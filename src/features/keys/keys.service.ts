@@ -1,4 +1,5 @@
 import type { KeyGuard } from "../../auth/key-guard";
+import { keyLeases } from "../../auth/key-leases";
 import { generateToken, hashToken, keyPrefixOf } from "../../auth/token";
 import type { Db } from "../../db/client";
 import { notFound } from "../../lib/errors";
@@ -39,7 +40,8 @@ export async function listAccountKeys(db: Db, accountId: string) {
 }
 
 /**
- * Marks the key inactive in D1 and tells its guard, so the very next request with it is refused.
+ * Marks the key inactive in D1 and tells its guard, so the very next request with it is refused
+ * (in other isolates, within a second: key-leases.ts).
  * There is deliberately no API route for this (the spec: dashboard only); the dashboard, the
  * operator route and `npm run keys:revoke` call it. With `accountId` (the dashboard) another
  * workspace's key is not found, exactly like an unknown id. Revoking twice is harmless.
@@ -56,5 +58,7 @@ export async function revokeKey(
   }
   await markKeyRevoked(db, keyId, Date.now());
   await guards.get(guards.idFromName(key.tokenHash)).revoke();
+  // Other isolates stop spending their lease of it within a second (key-leases.ts); this one now.
+  keyLeases.forgetKey(key.tokenHash);
   return toApiKey({ ...key, isActive: false });
 }
