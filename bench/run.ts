@@ -1,13 +1,14 @@
 /**
  * npm run bench [-- scenario ...]: starts a local API (or uses BENCH_URL/BENCH_TOKEN), runs the
- * selected scenarios (all by default) for BENCH_SECONDS each target, prints a table and writes
- * bench/results/latest.json. Exits 1 when the run failed or a measurement is invalid (too many
+ * selected scenarios (all by default) for BENCH_SECONDS each target, prints the measurements and
+ * one table of every goal (PASS or MISS), and writes bench/results/latest.json and latest.md (the
+ * goals table in Markdown, for the README). Exits 1 when the run failed or a measurement is invalid (too many
  * failed requests, or a problem a scenario reports); goals below target are reported but do not
  * fail the run.
  */
 import { relative } from "node:path";
 import { DEFAULT_CONNECTIONS, invalidity } from "./lib/measure";
-import { formatTable, writeJson } from "./lib/report";
+import { formatTable, writeResults } from "./lib/report";
 import { RESULTS_DIR, type Server, startServer } from "./lib/server";
 import type { Scenario, ScenarioResult } from "./lib/types";
 import { SCENARIOS } from "./scenarios/index";
@@ -58,7 +59,7 @@ async function main(): Promise<number> {
     ...r.measurements.map(invalidity).filter((p) => p !== undefined),
     ...(r.problems ?? []).map((p) => `${r.name}: ${p}`),
   ]);
-  const file = writeJson(
+  const file = writeResults(
     {
       startedAt,
       finishedAt: new Date().toISOString(),

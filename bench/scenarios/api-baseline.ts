@@ -1,12 +1,14 @@
 /**
  * The cost of authentication: the same server answering the unauthenticated health check and the
- * cheapest authenticated read. Each authenticated request passes the key-guard Durable Object (key
- * lookup and rate limit) and a D1 read, so the ratio shows what that path costs per request.
+ * cheapest authenticated read. Each authenticated request passes the key's rate limit (a lease of
+ * its budget in the isolate, or the key-guard Durable Object) and a D1 read, so the ratio shows what
+ * that path costs per request.
  */
 import { interleaved, warmUp } from "../lib/measure";
 import type { BenchContext, Measurement, Scenario, ScenarioResult } from "../lib/types";
 
-const GOAL_RATIO = 0.5;
+/** Issue 17: an authenticated read within 0.7 of the runtime's floor. */
+const GOAL_RATIO = 0.7;
 
 export const apiBaseline: Scenario = {
   name: "api-baseline",
