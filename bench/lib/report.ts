@@ -72,8 +72,8 @@ export function formatTable(scenarios: ScenarioResult[], valid: boolean): string
 
 /** The goals as a Markdown table, as the README's Benchmarks section shows them. */
 export function formatGoalsMarkdown(scenarios: ScenarioResult[], valid: boolean): string {
-  const escape = (cell: string) => cell.replaceAll("|", "\\|");
-  const row = (cells: string[]) => `| ${cells.map(escape).join(" | ")} |`;
+  const escapePipes = (cell: string) => cell.replaceAll("|", "\\|");
+  const row = (cells: string[]) => `| ${cells.map(escapePipes).join(" | ")} |`;
   return [
     row(GOAL_HEADINGS),
     row(GOAL_HEADINGS.map(() => "---")),
