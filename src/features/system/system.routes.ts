@@ -48,7 +48,7 @@ export const opsRevokeKeyRoute = createRoute({
   tags: ["Operator"],
   summary: "Revoke an API key (operator only)",
   description:
-    "Not part of the public API, which has no operation to revoke a key (revocation belongs to a dashboard). Authenticated with the deployment's `OPS_TOKEN` secret (disabled when it is unset); used by `npm run keys:revoke`. The key is refused from its very next request.",
+    "Not part of the public API, which has no operation to revoke a key (revocation belongs to a dashboard). Authenticated with the deployment's `OPS_TOKEN` secret (disabled when it is unset); used by `npm run keys:revoke`. The key is refused from its very next request in this isolate, and within a second in every other.",
   "x-permission": "operator",
   security: [{ opsToken: [] }],
   request: { params: z.object({ id: z.string().openapi({ param: { name: "id", in: "path" } }) }) },
