@@ -1,11 +1,22 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { preparedOnce } from "../../db/prepared";
 import { accounts } from "../../db/schema";
 
 export type AccountRow = typeof accounts.$inferSelect;
 
+// Read on every GET /v1/accounts, the cheapest authenticated call: built once (prepared.ts).
+const accountById = preparedOnce((db) =>
+  db
+    .select()
+    .from(accounts)
+    .where(eq(accounts.id, sql.placeholder("id")))
+    .limit(1)
+    .prepare(),
+);
+
 export async function findAccount(db: Db, accountId: string) {
-  const rows = await db.select().from(accounts).where(eq(accounts.id, accountId)).limit(1);
+  const rows = await accountById(db).all({ id: accountId });
   return rows[0] ?? null;
 }
 
