@@ -1,6 +1,7 @@
 import type { Scenario } from "../lib/types";
 import { apiBaseline } from "./api-baseline";
 import { automationEnrollments } from "./automation-enrollments";
+import { bigLists } from "./big-lists";
 import { campaignSend } from "./campaign-send";
 import { dashboardPages } from "./dashboard-pages";
 import { emailSend } from "./email-send";
@@ -22,4 +23,5 @@ export const SCENARIOS: readonly Scenario[] = [
   inboundMail,
   campaignSend,
   automationEnrollments,
+  bigLists,
 ];

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { accounts } from "./accounts";
 
 /**
@@ -25,8 +25,28 @@ export const events = sqliteTable(
     index("events_account_created").on(t.accountId, t.createdAt, t.id),
     index("events_account_event_created").on(t.accountId, t.event, t.createdAt, t.id),
     index("events_account_inbox_created").on(t.accountId, t.inboxId, t.createdAt, t.id),
+    // The stream filtered by inbox and event walks this in page order.
+    index("events_account_inbox_event_created").on(t.accountId, t.inboxId, t.event, t.createdAt, t.id),
     index("events_undispatched").on(t.dispatchedAt, t.createdAt),
   ],
+);
+
+/**
+ * How many events each account has per (inbox, event name), kept by triggers on `events` (inserts,
+ * retention prunes, the account's cascade), so the stream's `total` sums a few counter rows
+ * instead of counting every event.
+ */
+export const eventCounts = sqliteTable(
+  "events_counts",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    inboxId: text("inbox_id").notNull(),
+    event: text("event").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.inboxId, t.event] })],
 );
 
 /**

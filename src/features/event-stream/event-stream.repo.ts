@@ -1,6 +1,6 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { events, webhookDeliveries } from "../../db/schema";
+import { eventCounts, events, webhookDeliveries } from "../../db/schema";
 
 export type EventRow = typeof events.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -11,7 +11,10 @@ export interface EventFilter {
   inboxId?: string | undefined;
 }
 
-/** A page of the event stream, newest first, and the filtered total. */
+/**
+ * A page of the event stream, newest first, and the filtered total: the sum of the few counter
+ * rows (per inbox and event name) the triggers keep, never a count of the events.
+ */
 export function eventQueries(db: Db, filter: EventFilter, limit: number, offset: number) {
   const where = and(
     eq(events.accountId, filter.accountId),
@@ -26,7 +29,16 @@ export function eventQueries(db: Db, filter: EventFilter, limit: number, offset:
       .orderBy(desc(events.createdAt), desc(events.id))
       .limit(limit)
       .offset(offset),
-    total: db.select({ total: count() }).from(events).where(where),
+    total: db
+      .select({ total: sql<number>`coalesce(sum(${eventCounts.count}), 0)` })
+      .from(eventCounts)
+      .where(
+        and(
+          eq(eventCounts.accountId, filter.accountId),
+          filter.event ? eq(eventCounts.event, filter.event) : undefined,
+          filter.inboxId ? eq(eventCounts.inboxId, filter.inboxId) : undefined,
+        ),
+      ),
   };
 }
 

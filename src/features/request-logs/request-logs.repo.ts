@@ -1,6 +1,6 @@
 import { and, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { requestLogs } from "../../db/schema";
+import { requestLogCounts, requestLogs } from "../../db/schema";
 import type { RequestLogMessage } from "./request-logs.schemas";
 
 export type RequestLogRow = typeof requestLogs.$inferSelect;
@@ -22,6 +22,24 @@ function whereOf(filter: RequestLogFilter): SQL | undefined {
   );
 }
 
+/**
+ * The exact number of logs matching the filter: the API's filters (status, key) sum the few
+ * counter rows the triggers keep; only the dashboard's path search counts logs.
+ */
+function totalQuery(db: Db, filter: RequestLogFilter) {
+  if (filter.pathContains) return db.select({ total: count() }).from(requestLogs).where(whereOf(filter));
+  return db
+    .select({ total: sql<number>`coalesce(sum(${requestLogCounts.count}), 0)` })
+    .from(requestLogCounts)
+    .where(
+      and(
+        eq(requestLogCounts.accountId, filter.accountId),
+        filter.status === undefined ? undefined : eq(requestLogCounts.status, filter.status),
+        filter.keyId === undefined ? undefined : eq(requestLogCounts.keyId, filter.keyId),
+      ),
+    );
+}
+
 /** The queries behind a list page, exposed so tests can check their plans use indexes. */
 export function requestLogQueries(db: Db, filter: RequestLogFilter, limit: number, offset: number) {
   const where = whereOf(filter);
@@ -33,7 +51,7 @@ export function requestLogQueries(db: Db, filter: RequestLogFilter, limit: numbe
       .orderBy(desc(requestLogs.createdAt), desc(requestLogs.id))
       .limit(limit)
       .offset(offset),
-    total: db.select({ total: count() }).from(requestLogs).where(where),
+    total: totalQuery(db, filter),
   };
 }
 

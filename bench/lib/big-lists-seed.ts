@@ -1,0 +1,101 @@
+/**
+ * Workspaces holding `count` rows of each big list of tranche 2 (contact-group members, request
+ * logs, events), written straight into the local D1 with one INSERT ... SELECT over a recursive
+ * sequence per list, as `tickets-seed.ts` writes tickets.
+ */
+import { createWorkspace } from "../../scripts/lib/workspace";
+import { executeSql, sqlText } from "../../scripts/lib/wrangler";
+import { newId } from "../../src/lib/ids";
+
+/** The key id every fourth seeded log carries (no real key has it), so its filter's total is known. */
+export const SEEDED_KEY = "key_bench";
+export const SEEDED_EVENTS = ["ticket.created", "ticket.updated", "message.created"] as const;
+
+export interface BigListWorkspace {
+  accountId: string;
+  token: string;
+  groupId: string;
+  /** The inbox every other seeded event names. */
+  inboxId: string;
+  rows: number;
+  seedSeconds: number;
+}
+
+// Row n of each list: a log is made with the seeded key when n % 4 = 0 and answered 404 when
+// n % 5 = 0; an event is of inbox `inboxId` when n is odd, its name SEEDED_EVENTS[n % 3].
+export const seededLogKey = (n: number) => (n % 4 === 0 ? SEEDED_KEY : null);
+export const seededLogStatus = (n: number) => (n % 5 === 0 ? 404 : 200);
+export const seededEventOfInbox = (n: number) => n % 2 === 1;
+export const seededEventName = (n: number) => SEEDED_EVENTS[n % 3];
+
+function seedStatements(ids: { account: string; group: string; inbox: string }, count: number, now: number) {
+  const seq = `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${count})`;
+  // Rows spread over the last hour: well inside any retention, newest last.
+  const at = `${now - 3_600_000} + (n * 3600000) / ${count}`;
+  const account = sqlText(ids.account);
+  return [
+    `INSERT INTO contact_groups (id, account_id, name, name_key, created_at, updated_at) VALUES (${sqlText(ids.group)}, ${account}, 'Bench', 'bench', ${now}, ${now});`,
+    `${seq} INSERT INTO customers (id, account_id, email, created_at, updated_at)
+     SELECT 'cus_' || upper(hex(randomblob(13))), ${account}, 'member' || n || '@bench.test', ${at}, ${at} FROM seq;`,
+    `INSERT INTO contact_group_members (group_id, customer_id, account_id, created_at)
+     SELECT ${sqlText(ids.group)}, id, account_id, created_at FROM customers WHERE account_id = ${account};`,
+    `${seq} INSERT INTO request_logs (id, account_id, key_id, method, path, status, duration_ms, created_at)
+     SELECT 'req_' || upper(hex(randomblob(13))), ${account},
+       CASE WHEN n % 4 = 0 THEN '${SEEDED_KEY}' END, 'GET', '/v1/bench',
+       CASE WHEN n % 5 = 0 THEN 404 ELSE 200 END, 1, ${at} FROM seq;`,
+    `${seq} INSERT INTO events (id, account_id, inbox_id, event, data, created_at, dispatched_at)
+     SELECT 'evt_' || upper(hex(randomblob(13))), ${account},
+       CASE WHEN n % 2 = 1 THEN ${sqlText(ids.inbox)} ELSE 'inb_elsewhere' END,
+       CASE n % 3 ${SEEDED_EVENTS.map((name, i) => `WHEN ${i} THEN '${name}'`).join(" ")} END, '{}', ${at}, ${at} FROM seq;`,
+    `SELECT (SELECT member_count FROM contact_groups WHERE id = ${sqlText(ids.group)}) AS members,
+       (SELECT count(*) FROM request_logs WHERE account_id = ${account}) AS logs,
+       (SELECT count(*) FROM events WHERE account_id = ${account}) AS events;`,
+  ];
+}
+
+/** An enterprise workspace without a practical rate limit, `count` rows in each list, checked. */
+export async function seedBigListWorkspace(name: string, count: number): Promise<BigListWorkspace> {
+  const workspace = await createWorkspace(
+    { name, plan: "enterprise", overrides: { requests_per_minute: 100_000_000 } },
+    "local",
+  );
+  const ids = { account: workspace.account_id, group: newId("grp"), inbox: newId("inb") };
+  const started = performance.now();
+  const results = executeSql(seedStatements(ids, count, Date.now()).join("\n"), "local");
+  const seedSeconds = (performance.now() - started) / 1000;
+  const stored = results.at(-1)?.results[0] ?? {};
+  for (const list of ["members", "logs", "events"]) {
+    if (Number(stored[list]) !== count) {
+      throw new Error(`seeding ${name}: expected ${count} ${list}, the database holds ${stored[list]}`);
+    }
+  }
+  return {
+    accountId: ids.account,
+    token: workspace.token,
+    groupId: ids.group,
+    inboxId: ids.inbox,
+    rows: count,
+    seedSeconds,
+  };
+}
+
+/**
+ * Deletes what `seedBigListWorkspace` wrote (and the logs the bench's own requests left), so the
+ * local database does not grow by the seed on every run. The accounts and keys stay, as in
+ * `tickets-seed.ts`. Answers how long it took.
+ */
+export function removeSeededBigLists(accountIds: string[]): number {
+  if (accountIds.length === 0) return 0;
+  const ids = accountIds.map(sqlText).join(", ");
+  const started = performance.now();
+  executeSql(
+    [
+      `DELETE FROM contact_groups WHERE account_id IN (${ids});`,
+      `DELETE FROM customers WHERE account_id IN (${ids});`,
+      `DELETE FROM request_logs WHERE account_id IN (${ids});`,
+      `DELETE FROM events WHERE account_id IN (${ids});`,
+    ].join("\n"),
+    "local",
+  );
+  return (performance.now() - started) / 1000;
+}
