@@ -9,6 +9,8 @@ export interface Load {
   body?: string;
   headers?: Record<string, string>;
   connections?: number;
+  /** Runs after each of this load's slices in `interleaved`, outside the timed slice (e.g. drain a queue). */
+  settle?: () => Promise<void>;
 }
 
 /** Above this share of failed requests the figures describe errors, not throughput. */
@@ -64,6 +66,7 @@ export async function interleaved(loads: Load[], rounds = 5): Promise<Measuremen
   for (let round = 0; round < rounds; round++) {
     for (const [i, load] of loads.entries()) {
       slices[i]?.push(await measure({ ...load, seconds: Math.max(1, load.seconds / rounds) }));
+      await load.settle?.();
     }
   }
   return loads.map((load, i) => {

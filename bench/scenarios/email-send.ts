@@ -1,19 +1,40 @@
 /**
- * The cost of accepting an email: POST /v1/emails (validation, sender domain check, quotas,
- * suppressions, one D1 batch, a queue message) against the unauthenticated health check on the same
- * server. In development the transport is `capture`, so the queue's sends stay on this machine; they
- * run alongside the load, as they would in production. Afterwards the scenario waits for the queue
- * to send what the load left behind, so the next scenario starts on a quiet server.
+ * The cost of sending an email: POST /v1/emails (validation, sender domain check, quotas,
+ * suppressions, one D1 batch, a queue message) and the queue's work for it (claim, MIME, DKIM, the
+ * message in R2, the outcome), against the unauthenticated health check on the same server. In
+ * development the transport is `capture`, so the sends stay on this machine.
+ *
+ * Why the goal is the end-to-end rate: the queue consumer runs in the same workerd as the API, so
+ * a burst of accepts only defers its cost; an accept rate measured while the backlog grows (or
+ * whose backlog drains during the health slices) charges part of each email to nobody, or to
+ * /health. Here the slices interleave (health, emails, health, ...), the consumer runs during
+ * each email slice, and after it the scenario waits for the backlog to empty before the next
+ * health slice starts; the email rate is emails sent over slice time plus drain time.
  */
-import { call, describe, waitForEmptyQueue } from "../lib/api";
-import { measure, warmUp } from "../lib/measure";
-import type { BenchContext, Figure, Scenario, ScenarioResult } from "../lib/types";
+import { call, describe, unsentBacklog } from "../lib/api";
+import { interleaved, warmUp } from "../lib/measure";
+import { sleep } from "../lib/process-group";
+import type { BenchContext, Figure, Goal, Scenario, ScenarioResult } from "../lib/types";
 
 const BACKLOG_TIMEOUT_MS = 5 * 60_000;
+const POLL_MS = 200;
+const ROUNDS = 5;
+const GOAL = 0.3;
+
+/** Waits until the queue has sent everything; answers the seconds it took and what was left at the deadline. */
+async function drain(ctx: BenchContext) {
+  const started = Date.now();
+  let left = await unsentBacklog(ctx);
+  while (left > 0 && Date.now() - started < BACKLOG_TIMEOUT_MS) {
+    await sleep(POLL_MS);
+    left = await unsentBacklog(ctx);
+  }
+  return { seconds: (Date.now() - started) / 1000, left };
+}
 
 export const emailSend: Scenario = {
   name: "email-send",
-  description: "GET /health vs POST /v1/emails",
+  description: "GET /health vs POST /v1/emails, sent by the queue in the same run",
   needsSendingDomain: true,
   async run(ctx: BenchContext): Promise<ScenarioResult> {
     const email = {
@@ -39,27 +60,50 @@ export const emailSend: Scenario = {
       return result;
     }
 
-    // Health first, while the queue is idle; the sends keep the queue busy after their load ends.
     await warmUp(health);
-    const healthFigures = await measure({ ...health, label: "GET /health", seconds: ctx.seconds });
     await warmUp(send);
-    const sendFigures = await measure({ ...send, label: "POST /v1/emails", seconds: ctx.seconds });
+    const drains: number[] = [];
+    let left = (await drain(ctx)).left;
+    const settle = async () => {
+      const drained = await drain(ctx);
+      drains.push(drained.seconds);
+      left = drained.left;
+    };
+    const [healthFigures, sendFigures] = await interleaved(
+      [
+        { ...health, label: "GET /health", seconds: ctx.seconds },
+        { ...send, label: "POST /v1/emails (accepted)", seconds: ctx.seconds, settle },
+      ],
+      ROUNDS,
+    );
+    if (!healthFigures || !sendFigures) return result;
     result.measurements = [healthFigures, sendFigures];
 
-    const backlog = await waitForEmptyQueue(ctx, BACKLOG_TIMEOUT_MS);
-    const figures: Figure[] = [
+    const drainSeconds = drains.reduce((sum, s) => sum + s, 0);
+    const loadSeconds = sendFigures.rps > 0 ? sendFigures.total / sendFigures.rps : 0;
+    const endToEnd = sendFigures.total / (loadSeconds + drainSeconds || 1);
+    const ratio = healthFigures.rps > 0 ? endToEnd / healthFigures.rps : 0;
+    result.goals = [
       {
-        label: "ratio email/health req/s",
+        label: "POST /v1/emails sent end-to-end / GET /health req/s",
+        value: ratio,
+        target: `≥ ${GOAL}`,
+        met: ratio >= GOAL,
+      } satisfies Goal,
+    ];
+    const figures: Figure[] = [
+      { label: "emails accepted and sent per second (load + drain)", value: endToEnd, unit: "emails/s" },
+      {
+        label: "ratio accepted email/health req/s (drain not counted)",
         value: healthFigures.rps > 0 ? sendFigures.rps / healthFigures.rps : 0,
         unit: "",
       },
-      { label: "emails unsent when the load ended", value: backlog.found, unit: "emails" },
-      { label: "time for the queue to send them", value: backlog.seconds, unit: "s" },
+      { label: "backlog drain time after the load slices", value: drainSeconds, unit: "s" },
     ];
     result.figures = figures;
-    if (backlog.left > 0) {
+    if (left > 0) {
       result.problems = [
-        `${backlog.left} of ${backlog.found} emails were still queued or sending ${BACKLOG_TIMEOUT_MS / 1000} s after the load`,
+        `${left} emails were still queued or sending ${BACKLOG_TIMEOUT_MS / 1000} s after a slice`,
       ];
     }
     return result;

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { queueBatch } from "../features/campaigns/campaign-moves";
 import { sendCampaignBatch } from "../features/campaigns/send-batch";
-import { deliverEmail } from "../features/emails/deliver";
+import { deliverEmails } from "../features/emails/deliver";
 import { describeError, log } from "../lib/logger";
 
 const SendMessageSchema = z.object({ emailId: z.string().regex(/^eml_/) });
@@ -20,26 +20,46 @@ async function consumeCampaignBatch(message: Message<unknown>, campaignId: strin
   }
 }
 
-/** Sends each email of the batch, concurrently; a message is acked once its email is settled. */
+/**
+ * Sends the batch's emails together (one D1 round trip per step for all of them, see
+ * `deliverEmails`) and its campaign batches alongside; a message is acked once its email is settled.
+ */
 export async function consumeEmails(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  await Promise.all(
-    batch.messages.map(async (message) => {
-      const campaign = CampaignBatchSchema.safeParse(message.body);
-      if (campaign.success) return consumeCampaignBatch(message, campaign.data.campaignId, env);
-      const parsed = SendMessageSchema.safeParse(message.body);
-      if (!parsed.success) {
-        log.warn("emails.malformed_message", { message_id: message.id });
-        message.ack();
-        return;
-      }
-      try {
-        const outcome = await deliverEmail(env, parsed.data.emailId);
-        if (outcome.kind === "retry") message.retry({ delaySeconds: outcome.delaySeconds });
-        else message.ack();
-      } catch (error) {
-        log.error("emails.delivery_error", { email_id: parsed.data.emailId, ...describeError(error) });
-        message.retry({ delaySeconds: 30 });
-      }
-    }),
-  );
+  const sends: Array<{ message: Message<unknown>; emailId: string }> = [];
+  const campaigns: Promise<void>[] = [];
+  for (const message of batch.messages) {
+    const campaign = CampaignBatchSchema.safeParse(message.body);
+    if (campaign.success) {
+      campaigns.push(consumeCampaignBatch(message, campaign.data.campaignId, env));
+      continue;
+    }
+    const parsed = SendMessageSchema.safeParse(message.body);
+    if (parsed.success) sends.push({ message, emailId: parsed.data.emailId });
+    else {
+      log.warn("emails.malformed_message", { message_id: message.id });
+      message.ack();
+    }
+  }
+  await Promise.all([...campaigns, sendEmails(sends, env)]);
+}
+
+async function sendEmails(sends: Array<{ message: Message<unknown>; emailId: string }>, env: Env) {
+  if (sends.length === 0) return;
+  try {
+    const outcomes = await deliverEmails(
+      env,
+      sends.map((s) => s.emailId),
+    );
+    for (const [i, { message }] of sends.entries()) {
+      const outcome = outcomes[i];
+      if (outcome?.kind === "retry") message.retry({ delaySeconds: outcome.delaySeconds });
+      else message.ack();
+    }
+  } catch (error) {
+    log.error("emails.delivery_error", {
+      email_ids: sends.map((s) => s.emailId).join(","),
+      ...describeError(error),
+    });
+    for (const { message } of sends) message.retry({ delaySeconds: 30 });
+  }
 }

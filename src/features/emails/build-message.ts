@@ -1,15 +1,14 @@
-import type { Db } from "../../db/client";
-import { decryptSecret } from "../../lib/crypto";
 import { domainOf, parseAddress } from "../../mail/address";
 import { bounceAddress } from "../../mail/bounce-address";
 import { signDkim } from "../../mail/dkim/sign";
 import { buildMime } from "../../mail/mime";
 import { applyTracking } from "../../mail/tracking/apply";
 import { transportFor } from "../../mail/transports";
-import { findConnection } from "../connections/connections.repo";
+import type { ConnectionRow } from "../connections/connections.repo";
 import type { StoredAttachment } from "./emails.dto";
 import type { EmailRow } from "./emails.repo";
 import { messageKey } from "./message-key";
+import { connectionSigningKey } from "./signing-keys";
 import { isSystemEmail } from "./system-mail";
 
 export const addresses = (json: string) =>
@@ -21,34 +20,38 @@ export class PermanentFailure extends Error {}
 interface DkimKey {
   domain: string;
   selector: string;
-  privateKey: string;
+  privateKey: string | CryptoKey;
 }
 
 /**
- * The key an email is signed with: its sender domain's connection key; for the service's own
- * mail, the deployment's optional system key (none configured: sent unsigned).
+ * The key an email is signed with: its sender domain's connection key (`connection`, read with
+ * the claim; null when it was deleted); for the service's own mail, the deployment's optional
+ * system key (none configured: sent unsigned).
  */
-async function dkimKeyFor(env: Env, db: Db, email: EmailRow): Promise<DkimKey | null> {
+async function dkimKeyFor(
+  env: Env,
+  connection: ConnectionRow | null,
+  email: EmailRow,
+): Promise<DkimKey | null> {
   if (isSystemEmail(email)) {
     const privateKey = env.SYSTEM_DKIM_PRIVATE_KEY;
     const selector = env.SYSTEM_DKIM_SELECTOR;
     return privateKey && selector ? { domain: domainOf(email.fromAddress), selector, privateKey } : null;
   }
-  const connection = email.connectionId
-    ? await findConnection(db, email.accountId, email.connectionId)
-    : null;
   if (!connection) throw new PermanentFailure("The sender domain's connection was deleted before sending.");
-  const privateKey = await decryptSecret(env.ENCRYPTION_KEY, connection.dkimPrivateKeyEncrypted).catch(() => {
-    throw new PermanentFailure(
-      "The sender domain's DKIM key cannot be decrypted (was ENCRYPTION_KEY changed?).",
-    );
-  });
+  const privateKey = await connectionSigningKey(env.ENCRYPTION_KEY, connection.dkimPrivateKeyEncrypted).catch(
+    () => {
+      throw new PermanentFailure(
+        "The sender domain's DKIM key cannot be decrypted (was ENCRYPTION_KEY changed?).",
+      );
+    },
+  );
   return { domain: connection.domain, selector: connection.dkimSelector, privateKey };
 }
 
 /** The message as it will be sent: MIME built, tracking applied, DKIM-signed. */
-async function buildSigned(env: Env, db: Db, email: EmailRow): Promise<string> {
-  const key = await dkimKeyFor(env, db, email);
+async function buildSigned(env: Env, connection: ConnectionRow | null, email: EmailRow): Promise<string> {
+  const key = await dkimKeyFor(env, connection, email);
   const stored = JSON.parse(email.attachments) as StoredAttachment[];
   const attachments = await Promise.all(
     stored.map(async (a) => {
@@ -114,12 +117,16 @@ async function asCaptured(env: Env, email: EmailRow, raw: string): Promise<strin
  * The message to hand over: built, signed and kept in R2 on the first attempt; a retry sends the
  * very bytes kept then (same Date, same signature), so every recipient gets one message.
  */
-export async function messageOf(env: Env, db: Db, email: EmailRow): Promise<string> {
+export async function messageOf(
+  env: Env,
+  connection: ConnectionRow | null,
+  email: EmailRow,
+): Promise<string> {
   if (email.attempts > 1) {
     const kept = await env.FILES.get(messageKey(email.id));
     if (kept) return kept.text();
   }
-  const raw = await asCaptured(env, email, await buildSigned(env, db, email));
+  const raw = await asCaptured(env, email, await buildSigned(env, connection, email));
   await env.FILES.put(messageKey(email.id), raw, { httpMetadata: { contentType: "message/rfc822" } });
   return raw;
 }

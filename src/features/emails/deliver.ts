@@ -1,19 +1,19 @@
-import { createDb, runBatch } from "../../db/client";
+import { createDb, type Db, runBatch } from "../../db/client";
 import { bounceAddress } from "../../mail/bounce-address";
 import { mimeSize } from "../../mail/mime";
 import { transportFor } from "../../mail/transports";
 import type { OutgoingMessage, TransportResult } from "../../mail/transports/transport";
+import type { ConnectionRow } from "../connections/connections.repo";
 import { bounceStatements } from "../suppressions/bounces";
 import { addresses, messageOf, PermanentFailure } from "./build-message";
 import {
-  claimEmail,
   failBeforeHandoff,
   finishStatements,
-  handOff,
   openRecipients,
   type RecipientOutcome,
   releaseClaim,
 } from "./delivery.repo";
+import { claimEmails, handOffEmails } from "./delivery-batch.repo";
 import type { StoredAttachment } from "./emails.dto";
 import type { EmailRow } from "./emails.repo";
 import { isSystemEmail } from "./system-mail";
@@ -63,19 +63,23 @@ const storedBytesOf = (email: EmailRow, size: number) =>
     .filter((a) => a.key.startsWith(`emails/${email.id}/`))
     .reduce((sum, a) => sum + a.size, size);
 
-/**
- * Sends one email if it is due and nobody else has taken it. Recipients the transport accepted are
- * never sent to again; those it deferred (4xx) are retried with growing pauses even when others
- * were accepted; each refused recipient counts one bounce per email. How the attempt ended is
- * written in one batch with its event.
- */
-export async function deliverEmail(env: Env, emailId: string, now = Date.now()): Promise<DeliveryOutcome> {
-  const db = createDb(env.DB);
-  const email = await claimEmail(db, emailId, now);
-  if (!email) return { kind: "skipped" };
+interface Built {
+  email: EmailRow;
+  raw: string;
+  recipients: string[];
+}
 
-  let raw: string;
-  let recipients: string[];
+/**
+ * Builds, signs and keeps an email's message; a failure ends the attempt here: the email fails at
+ * once when it would fail again, else the claim is given back for a retry.
+ */
+async function build(
+  env: Env,
+  db: Db,
+  email: EmailRow,
+  connection: ConnectionRow | null,
+  now: number,
+): Promise<Built | DeliveryOutcome> {
   try {
     const all = [
       ...new Set(
@@ -84,7 +88,11 @@ export async function deliverEmail(env: Env, emailId: string, now = Date.now()):
         ),
       ),
     ];
-    [raw, recipients] = await Promise.all([messageOf(env, db, email), openRecipients(db, email, all)]);
+    const [raw, recipients] = await Promise.all([
+      messageOf(env, connection, email),
+      openRecipients(db, email, all),
+    ]);
+    return { email, raw, recipients };
   } catch (error) {
     if (error instanceof PermanentFailure || email.attempts >= MAX_ATTEMPTS) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -96,9 +104,11 @@ export async function deliverEmail(env: Env, emailId: string, now = Date.now()):
     await releaseClaim(db, email, "Temporary storage failure; retrying.", now + delaySeconds * 1000, now);
     return { kind: "retry", delaySeconds };
   }
-  // Lost the claim while building (it ran out and the sweep took it back): the new holder sends.
-  if (!(await handOff(db, email, Date.now()))) return { kind: "skipped" };
+}
 
+/** Hands one built message to the transport; answers the outcome and the statements that record it. */
+async function sendBuilt(env: Env, db: Db, built: Built, now: number) {
+  const { email, raw, recipients } = built;
   const result = await send(env, {
     emailId: email.id,
     from: email.fromAddress,
@@ -131,7 +141,7 @@ export async function deliverEmail(env: Env, emailId: string, now = Date.now()):
       now,
     ),
   );
-  await runBatch(db, [
+  const statements = [
     ...finishStatements(
       db,
       email,
@@ -150,6 +160,56 @@ export async function deliverEmail(env: Env, emailId: string, now = Date.now()):
       now,
     ),
     ...bounces,
-  ]);
-  return retry ? { kind: "retry", delaySeconds } : { kind: "done", status };
+  ];
+  const outcome: DeliveryOutcome = retry ? { kind: "retry", delaySeconds } : { kind: "done", status };
+  return { id: email.id, outcome, statements };
+}
+
+/**
+ * Sends the emails that are due and nobody else has taken, as one queue batch: claims (with the
+ * sender keys), hand-offs and the records of how the attempts ended each take one D1 round trip
+ * for the whole batch, while each email keeps its own fences (claim, lease, attempt), so the
+ * batch changes no email's guarantees. Recipients the transport accepted are never sent to again;
+ * those it deferred (4xx) are retried with growing pauses even when others were accepted; each
+ * refused recipient counts one bounce per email. Answers one outcome per id, in order.
+ */
+export async function deliverEmails(env: Env, ids: string[], now = Date.now()): Promise<DeliveryOutcome[]> {
+  const db = createDb(env.DB);
+  const outcomes = new Map<string, DeliveryOutcome>();
+  const { claimed, connections } = await claimEmails(db, ids, now);
+  const built: Built[] = [];
+  await Promise.all(
+    claimed.map(async (email) => {
+      const answer = await build(
+        env,
+        db,
+        email,
+        (email.connectionId && connections.get(email.connectionId)) || null,
+        now,
+      );
+      if ("raw" in answer) built.push(answer);
+      else outcomes.set(email.id, answer);
+    }),
+  );
+  // A claim lost while building (it ran out and the sweep took it back): the new holder sends.
+  const held = await handOffEmails(
+    db,
+    built.map((b) => b.email),
+    Date.now(),
+  );
+  const sent = await Promise.all(
+    built.filter((b) => held.has(b.email.id)).map((b) => sendBuilt(env, db, b, now)),
+  );
+  await runBatch(
+    db,
+    sent.flatMap((s) => s.statements),
+  );
+  for (const s of sent) outcomes.set(s.id, s.outcome);
+  return ids.map((id) => outcomes.get(id) ?? { kind: "skipped" });
+}
+
+/** Sends one email if it is due and nobody else has taken it (see `deliverEmails`). */
+export async function deliverEmail(env: Env, emailId: string, now = Date.now()): Promise<DeliveryOutcome> {
+  const [outcome] = await deliverEmails(env, [emailId], now);
+  return outcome ?? { kind: "skipped" };
 }

@@ -18,7 +18,12 @@ export const TRANSPORT_BUDGET_MS = 5 * 60_000;
  * `attempts` (incremented here) names this claim in every later write.
  */
 export async function claimEmail(db: Db, id: string, now: number): Promise<EmailRow | null> {
-  const rows = await db
+  const rows = await claimQuery(db, id, now);
+  return rows[0] ?? null;
+}
+
+export function claimQuery(db: Db, id: string, now: number) {
+  return db
     .update(emails)
     .set({
       status: "sending",
@@ -35,7 +40,6 @@ export async function claimEmail(db: Db, id: string, now: number): Promise<Email
       ),
     )
     .returning();
-  return rows[0] ?? null;
 }
 
 /**
@@ -43,7 +47,12 @@ export async function claimEmail(db: Db, id: string, now: number): Promise<Email
  * to spare. From here on a lost claim is never sent again: the transport may have accepted it.
  */
 export async function handOff(db: Db, email: EmailRow, now: number): Promise<boolean> {
-  const rows = await db
+  const rows = await handOffQuery(db, email, now);
+  return rows.length === 1;
+}
+
+export function handOffQuery(db: Db, email: EmailRow, now: number) {
+  return db
     .update(emails)
     .set({ handoffAttempt: email.attempts })
     .where(
@@ -55,7 +64,6 @@ export async function handOff(db: Db, email: EmailRow, now: number): Promise<boo
       ),
     )
     .returning({ id: emails.id });
-  return rows.length === 1;
 }
 
 /** The recipients this attempt sends to: all on a first attempt, else those not yet accepted or refused. */

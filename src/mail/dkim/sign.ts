@@ -26,8 +26,8 @@ export interface DkimSignOptions {
   /** The `d=` domain; it should align with the From domain for DMARC to pass. */
   domain: string;
   selector: string;
-  /** base64 of the PKCS#8 DER private key, as `generateDkimKeyPair` returns it. */
-  privateKey: string;
+  /** base64 of the PKCS#8 DER private key, as `generateDkimKeyPair` returns it, or that key imported. */
+  privateKey: string | CryptoKey;
   /** Field names to sign when present; defaults to `DEFAULT_SIGNED_HEADERS`. */
   headers?: string[];
   /** The `t=` tag in Unix seconds; defaults to now. */
@@ -95,9 +95,12 @@ async function sha256(text: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
 }
 
-async function rsaSign(privateKey: string, data: string): Promise<Uint8Array> {
-  const key = await crypto.subtle.importKey("pkcs8", base64Decode(privateKey), RSA_SIGN_PARAMS, false, [
-    "sign",
-  ]);
+/** The signing key of a base64 PKCS#8 private key; callers that sign often import it once. */
+export function importDkimKey(privateKey: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey("pkcs8", base64Decode(privateKey), RSA_SIGN_PARAMS, false, ["sign"]);
+}
+
+async function rsaSign(privateKey: string | CryptoKey, data: string): Promise<Uint8Array> {
+  const key = typeof privateKey === "string" ? await importDkimKey(privateKey) : privateKey;
   return new Uint8Array(await crypto.subtle.sign(RSA_SIGN_PARAMS.name, key, encoder.encode(data)));
 }
