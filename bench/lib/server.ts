@@ -21,6 +21,8 @@ export interface Server {
   token: string;
   /** A verified sending domain of the token's workspace; unknown against BENCH_URL without BENCH_FROM_DOMAIN. */
   fromDomain: string | undefined;
+  /** The local server's devtools port and process group (bench/profile.ts); absent for BENCH_URL. */
+  local?: { inspectorPort: number; processGroup: number };
   stop(): Promise<void>;
 }
 
@@ -67,7 +69,8 @@ export async function startServer(): Promise<Server> {
     await stop();
     throw error;
   }
-  return { baseUrl, token: workspace.token, fromDomain: FROM_DOMAIN, stop };
+  const local = { inspectorPort, processGroup: child.pid ?? 0 };
+  return { baseUrl, token: workspace.token, fromDomain: FROM_DOMAIN, local, stop };
 }
 
 function spawnWrangler(port: number, inspectorPort: number): ChildProcess {

@@ -1,0 +1,83 @@
+/**
+ * npm run profile -- <METHOD> <PATH> [JSON body]: where one request's time goes on a local
+ * `wrangler dev` (the bench's own server and workspace). It reports the CPU milliseconds per request
+ * of every process of the server (workerd, wrangler's Node) for GET /health and for the request
+ * under load, then a sampling profile of the worker isolate during that load. `{domain}` in the
+ * body becomes the workspace's verified sending domain. For POST /v1/emails the queue's work is in
+ * the figures: the profile and the CPU count run until the queue has sent every email.
+ *
+ *   npm run profile -- GET /v1/accounts
+ *   npm run profile -- POST /v1/emails '{"from":"a@{domain}","to":"b@example.com","subject":"s","text":"t"}'
+ */
+import { waitForEmptyQueue } from "./lib/api";
+import { cpuSince, groupCpuMs, openInspector, summarizeProfile } from "./lib/cpu-profile";
+import { type Load, measure, warmUp } from "./lib/measure";
+import { startServer } from "./lib/server";
+
+const SECONDS = Number(process.env.PROFILE_SECONDS ?? "8");
+const DRAIN_TIMEOUT_MS = 5 * 60_000;
+
+const perRequest = (cpu: Map<string, number>, requests: number) =>
+  [...cpu]
+    .filter(([, ms]) => ms > 0)
+    .map(([command, ms]) => `${command} ${(ms / requests).toFixed(2)}`)
+    .join(", ");
+
+async function main() {
+  const [method = "GET", path = "/v1/accounts", body] = process.argv.slice(2);
+  if (method !== "GET" && method !== "POST") throw new Error("METHOD must be GET or POST");
+  const server = await startServer();
+  try {
+    if (!server.local) throw new Error("profiling needs the local server; unset BENCH_URL");
+    const { processGroup, inspectorPort } = server.local;
+    const ctx = { baseUrl: server.baseUrl, token: server.token, seconds: SECONDS };
+    const target: Omit<Load, "label" | "seconds"> = {
+      url: `${server.baseUrl}${path}`,
+      method,
+      headers: {
+        Authorization: `Bearer ${server.token}`,
+        ...(body ? { "Content-Type": "application/json" } : {}),
+      },
+      ...(body ? { body: body.replaceAll("{domain}", server.fromDomain ?? "") } : {}),
+    };
+    const sends = method === "POST" && path.startsWith("/v1/emails");
+
+    const health = { url: `${server.baseUrl}/health` };
+    await warmUp(health);
+    let before = groupCpuMs(processGroup);
+    const floor = await measure({ ...health, label: "GET /health", seconds: SECONDS });
+    console.log(
+      `GET /health: ${floor.rps.toFixed(0)} req/s; CPU ms per request: ${perRequest(cpuSince(before, groupCpuMs(processGroup)), floor.total)}`,
+    );
+
+    await warmUp(target);
+    if (sends) await waitForEmptyQueue(ctx, DRAIN_TIMEOUT_MS);
+    const inspector = await openInspector(inspectorPort);
+    await inspector.startProfile();
+    before = groupCpuMs(processGroup);
+    const load = await measure({ ...target, label: `${method} ${path}`, seconds: SECONDS });
+    const duringLoad = cpuSince(before, groupCpuMs(processGroup));
+    const drained = sends ? await waitForEmptyQueue(ctx, DRAIN_TIMEOUT_MS) : undefined;
+    const withDrain = cpuSince(before, groupCpuMs(processGroup));
+    const profile = await inspector.stopProfile();
+    inspector.close();
+
+    console.log(`${method} ${path}: ${load.rps.toFixed(0)} req/s, ${load.non2xx} non-2xx`);
+    console.log(`  CPU ms per request during the load: ${perRequest(duringLoad, load.total)}`);
+    if (drained) {
+      console.log(
+        `  and with the queue's work (drained in ${drained.seconds.toFixed(1)} s): ${perRequest(withDrain, load.total)}`,
+      );
+    }
+    console.log(`\n${summarizeProfile(profile)}`);
+  } finally {
+    await server.stop();
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(`profile failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+}
