@@ -60,6 +60,7 @@ async function main() {
     const drained = sends ? await waitForEmptyQueue(ctx, DRAIN_TIMEOUT_MS) : undefined;
     const withDrain = cpuSince(before, groupCpuMs(processGroup));
     const profile = await inspector.stopProfile();
+    const sources = await inspector.sourcesOf(profile);
     inspector.close();
 
     console.log(`${method} ${path}: ${load.rps.toFixed(0)} req/s, ${load.non2xx} non-2xx`);
@@ -69,7 +70,7 @@ async function main() {
         `  and with the queue's work (drained in ${drained.seconds.toFixed(1)} s): ${perRequest(withDrain, load.total)}`,
       );
     }
-    console.log(`\n${summarizeProfile(profile)}`);
+    console.log(`\n${summarizeProfile(profile, sources)}`);
   } finally {
     await server.stop();
   }

@@ -68,6 +68,17 @@ export async function openInspector(port: number) {
       await send("Profiler.start");
     },
     stopProfile: async () => (await send<{ profile: CpuProfile }>("Profiler.stop")).profile,
+    /** The source of each script the profile names, so anonymous functions can be shown by their line. */
+    sourcesOf: async (profile: CpuProfile) => {
+      await send("Debugger.enable");
+      const sources = new Map<string, string[]>();
+      for (const id of new Set(profile.nodes.map((n) => n.callFrame.scriptId))) {
+        if (id === "0") continue;
+        const answer = await send<{ scriptSource?: string }>("Debugger.getScriptSource", { scriptId: id });
+        sources.set(id, (answer.scriptSource ?? "").split("\n"));
+      }
+      return sources;
+    },
     close: () => socket.close(),
   };
 }
@@ -78,7 +89,7 @@ const share = (part: number, whole: number) => `${((100 * part) / (whole || 1)).
  * The functions that took the most time themselves, and the most inclusive (with everything they
  * called, counted once per sample), as shares of the sampled time (idle included, and named).
  */
-export function summarizeProfile(profile: CpuProfile, top = 25): string {
+export function summarizeProfile(profile: CpuProfile, sources: Map<string, string[]>, top = 25): string {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -88,10 +99,12 @@ export function summarizeProfile(profile: CpuProfile, top = 25): string {
   );
   const total = [...selfTime.values()].reduce((sum, t) => sum + t, 0);
 
+  // The bundle's anonymous functions (middleware, handlers) are told apart by their first line.
   const label = (node: ProfileNode) => {
-    const { functionName, url, lineNumber } = node.callFrame;
-    const file = url ? ` ${url.split("/").slice(-1)[0]}:${lineNumber + 1}` : "";
-    return `${functionName || "(anonymous)"}${file}`;
+    const { functionName, url, lineNumber, scriptId } = node.callFrame;
+    if (!url) return functionName || "(anonymous)";
+    const line = sources.get(scriptId)?.[lineNumber]?.trim().slice(0, 70) ?? "";
+    return `${functionName || "(anonymous)"} ${url.split("/").slice(-1)[0]}:${lineNumber + 1}  ${line}`;
   };
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
