@@ -102,10 +102,24 @@ export const ticketsList: Scenario = {
         await warmUp(load, 1);
 
       const seconds = ctx.seconds;
-      const [healthM, listM] = (await interleaved([
+      // Where a list's time goes, measured not guessed: /v1/accounts is authentication and one small
+      // query, limit=1 adds the list's fixed cost (its two statements), limit=50 the cost of 49 more rows.
+      const auth = { url: `${ctx.baseUrl}/v1/accounts`, headers: { Authorization: `Bearer ${small.token}` } };
+      const one = {
+        ...target(small, PLAIN_LIST),
+        url: target(small, PLAIN_LIST).url.replace("limit=50", "limit=1"),
+      };
+      for (const load of [auth, one]) await warmUp(load, 1);
+      const [healthM, listM, authM, oneM] = (await interleaved([
         { ...health, label: "GET /health", seconds },
         { ...target(small, PLAIN_LIST), label: "GET /v1/tickets?limit=50 @1k", seconds },
-      ])) as [Measurement, Measurement];
+        { ...auth, label: "GET /v1/accounts", seconds: seconds / 2 },
+        { ...one, label: "GET /v1/tickets?limit=1 @1k", seconds: seconds / 2 },
+      ])) as [Measurement, Measurement, Measurement, Measurement];
+      figures.push(
+        { label: "ratio GET /v1/accounts/health req/s", value: ratio(authM.rps, healthM.rps), unit: "" },
+        { label: "ratio list limit=1/health req/s", value: ratio(oneM.rps, healthM.rps), unit: "" },
+      );
       // Each list at both sizes, alternating, in shorter slices so that six pairs fit in the run.
       const sized = await interleaved(
         lists.flatMap((list) => [
@@ -113,7 +127,7 @@ export const ticketsList: Scenario = {
           { ...target(large, list), label: `size: ${list.name} @100k`, seconds: seconds / 2 },
         ]),
       );
-      result.measurements = [healthM, listM, ...sized];
+      result.measurements = [healthM, listM, authM, oneM, ...sized];
 
       const healthRatio = ratio(listM.rps, healthM.rps);
       result.goals = [

@@ -152,4 +152,19 @@ describe("trigger-kept ticket counts per filter", () => {
       expect([query, truth?.n]).toEqual([query, expected]);
     }
   });
+
+  it("are backfilled by their migration for tickets that existed before it", async () => {
+    const { ws, inbox, agent, create, act } = await setup();
+    const a = await create(inbox.id, { tags: ["vip"], assignee_id: agent.id });
+    await create(inbox.id, { tags: ["vip", "later"], priority: "urgent" });
+    await act(a.id, { action: "close" });
+    const truth = await expectExact(ws.accountId);
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.endsWith("ticket_facet_counts.sql"));
+    const backfill =
+      migration?.queries.filter((q) => /^\s*(--.*\n)*\s*INSERT INTO ticket_facet_counts/.test(q)) ?? [];
+    expect(backfill).toHaveLength(6);
+    await env.DB.prepare("DELETE FROM ticket_facet_counts WHERE account_id = ?").bind(ws.accountId).run();
+    for (const query of backfill) await env.DB.prepare(query).run();
+    expect(await kept(ws.accountId)).toEqual(truth);
+  });
 });
