@@ -42,6 +42,7 @@ export const tickets = sqliteTable(
     index("tickets_account_updated").on(t.accountId, t.updatedAt, t.id),
     index("tickets_account_status_created").on(t.accountId, t.status, t.createdAt, t.id),
     index("tickets_account_priority_created").on(t.accountId, t.priority, t.createdAt, t.id),
+    index("tickets_account_status_priority_created").on(t.accountId, t.status, t.priority, t.createdAt, t.id),
     index("tickets_account_inbox_created").on(t.accountId, t.inboxId, t.createdAt, t.id),
     index("tickets_account_customer_created").on(t.accountId, t.customerId, t.createdAt, t.id),
     index("tickets_account_assignee_created").on(t.accountId, t.assigneeId, t.createdAt, t.id),
@@ -138,3 +139,25 @@ export const ticketCounts = sqliteTable("ticket_counts", {
     .references(() => accounts.id, { onDelete: "cascade" }),
   total: integer("total").notNull().default(0),
 });
+
+/**
+ * How many tickets match each common list filter, kept by triggers (the migration that made this
+ * table), so a filtered list answers its `total` from one row instead of counting the matches.
+ * `facet` is status, priority, status_priority (value "status:priority"), inbox, assignee or tag
+ * (value the tag id: a ticket holds a tag of its own inbox at most once per name, so the tickets
+ * of a tag name are the sum over that name's tags).
+ */
+export const ticketFacetCounts = sqliteTable(
+  "ticket_facet_counts",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    facet: text("facet", {
+      enum: ["status", "priority", "status_priority", "inbox", "assignee", "tag"],
+    }).notNull(),
+    value: text("value").notNull(),
+    total: integer("total").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.facet, t.value] })],
+);
