@@ -94,9 +94,9 @@ export function summarizeProfile(profile: CpuProfile, sources: Map<string, strin
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const selfTime = new Map<number, number>();
-  profile.samples.forEach((id, i) =>
-    selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)),
-  );
+  for (const [i, id] of profile.samples.entries()) {
+    selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  }
   const total = [...selfTime.values()].reduce((sum, t) => sum + t, 0);
 
   // The bundle's anonymous functions (middleware, handlers) are told apart by their first line.
