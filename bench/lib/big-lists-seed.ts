@@ -1,7 +1,8 @@
 /**
- * Workspaces holding `count` rows of each big list of tranche 2 (contact-group members, request
- * logs, events), written straight into the local D1 with one INSERT ... SELECT over a recursive
- * sequence per list, as `tickets-seed.ts` writes tickets.
+ * Workspaces holding `count` rows of each big list of tranche 2 (contact-group members, a
+ * campaign's recipients, request logs, events), written straight into the local D1 with one
+ * INSERT ... SELECT per list (over a recursive sequence, or over the seeded members), as
+ * `tickets-seed.ts` writes tickets.
  */
 import { createWorkspace } from "../../scripts/lib/workspace";
 import { executeSql, sqlText } from "../../scripts/lib/wrangler";
@@ -15,6 +16,8 @@ export interface BigListWorkspace {
   accountId: string;
   token: string;
   groupId: string;
+  /** A sent campaign whose recipients are the group's members. */
+  campaignId: string;
   /** The inbox every other seeded event names. */
   inboxId: string;
   rows: number;
@@ -27,8 +30,18 @@ export const seededLogKey = (n: number) => (n % 4 === 0 ? SEEDED_KEY : null);
 export const seededLogStatus = (n: number) => (n % 5 === 0 ? 404 : 200);
 export const seededEventOfInbox = (n: number) => n % 2 === 1;
 export const seededEventName = (n: number) => SEEDED_EVENTS[n % 3];
+// Member n's recipient row is `sent` when n % 3 = 0, `failed` when 1, `skipped` when 2.
+export const SEEDED_RECIPIENT_STATES = ["sent", "failed", "skipped"] as const;
+export const seededRecipientState = (n: number) => SEEDED_RECIPIENT_STATES[n % 3];
 
-function seedStatements(ids: { account: string; group: string; inbox: string }, count: number, now: number) {
+interface SeedIds {
+  account: string;
+  group: string;
+  campaign: string;
+  inbox: string;
+}
+
+function seedStatements(ids: SeedIds, count: number, now: number) {
   const seq = `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${count})`;
   // Rows spread over the last hour: well inside any retention, newest last.
   const at = `${now - 3_600_000} + (n * 3600000) / ${count}`;
@@ -39,6 +52,14 @@ function seedStatements(ids: { account: string; group: string; inbox: string }, 
      SELECT 'cus_' || upper(hex(randomblob(13))), ${account}, 'member' || n || '@bench.test', ${at}, ${at} FROM seq;`,
     `INSERT INTO contact_group_members (group_id, customer_id, account_id, created_at)
      SELECT ${sqlText(ids.group)}, id, account_id, created_at FROM customers WHERE account_id = ${account};`,
+    `INSERT INTO campaigns (id, account_id, name, "from", subject, contact_group_ids, status, started_at, sent_at, recipients_count, created_at, updated_at)
+     VALUES (${sqlText(ids.campaign)}, ${account}, 'Bench', 'Bench <news@bench.test>', 'Bench', '["${ids.group}"]', 'sent', ${now}, ${now}, ${count}, ${now}, ${now});`,
+    // Each member's n is read back from its address, member<n>@bench.test.
+    `INSERT INTO campaign_recipients (campaign_id, customer_id, account_id, email, state, created_at, updated_at)
+     SELECT ${sqlText(ids.campaign)}, id, account_id, email,
+       CASE CAST(substr(email, 7, instr(email, '@') - 7) AS INTEGER) % 3
+         ${SEEDED_RECIPIENT_STATES.map((state, i) => `WHEN ${i} THEN '${state}'`).join(" ")} END, ${now}, ${now}
+     FROM customers WHERE account_id = ${account};`,
     `${seq} INSERT INTO request_logs (id, account_id, key_id, method, path, status, duration_ms, created_at)
      SELECT 'req_' || upper(hex(randomblob(13))), ${account},
        CASE WHEN n % 4 = 0 THEN '${SEEDED_KEY}' END, 'GET', '/v1/bench',
@@ -48,6 +69,7 @@ function seedStatements(ids: { account: string; group: string; inbox: string }, 
        CASE WHEN n % 2 = 1 THEN ${sqlText(ids.inbox)} ELSE 'inb_elsewhere' END,
        CASE n % 3 ${SEEDED_EVENTS.map((name, i) => `WHEN ${i} THEN '${name}'`).join(" ")} END, '{}', ${at}, ${at} FROM seq;`,
     `SELECT (SELECT member_count FROM contact_groups WHERE id = ${sqlText(ids.group)}) AS members,
+       (SELECT count(*) FROM campaign_recipients WHERE campaign_id = ${sqlText(ids.campaign)}) AS recipients,
        (SELECT count(*) FROM request_logs WHERE account_id = ${account}) AS logs,
        (SELECT count(*) FROM events WHERE account_id = ${account}) AS events;`,
   ];
@@ -59,12 +81,17 @@ export async function seedBigListWorkspace(name: string, count: number): Promise
     { name, plan: "enterprise", overrides: { requests_per_minute: 100_000_000 } },
     "local",
   );
-  const ids = { account: workspace.account_id, group: newId("grp"), inbox: newId("inb") };
+  const ids = {
+    account: workspace.account_id,
+    group: newId("grp"),
+    campaign: newId("cmp"),
+    inbox: newId("inb"),
+  };
   const started = performance.now();
   const results = executeSql(seedStatements(ids, count, Date.now()).join("\n"), "local");
   const seedSeconds = (performance.now() - started) / 1000;
   const stored = results.at(-1)?.results[0] ?? {};
-  for (const list of ["members", "logs", "events"]) {
+  for (const list of ["members", "recipients", "logs", "events"]) {
     if (Number(stored[list]) !== count) {
       throw new Error(`seeding ${name}: expected ${count} ${list}, the database holds ${stored[list]}`);
     }
@@ -73,6 +100,7 @@ export async function seedBigListWorkspace(name: string, count: number): Promise
     accountId: ids.account,
     token: workspace.token,
     groupId: ids.group,
+    campaignId: ids.campaign,
     inboxId: ids.inbox,
     rows: count,
     seedSeconds,
@@ -90,6 +118,7 @@ export function removeSeededBigLists(accountIds: string[]): number {
   const started = performance.now();
   executeSql(
     [
+      `DELETE FROM campaigns WHERE account_id IN (${ids});`,
       `DELETE FROM contact_groups WHERE account_id IN (${ids});`,
       `DELETE FROM customers WHERE account_id IN (${ids});`,
       `DELETE FROM request_logs WHERE account_id IN (${ids});`,

@@ -121,7 +121,7 @@ describe("campaign CRUD", () => {
     // Served by another router (or not at all yet): never this router's 400 for a bad id.
     expect(res.status === 400 && res.body.code === "validation_error").toBe(false);
     const doc = (await (await call("GET", "/v1/openapi.json")).json()) as { paths: Record<string, unknown> };
-    expect(Object.keys(doc.paths).filter((p) => p.startsWith("/v1/campaigns/{id}"))).toHaveLength(6);
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith("/v1/campaigns/{id}"))).toHaveLength(7);
   });
 });
 

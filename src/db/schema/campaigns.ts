@@ -58,6 +58,7 @@ export const CAMPAIGN_RECIPIENT_STATES = [
   "failed",
   "skipped",
 ] as const;
+export type CampaignRecipientState = (typeof CAMPAIGN_RECIPIENT_STATES)[number];
 
 /**
  * One row per (campaign, customer), written before any mail leaves: the idempotency key of the
@@ -90,4 +91,21 @@ export const campaignRecipients = sqliteTable(
     // A delivery settles its recipient by the email id: without this, each one scanned every row.
     index("campaign_recipients_email").on(t.emailId),
   ],
+);
+
+/**
+ * How many recipient rows each campaign has in each state, so GET /v1/campaigns/{id}/recipients
+ * reads its exact total (at most six rows) instead of counting. Triggers on campaign_recipients
+ * keep it, whatever writes the rows (sends, batches, customer and campaign cascades).
+ */
+export const campaignRecipientCounts = sqliteTable(
+  "campaign_recipient_counts",
+  {
+    campaignId: text("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    state: text("state", { enum: CAMPAIGN_RECIPIENT_STATES }).notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.state] })],
 );

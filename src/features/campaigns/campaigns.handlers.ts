@@ -1,4 +1,4 @@
-import { namedList } from "../../lib/pagination";
+import { namedList, standardList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
 import { cancelCampaign, pauseCampaign, resumeCampaign, sendCampaign } from "./campaign-moves";
 import { sendTest } from "./campaign-test";
@@ -7,6 +7,7 @@ import {
   createCampaignRoute,
   deleteCampaignRoute,
   getCampaignRoute,
+  listCampaignRecipientsRoute,
   listCampaignsRoute,
   pauseCampaignRoute,
   resumeCampaignRoute,
@@ -21,6 +22,7 @@ import {
   listCampaigns,
   updateCampaign,
 } from "./campaigns.service";
+import { listRecipients } from "./recipient-list";
 
 export const campaignsRouter = createRouter()
   .openapi(listCampaignsRoute, async (c) => {
@@ -32,6 +34,13 @@ export const campaignsRouter = createRouter()
     c.json(await createCampaign(c.var.ctx, c.req.valid("json")), 201),
   )
   .openapi(getCampaignRoute, async (c) => c.json(await getCampaign(c.var.ctx, c.req.valid("param").id), 200))
+  .openapi(listCampaignRecipientsRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const { limit, offset, state } = c.req.valid("query");
+    const { accountId, db } = c.var.ctx;
+    const { recipients, total } = await listRecipients(db, accountId, id, state, limit, offset);
+    return c.json(standardList(recipients, total, { limit, offset }), 200);
+  })
   .openapi(updateCampaignRoute, async (c) =>
     c.json(await updateCampaign(c.var.ctx, c.req.valid("param").id, c.req.valid("json")), 200),
   )

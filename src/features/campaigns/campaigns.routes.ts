@@ -12,6 +12,7 @@ import {
   TestCampaignResultSchema,
   UpdateCampaignBodySchema,
 } from "./campaigns.schemas";
+import { CampaignRecipientListQuerySchema, CampaignRecipientListSchema } from "./recipient-list.schemas";
 
 const tags = ["Campaigns"];
 const one = `/v1/campaigns/${CAMPAIGN_ID_PATH}`;
@@ -52,6 +53,17 @@ export const getCampaignRoute = defineRoute("read", {
     "With its live `stats`, kept exact as recipients are sent, suppressed, fail, open, click, bounce or unsubscribe.",
   request: { params: CampaignParamsSchema },
   responses: { 200: jsonResponse(CampaignSchema, "The campaign.") },
+});
+
+export const listCampaignRecipientsRoute = defineRoute("read", {
+  method: "get",
+  path: `${one}/recipients`,
+  tags,
+  summary: "List a campaign's recipients",
+  description:
+    "Who the campaign goes to and what became of each: one row per customer, written when sending begins (a draft or scheduled campaign has none). `state`: `pending` (not yet taken by a batch), `queued` (an email, `email_id`, awaits delivery), `sent`, `suppressed`, `failed` (`detail` says `failed` or `bounced`) or `skipped` (`detail` says `unsubscribed` or `cancelled`). Ordered by `customer_id`, oldest customer first, which is the order batches send in and the order an index keeps, so pages are stable and no page sorts; `state` filters. `limit` 50 by default (at most 100). `total` is exact, read from per-state counters kept with the rows, never counted; `stats` on the campaign counts outcomes (opens, clicks, bounces) that this list does not.",
+  request: { params: CampaignParamsSchema, query: CampaignRecipientListQuerySchema },
+  responses: { 200: jsonResponse(CampaignRecipientListSchema, "A page of recipients.") },
 });
 
 export const updateCampaignRoute = defineRoute("write", {
