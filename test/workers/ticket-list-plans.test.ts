@@ -64,6 +64,18 @@ describe("filtered ticket lists on a seeded workspace", () => {
     },
   );
 
+  it("starts a rare tag's page from its tickets, sorting only those", async () => {
+    // 600 tagged tickets: under RARE_TAG_TICKETS, as the service decides from the tag's counter.
+    const { page } = ticketQueries(db(), { accountId, tag: "vip" }, 50, 0, 600);
+    const plan = (await planOf(page)).join("\n");
+    expect(plan).toMatch(/SEARCH tickets USING INDEX sqlite_autoindex_tickets_1 \(id=\?\)/);
+    expect(plan).toMatch(/SEARCH tt USING COVERING INDEX ticket_tags_tag \(tag_id=\?\)/);
+    expect(plan).not.toContain("tickets_account_created");
+    const rows = (await page).map((row) => row.ticket.number);
+    expect(rows).toHaveLength(50);
+    expect(rows).toEqual(Array.from({ length: 50 }, (_, i) => TICKETS - 5 * i));
+  });
+
   it("counts combinations without a counter on an index", async () => {
     const { total } = ticketQueries(db(), { accountId, status: "open", assigneeId: "usr_plan" }, 50, 0);
     expectIndexed(await planOf(total), "tickets");

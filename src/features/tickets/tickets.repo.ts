@@ -61,19 +61,29 @@ export interface TicketFilter {
   updatedAfter?: number | undefined;
 }
 
-function whereOf(f: TicketFilter): SQL | undefined {
+/**
+ * A tag on at most this many tickets is listed from its ticket_tags rows (sorted, at most this
+ * many); a commoner one by walking the tickets in order and checking each, which finds a page
+ * within a few thousand tickets. Either way a page costs about the same at 100,000 tickets.
+ */
+export const RARE_TAG_TICKETS = 2_000;
+
+function whereOf(f: TicketFilter, rareTag: boolean): SQL | undefined {
+  // For a rare tag the unary `+` keeps SQLite off the account's date index, so it starts from the
+  // tag's ticket ids (primary-key lookups) instead of walking every ticket of the workspace.
+  const tagged = rareTag
+    ? sql`${tickets.id} IN (SELECT tt.ticket_id FROM ticket_tags tt WHERE tt.tag_id IN (${tagIdsOf(f.accountId, f.tag ?? "")}))`
+    : sql`EXISTS (SELECT 1 FROM ticket_tags tt WHERE tt.ticket_id = ${tickets.id} AND tt.tag_id IN (${tagIdsOf(f.accountId, f.tag ?? "")}))`;
   return and(
-    eq(tickets.accountId, f.accountId),
+    rareTag ? sql`+${tickets.accountId} = ${f.accountId}` : eq(tickets.accountId, f.accountId),
     f.status ? eq(tickets.status, f.status) : undefined,
     f.priority ? eq(tickets.priority, f.priority) : undefined,
     f.inboxId ? eq(tickets.inboxId, f.inboxId) : undefined,
     f.customerId ? eq(tickets.customerId, f.customerId) : undefined,
     f.assigneeId ? eq(tickets.assigneeId, f.assigneeId) : undefined,
     f.q ? containsText(tickets.subject, f.q) : undefined,
-    // A probe of ticket_tags' primary key per ticket walked, rather than a list of every ticket of the tag.
-    f.tag
-      ? sql`EXISTS (SELECT 1 FROM ticket_tags tt WHERE tt.ticket_id = ${tickets.id} AND tt.tag_id IN (${tagIdsOf(f.accountId, f.tag)}))`
-      : undefined,
+    // A common tag: a probe of ticket_tags' primary key per ticket walked.
+    f.tag ? tagged : undefined,
     f.updatedAfter !== undefined ? gt(tickets.updatedAt, f.updatedAfter) : undefined,
   );
 }
@@ -105,6 +115,19 @@ function facetOf(f: TicketFilter): { facet: Facet; value: string } | "tag" | und
   return undefined;
 }
 
+/** How many tickets carry a tag name: the sum of its tags' counter rows. */
+export const tagTicketsQuery = (db: Db, accountId: string, tag: string) =>
+  db
+    .select({ total: sql<number>`coalesce(sum(${ticketFacetCounts.total}), 0)` })
+    .from(ticketFacetCounts)
+    .where(
+      and(
+        eq(ticketFacetCounts.accountId, accountId),
+        eq(ticketFacetCounts.facet, "tag"),
+        sql`${ticketFacetCounts.value} IN (${tagIdsOf(accountId, tag)})`,
+      ),
+    );
+
 function totalQuery(db: Db, filter: TicketFilter, where: SQL | undefined) {
   const { accountId } = filter;
   const unfiltered = Object.entries(filter).every(
@@ -117,17 +140,7 @@ function totalQuery(db: Db, filter: TicketFilter, where: SQL | undefined) {
       .from(ticketCounts)
       .where(eq(ticketCounts.accountId, accountId));
   const facet = facetOf(filter);
-  if (facet === "tag" && filter.tag)
-    return db
-      .select({ total: sql<number>`coalesce(sum(${ticketFacetCounts.total}), 0)` })
-      .from(ticketFacetCounts)
-      .where(
-        and(
-          eq(ticketFacetCounts.accountId, accountId),
-          eq(ticketFacetCounts.facet, "tag"),
-          sql`${ticketFacetCounts.value} IN (${tagIdsOf(accountId, filter.tag)})`,
-        ),
-      );
+  if (facet === "tag" && filter.tag) return tagTicketsQuery(db, accountId, filter.tag);
   if (facet && facet !== "tag")
     return db
       .select({ total: ticketFacetCounts.total })
@@ -146,12 +159,20 @@ function totalQuery(db: Db, filter: TicketFilter, where: SQL | undefined) {
  * A page of tickets and the filtered total. Newest first; with `updated_after`, by (updated_at,
  * id) ascending so that a sync can walk the pages without missing or repeating a ticket.
  */
-export function ticketQueries(db: Db, filter: TicketFilter, limit: number, offset: number) {
-  const where = whereOf(filter);
+export function ticketQueries(
+  db: Db,
+  filter: TicketFilter,
+  limit: number,
+  offset: number,
+  tagTickets = Number.POSITIVE_INFINITY,
+) {
+  const rareTag = filter.tag !== undefined && tagTickets <= RARE_TAG_TICKETS;
+  const where = whereOf(filter, rareTag);
+  const column = (c: typeof tickets.createdAt | typeof tickets.updatedAt) => (rareTag ? sql`+${c}` : c);
   const order =
     filter.updatedAfter !== undefined
-      ? [asc(tickets.updatedAt), asc(tickets.id)]
-      : [desc(tickets.createdAt), desc(tickets.id)];
+      ? [asc(column(tickets.updatedAt)), asc(tickets.id)]
+      : [desc(column(tickets.createdAt)), desc(tickets.id)];
   return {
     page: db
       .select(ticketView)

@@ -21,6 +21,7 @@ import {
   nextTicketNumber,
   type TicketFilter,
   type TicketRow,
+  tagTicketsQuery,
   ticketQueries,
   updateTicketStatement,
 } from "./tickets.repo";
@@ -167,11 +168,16 @@ export async function listTickets(
   filter: Omit<TicketFilter, "accountId">,
   page: OffsetParams,
 ) {
+  // A tag filter first reads how common the tag is, to pick how its page is found (tickets.repo).
+  const tagTickets = filter.tag
+    ? ((await tagTicketsQuery(ctx.db, ctx.accountId, filter.tag))[0]?.total ?? 0)
+    : undefined;
   const { page: query, total } = ticketQueries(
     ctx.db,
     { ...filter, accountId: ctx.accountId },
     page.limit,
     page.offset,
+    tagTickets,
   );
   const [rows, totals] = await ctx.db.batch([query, total]);
   return standardList(
