@@ -7,6 +7,7 @@
 import { createWorkspace } from "../../scripts/lib/workspace";
 import { executeSql, sqlText } from "../../scripts/lib/wrangler";
 import { newId } from "../../src/lib/ids";
+import { deleteSeededRows } from "./tickets-seed";
 
 /** The key id every fourth seeded log carries (no real key has it), so its filter's total is known. */
 export const SEEDED_KEY = "key_bench";
@@ -109,22 +110,7 @@ export async function seedBigListWorkspace(name: string, count: number): Promise
 
 /**
  * Deletes what `seedBigListWorkspace` wrote (and the logs the bench's own requests left), so the
- * local database does not grow by the seed on every run. The accounts and keys stay, as in
- * `tickets-seed.ts`. Answers how long it took.
+ * local database does not grow by the seed on every run.
  */
-export function removeSeededBigLists(accountIds: string[]): number {
-  if (accountIds.length === 0) return 0;
-  const ids = accountIds.map(sqlText).join(", ");
-  const started = performance.now();
-  executeSql(
-    [
-      `DELETE FROM campaigns WHERE account_id IN (${ids});`,
-      `DELETE FROM contact_groups WHERE account_id IN (${ids});`,
-      `DELETE FROM customers WHERE account_id IN (${ids});`,
-      `DELETE FROM request_logs WHERE account_id IN (${ids});`,
-      `DELETE FROM events WHERE account_id IN (${ids});`,
-    ].join("\n"),
-    "local",
-  );
-  return (performance.now() - started) / 1000;
-}
+export const removeSeededBigLists = (accountIds: string[]) =>
+  deleteSeededRows(["campaigns", "contact_groups", "customers", "request_logs", "events"], accountIds);

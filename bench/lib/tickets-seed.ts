@@ -142,24 +142,22 @@ INSERT INTO tags (id, account_id, inbox_id, name, name_key, created_at) VALUES (
 }
 
 /**
- * Deletes what `seedTicketWorkspace` wrote (the accounts and their keys stay: request logs may
- * name them). SQLite keeps the freed pages and reuses them for the next run's seed, so the local
- * database stops growing by the size of the seed on every run. Answers how long it took.
+ * Deletes the rows of `tables` that belong to the seeded accounts (the accounts and their keys
+ * stay: request logs may name them), in the order given. SQLite keeps the freed pages and reuses
+ * them for the next run's seed, so the local database stops growing by the size of the seed on
+ * every run. Answers how long it took.
  */
-export function removeSeededTickets(accountIds: string[]): number {
+export function deleteSeededRows(tables: string[], accountIds: string[]): number {
   if (accountIds.length === 0) return 0;
   const ids = accountIds.map(sqlText).join(", ");
   const started = performance.now();
-  executeSql(
-    [
-      `DELETE FROM tickets WHERE account_id IN (${ids});`,
-      `DELETE FROM customers WHERE account_id IN (${ids});`,
-      `DELETE FROM inboxes WHERE account_id IN (${ids});`,
-    ].join("\n"),
-    "local",
-  );
+  executeSql(tables.map((table) => `DELETE FROM ${table} WHERE account_id IN (${ids});`).join("\n"), "local");
   return (performance.now() - started) / 1000;
 }
+
+/** Deletes what `seedTicketWorkspace` wrote. */
+export const removeSeededTickets = (accountIds: string[]) =>
+  deleteSeededRows(["tickets", "customers", "inboxes"], accountIds);
 
 const D1_DIR = join(ROOT, ".wrangler", "state", "v3", "d1", "miniflare-D1DatabaseObject");
 
