@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { counterSum } from "../../db/counters";
 import {
   type CampaignRecipientState,
   campaignRecipientCounts,
@@ -44,7 +45,7 @@ export function recipientListQueries(
       .limit(limit)
       .offset(offset),
     total: db
-      .select({ total: sql<number>`coalesce(sum(${campaignRecipientCounts.count}), 0)` })
+      .select({ total: counterSum(campaignRecipientCounts.count) })
       .from(campaignRecipientCounts)
       .where(
         and(

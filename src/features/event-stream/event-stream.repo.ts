@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { counterSum } from "../../db/counters";
 import { eventCounts, events, webhookDeliveries } from "../../db/schema";
 
 export type EventRow = typeof events.$inferSelect;
@@ -30,7 +31,7 @@ export function eventQueries(db: Db, filter: EventFilter, limit: number, offset:
       .limit(limit)
       .offset(offset),
     total: db
-      .select({ total: sql<number>`coalesce(sum(${eventCounts.count}), 0)` })
+      .select({ total: counterSum(eventCounts.count) })
       .from(eventCounts)
       .where(
         and(

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { counterSum } from "../../db/counters";
 import { requestLogCounts, requestLogs } from "../../db/schema";
 import type { RequestLogMessage } from "./request-logs.schemas";
 
@@ -29,7 +30,7 @@ function whereOf(filter: RequestLogFilter): SQL | undefined {
 function totalQuery(db: Db, filter: RequestLogFilter) {
   if (filter.pathContains) return db.select({ total: count() }).from(requestLogs).where(whereOf(filter));
   return db
-    .select({ total: sql<number>`coalesce(sum(${requestLogCounts.count}), 0)` })
+    .select({ total: counterSum(requestLogCounts.count) })
     .from(requestLogCounts)
     .where(
       and(

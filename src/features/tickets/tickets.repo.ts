@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { counterSum } from "../../db/counters";
 import {
   accounts,
   customers,
@@ -69,11 +70,6 @@ export interface TicketFilter {
 export const RARE_TAG_TICKETS = 2_000;
 
 function whereOf(f: TicketFilter, rareTag: boolean): SQL | undefined {
-  // For a rare tag the unary `+` keeps SQLite off the account's date index, so it starts from the
-  // tag's ticket ids (primary-key lookups) instead of walking every ticket of the workspace.
-  const tagged = rareTag
-    ? sql`${tickets.id} IN (SELECT tt.ticket_id FROM ticket_tags tt WHERE tt.tag_id IN (${tagIdsOf(f.accountId, f.tag ?? "")}))`
-    : sql`EXISTS (SELECT 1 FROM ticket_tags tt WHERE tt.ticket_id = ${tickets.id} AND tt.tag_id IN (${tagIdsOf(f.accountId, f.tag ?? "")}))`;
   return and(
     rareTag ? sql`+${tickets.accountId} = ${f.accountId}` : eq(tickets.accountId, f.accountId),
     f.status ? eq(tickets.status, f.status) : undefined,
@@ -82,10 +78,20 @@ function whereOf(f: TicketFilter, rareTag: boolean): SQL | undefined {
     f.customerId ? eq(tickets.customerId, f.customerId) : undefined,
     f.assigneeId ? eq(tickets.assigneeId, f.assigneeId) : undefined,
     f.q ? containsText(tickets.subject, f.q) : undefined,
-    // A common tag: a probe of ticket_tags' primary key per ticket walked.
-    f.tag ? tagged : undefined,
+    f.tag ? tagCondition(f.accountId, f.tag, rareTag) : undefined,
     f.updatedAfter !== undefined ? gt(tickets.updatedAt, f.updatedAfter) : undefined,
   );
+}
+
+/**
+ * A rare tag lists its tickets by id: with the unary `+` on the account and order columns (see
+ * ticketQueries) SQLite starts from those ids instead of walking every ticket of the workspace.
+ * A common tag probes ticket_tags' primary key for each ticket walked.
+ */
+function tagCondition(accountId: string, tag: string, rareTag: boolean): SQL {
+  return rareTag
+    ? sql`${tickets.id} IN (SELECT tt.ticket_id FROM ticket_tags tt WHERE tt.tag_id IN (${tagIdsOf(accountId, tag)}))`
+    : sql`EXISTS (SELECT 1 FROM ticket_tags tt WHERE tt.ticket_id = ${tickets.id} AND tt.tag_id IN (${tagIdsOf(accountId, tag)}))`;
 }
 
 /** The ids of a tag name's tags (one per inbox that has it). */
@@ -118,7 +124,7 @@ function facetOf(f: TicketFilter): { facet: Facet; value: string } | "tag" | und
 /** How many tickets carry a tag name: the sum of its tags' counter rows. */
 export const tagTicketsQuery = (db: Db, accountId: string, tag: string) =>
   db
-    .select({ total: sql<number>`coalesce(sum(${ticketFacetCounts.total}), 0)` })
+    .select({ total: counterSum(ticketFacetCounts.total) })
     .from(ticketFacetCounts)
     .where(
       and(
