@@ -32,7 +32,7 @@ export const listTicketsRoute = defineRoute("read", {
   tags,
   summary: "List tickets",
   description:
-    "Newest first. Filters: `status`, `priority`, `inbox_id`, `customer_id`, `assignee_id`, `tag`, `q` (subject words), `updated_after`. With `updated_after` the order is (updated_at, id) ascending, so a sync walks pages without gaps.",
+    "Newest first. Filters: `status`, `priority`, `inbox_id`, `customer_id`, `assignee_id`, `tag`, `q` (subject words), `updated_after`. With `updated_after` the order is (updated_at, id) ascending, so a sync walks pages without gaps. `pagination.total` is always exact: with no filter, or with `status`, `priority`, both, `inbox_id`, `assignee_id` or `tag` alone, it is read from counters that database triggers keep with every write, so a large workspace answers as fast as a small one; other filters and combinations count their matches on an index. A `tag` filter first reads how many tickets carry the tag: a tag on at most 2,000 tickets is listed from its own tickets, a commoner one by walking the newest tickets.",
   request: { query: TicketListQuerySchema },
   responses: { 200: jsonResponse(TicketListSchema, "A page of tickets.") },
 });
