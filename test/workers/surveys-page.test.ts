@@ -185,6 +185,34 @@ describe("the rating page /s/{token}", { timeout: 30_000 }, () => {
     });
   });
 
+  it("twenty concurrent posts to one request, every link of the scale: all answer a page, one rating stands, counters equal a recount", async () => {
+    const desk = await surveyDesk("nps");
+    const ticket = await seedRequest(desk, desk.survey.id);
+    const ratings = Array.from({ length: 20 }, (_, i) => i % 11);
+    const tokens = await Promise.all(ratings.map((r) => tokenFor(ticket.id, r)));
+    const pages = await Promise.all(tokens.map((token, i) => answer(token, `comment ${i}`)));
+    expect(pages.map((res) => res.status)).toEqual(ratings.map(() => 200));
+    const rows = (await responsesOf(ticket.id)).results;
+    expect(rows).toHaveLength(1);
+    expect(ratings).toContain(rows[0]?.rating);
+    // The rating and the comment that stand are those of one and the same post.
+    expect(ratings[Number(rows[0]?.comment?.split(" ")[1])]).toBe(rows[0]?.rating);
+    const counters = await env.DB.prepare(
+      "SELECT responses_count, rating_sum, promoters_count, detractors_count FROM surveys WHERE id = ?",
+    )
+      .bind(desk.survey.id)
+      .first<Record<string, number>>();
+    const recount = await env.DB.prepare(
+      `SELECT count(*) AS responses_count, coalesce(sum(rating), 0) AS rating_sum,
+              coalesce(sum(rating >= 9), 0) AS promoters_count, coalesce(sum(rating <= 6), 0) AS detractors_count
+       FROM survey_responses WHERE survey_id = ?`,
+    )
+      .bind(desk.survey.id)
+      .first<Record<string, number>>();
+    expect(counters).toEqual(recount);
+    expect(counters?.responses_count).toBe(1);
+  });
+
   it("the responses list filters by rating, inbox_id and created_after, newest first", async () => {
     const desk = await surveyDesk("csat");
     const [a, b, c] = [

@@ -10,8 +10,9 @@ export type SurveyStatus = (typeof SURVEY_STATUSES)[number];
 
 /**
  * A satisfaction survey sent when a ticket of one of its inboxes is resolved. The summary
- * (`responses`, `average`, the NPS score) is read from counters kept by SQL increments in the same
- * batch that records or changes a response, so it stays exact under concurrent answers.
+ * (`responses`, `average`, the NPS score) is read from counters that triggers on survey_responses
+ * (migration 0020) move in the statement that inserts, re-rates or deletes a response, so it stays
+ * exact under concurrent answers. `kind` is fixed once any email of the survey went out.
  */
 export const surveys = sqliteTable(
   "surveys",
