@@ -1,7 +1,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createDb, runBatch } from "../../src/db/client";
+import { claimStatement } from "../../src/features/surveys/survey-requests.repo";
 import { call, callJson, errorBody, seedInbox, seedWorkspace, ticketWorkspace } from "./helpers";
-import { createSurvey, type SurveyBody } from "./surveys-helpers";
+import {
+  createSurvey,
+  getSurvey,
+  newTicket,
+  type SurveyBody,
+  seedRequest,
+  surveyDesk,
+  surveyRequestOf,
+} from "./surveys-helpers";
 
 const base = { name: "CSAT", kind: "csat", question: "How did we do?" };
 
@@ -91,23 +101,55 @@ describe("/v1/surveys CRUD", () => {
     expect((await call("DELETE", `/v1/surveys/${survey.id}`, { token: ws.token })).status).toBe(404);
   });
 
-  it("refuses a change of kind once the survey has responses (409)", async () => {
-    const ws = await seedWorkspace();
-    const survey = await createSurvey(ws.token, base);
-    await env.DB.prepare("UPDATE surveys SET responses_count = 1, rating_sum = 4 WHERE id = ?")
-      .bind(survey.id)
-      .run();
-    const res = await callJson("PATCH", `/v1/surveys/${survey.id}`, {
-      token: ws.token,
-      body: { kind: "nps" },
-    });
+  it("refuses a change of kind once a survey email has gone out, even before any answer (409)", async () => {
+    const desk = await surveyDesk("csat");
+    const patch = (body: Record<string, unknown>) =>
+      callJson<SurveyBody>("PATCH", `/v1/surveys/${desk.survey.id}`, { token: desk.ws.token, body });
+    // Nothing sent yet: the scale is still the sender's to choose.
+    expect((await patch({ kind: "nps" })).status).toBe(200);
+    expect((await patch({ kind: "csat" })).status).toBe(200);
+    // An email with CSAT links (1–5) is out; no one has answered yet.
+    await seedRequest(desk, desk.survey.id);
+    const res = await patch({ kind: "nps", name: "Renamed" });
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ code: "survey_has_responses" });
-    const same = await call("PATCH", `/v1/surveys/${survey.id}`, {
-      token: ws.token,
-      body: { kind: "csat", name: "Ok" },
+    expect(res.body).toMatchObject(errorBody("Survey kind is locked", "survey_kind_locked"));
+    expect(JSON.stringify(res.body)).toContain("emails");
+    expect(await getSurvey(desk.ws.token, desk.survey.id)).toMatchObject({
+      kind: "csat",
+      name: "After resolve",
     });
+    const same = await patch({ kind: "csat", name: "Ok" });
     expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ kind: "csat", name: "Ok" });
+  });
+
+  it("a send that read the survey before its kind changed claims nothing: its links are of the old scale", async () => {
+    const desk = await surveyDesk("csat");
+    const ticket = await newTicket(desk.ws, desk.inbox.id, "grace@example.com");
+    const request = {
+      ticketId: ticket.id,
+      accountId: desk.ws.accountId,
+      surveyId: desk.survey.id,
+      inboxId: desk.inbox.id,
+      customerId: ticket.customer_id,
+      assigneeId: null,
+      emailId: null,
+      sentAt: Date.now(),
+    };
+    expect(
+      (
+        await callJson("PATCH", `/v1/surveys/${desk.survey.id}`, {
+          token: desk.ws.token,
+          body: { kind: "nps" },
+        })
+      ).status,
+    ).toBe(200);
+    const db = createDb(env.DB);
+    const [stale] = await runBatch(db, [claimStatement(request, "csat")]);
+    expect(stale?.meta.changes).toBe(0);
+    expect(await surveyRequestOf(ticket.id)).toBeNull();
+    const [current] = await runBatch(db, [claimStatement(request, "nps")]);
+    expect(current?.meta.changes).toBe(1);
   });
 });
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { customers, inboxes, tickets } from "../../db/schema";
-import { surveyInboxes, surveyRequests, surveys } from "../../db/schema/surveys";
+import { type SurveyKind, surveyInboxes, surveyRequests, surveys } from "../../db/schema/surveys";
 
 export type SurveyRequestRow = typeof surveyRequests.$inferSelect;
 
@@ -63,9 +63,17 @@ export function coveringSurveyQuery(db: Db, accountId: string, inboxId: string) 
     .limit(1);
 }
 
-/** The claim: the first request of a ticket wins, any later or concurrent one writes nothing. */
-export function claimStatement(db: Db, row: SurveyRequestRow) {
-  return db.insert(surveyRequests).values(row).onConflictDoNothing();
+/**
+ * The claim: the first request of a ticket wins, any later or concurrent one writes nothing. It
+ * holds only while the survey still has the `kind` the email's links were built for: a PATCH that
+ * changed the scale meanwhile makes it claim (and so send) nothing, and once a claim is in, the
+ * kind stays (updateSurveyStatement), so no link ever rates on the wrong scale.
+ */
+export function claimStatement(row: SurveyRequestRow, kind: SurveyKind) {
+  return sql`INSERT INTO survey_requests (ticket_id, account_id, survey_id, inbox_id, customer_id, assignee_id, email_id, sent_at)
+    SELECT ${row.ticketId}, account_id, id, ${row.inboxId}, ${row.customerId}, ${row.assigneeId}, ${row.emailId}, ${row.sentAt}
+    FROM surveys WHERE id = ${row.surveyId} AND account_id = ${row.accountId} AND kind = ${kind}
+    ON CONFLICT (ticket_id) DO NOTHING`;
 }
 
 /** True as a batch runs only when this email's claim is the ticket's: its rows are written with it. */

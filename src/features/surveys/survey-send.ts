@@ -53,7 +53,8 @@ async function surveyEmail(ctx: TicketContext, found: Found): Promise<Normalized
  * Emails the survey of a just resolved ticket, when an active survey covers its inbox and the
  * customer is neither blocked nor unsubscribed. The claim (the ticket's survey_requests row, naming
  * this email) and the email commit in one D1 batch, the email's rows written only if this claim
- * won: a re-resolve or a concurrent resolve writes and sends nothing, and its quota is given back.
+ * won: a re-resolve or a concurrent resolve writes and sends nothing, and its quota is given back;
+ * so does a send whose survey changed kind since it was read (its links would be on the old scale).
  * The email pipeline's own checks apply (verified domain, quotas, suppression); a refusal is
  * logged and nothing is claimed, so the ticket is not marked as surveyed.
  */
@@ -85,16 +86,19 @@ export async function sendSurveyEmail(ctx: TicketContext, ticketId: string): Pro
     return;
   }
   const row = prepared.rows[0] as EmailRow;
-  const claim = claimStatement(ctx.db, {
-    ticketId,
-    accountId: ctx.accountId,
-    surveyId: found.survey.id,
-    inboxId: found.ticket.inboxId,
-    customerId: found.customer.id,
-    assigneeId: found.ticket.assigneeId,
-    emailId: row.id,
-    sentAt: ctx.now,
-  });
+  const claim = claimStatement(
+    {
+      ticketId,
+      accountId: ctx.accountId,
+      surveyId: found.survey.id,
+      inboxId: found.ticket.inboxId,
+      customerId: found.customer.id,
+      assigneeId: found.ticket.assigneeId,
+      emailId: row.id,
+      sentAt: ctx.now,
+    },
+    found.survey.kind,
+  );
   let claimed = 0;
   try {
     await prepared.store();

@@ -73,8 +73,8 @@ export function replaceInboxesStatements(
 }
 
 /**
- * The survey's update. A change of kind applies only while the survey has no response, checked as
- * the statement runs, so a response recorded meanwhile cannot end up rated on the wrong scale.
+ * The survey's update. A change of kind applies only while no email of the survey has gone out,
+ * checked as the statement runs: every link already sent, answered or not, rates on the old scale.
  */
 export function updateSurveyStatement(
   db: Db,
@@ -86,9 +86,13 @@ export function updateSurveyStatement(
   return db
     .update(surveys)
     .set(changes)
-    .where(and(ofWorkspace(accountId, id), kindChanges ? eq(surveys.responsesCount, 0) : undefined))
+    .where(and(ofWorkspace(accountId, id), kindChanges ? sql`NOT ${anyEmailSent(accountId, id)}` : undefined))
     .returning();
 }
+
+/** True once the survey was emailed to any ticket (a survey_requests row, by its survey index). */
+const anyEmailSent = (accountId: string, surveyId: string) =>
+  sql`EXISTS (SELECT 1 FROM survey_requests WHERE survey_id = ${surveyId} AND account_id = ${accountId})`;
 
 export async function deleteSurvey(db: Db, accountId: string, id: string) {
   const rows = await db.delete(surveys).where(ofWorkspace(accountId, id)).returning({ id: surveys.id });

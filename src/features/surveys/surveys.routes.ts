@@ -55,11 +55,11 @@ export const updateSurveyRoute = defineRoute("write", {
   tags,
   summary: "Update a survey",
   description:
-    "Changes the fields given; `inbox_ids` replaces the covered inboxes (an inbox id not of the workspace is 404); `updated_at` moves. `kind` cannot change once the survey has a response (409 `survey_has_responses`): its ratings were given on the other scale. Emails already sent keep working after any change; a `disabled` survey sends no more emails but its links still record answers.",
+    "Changes the fields given; `inbox_ids` replaces the covered inboxes (an inbox id not of the workspace is 404); `updated_at` moves. `kind` cannot change once any email of the survey has gone out, answered or not (409 `survey_kind_locked`): its rating links are on the old scale (a CSAT 5 would count as an NPS detractor); create another survey for the other scale. A send racing the change either goes out on the old scale (and the change is refused) or is not sent. Emails already sent keep working after any change; a `disabled` survey sends no more emails but its links still record answers.",
   request: { params: SurveyParamsSchema, body: jsonBody(UpdateSurveyBodySchema) },
   responses: {
     200: jsonResponse(SurveySchema, "The updated survey."),
-    409: jsonResponse(ErrorSchema, "The kind of a survey with responses."),
+    409: jsonResponse(ErrorSchema, "A change of kind after the survey was emailed."),
   },
 });
 

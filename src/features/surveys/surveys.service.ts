@@ -75,14 +75,14 @@ export async function getSurvey(db: Db, accountId: string, id: string) {
 
 const kindLocked = (id: string) =>
   conflict(
-    "survey_has_responses",
-    "Survey has responses",
-    `Survey ${id} has responses, rated on its kind's scale; its kind cannot change. Create another survey instead.`,
+    "survey_kind_locked",
+    "Survey kind is locked",
+    `Survey ${id} has emails out whose rating links are on its kind's scale; its kind cannot change. Create another survey instead.`,
   );
 
 /**
  * PATCH: the fields given; `inbox_ids` replaces the covered inboxes. The update and the new
- * inboxes commit together, and only if a change of kind found no response as it ran.
+ * inboxes commit together, and only if a change of kind found no survey email sent as it ran.
  */
 export async function updateSurvey(
   db: Db,
@@ -94,7 +94,6 @@ export async function updateSurvey(
   const current = await findSurvey(db, accountId, id);
   if (!current) throw surveyNotFound(id);
   const kindChanges = input.kind !== undefined && input.kind !== current.kind;
-  if (kindChanges && current.responsesCount > 0) throw kindLocked(id);
   const inboxIds = input.inbox_ids && (await checkedInboxes(db, accountId, input.inbox_ids));
   const kind = input.kind ?? current.kind;
   const applied = sql`EXISTS (SELECT 1 FROM surveys WHERE id = ${id} AND account_id = ${accountId} AND kind = ${kind})`;
