@@ -11,8 +11,9 @@ export function findInboxesByAddress(db: Db, addresses: string[]) {
 }
 
 /**
- * In one round trip: which of `addresses` (lowercase) are inbox addresses of any workspace (the
- * service's own), and whether the workspace already stored a message with `messageId`.
+ * In one round trip: which of `addresses` (lowercase) are inbox addresses of this workspace (its
+ * own: another workspace's inbox writing to it is a customer like any other), and whether the
+ * workspace already stored a message with `messageId`.
  */
 export async function inboxAddressesAndMessageId(
   db: Db,
@@ -24,7 +25,12 @@ export async function inboxAddressesAndMessageId(
     db
       .select({ address: inboxes.emailAddress })
       .from(inboxes)
-      .where(inArray(inboxes.emailAddress, addresses.length > 0 ? [...new Set(addresses)] : [""])),
+      .where(
+        and(
+          eq(inboxes.accountId, accountId),
+          inArray(inboxes.emailAddress, addresses.length > 0 ? [...new Set(addresses)] : [""]),
+        ),
+      ),
     db
       .select({ id: messages.id })
       .from(messages)

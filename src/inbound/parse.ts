@@ -30,6 +30,12 @@ export interface InboundMail {
 const MAX_ADDRESSES = 100;
 const MAX_PARENT_IDS = 50;
 const MAX_ID_LENGTH = 250;
+/**
+ * Attachments (and inline parts) stored as the message's files, in the order they come. Each is
+ * one R2 put, and an invocation has 1,000 subrequests: past that the handler failed on every
+ * retry. The raw message, kept in R2 whole, still holds the rest.
+ */
+export const MAX_STORED_ATTACHMENTS = 100;
 const MESSAGE_ID = /<[^<>\s]+>/g;
 
 const mailboxes = (list: Address[] | undefined): Array<{ address: string; name: string }> =>
@@ -88,7 +94,7 @@ export async function parseMail(bytes: Uint8Array): Promise<InboundMail> {
     parentIds: [...new Set(parentIds)].slice(0, MAX_PARENT_IDS),
     text: email.text ?? null,
     html: email.html ?? null,
-    files: email.attachments.map(fileOf),
+    files: email.attachments.slice(0, MAX_STORED_ATTACHMENTS).map(fileOf),
     headers: email.headers,
   };
 }

@@ -21,8 +21,10 @@ export type Received =
 
 /**
  * What the checks before anything is stored need, read in one round trip: which of the sender,
- * envelope sender and `X-Loop` addresses are the service's own (an inbox's address, or
- * SYSTEM_FROM), and whether the workspace already stored this Message-ID.
+ * envelope sender and `X-Loop` addresses are the receiving workspace's own (one of its inboxes'
+ * addresses, or the service's SYSTEM_FROM), and whether the workspace already stored this
+ * Message-ID. Another workspace's inbox is a customer here; loops between two workspaces are
+ * stopped by the automatic-mail rules (the service's own automatic mail says it is automatic).
  */
 async function screen(ctx: InboundContext, mail: InboundMail, mailFrom: string) {
   const system = parseAddress(ctx.env.SYSTEM_FROM)?.address.toLowerCase();

@@ -86,14 +86,14 @@ describe("automatic mail", () => {
 });
 
 describe("the service's own mail", () => {
-  it("coming back from an inbox address or SYSTEM_FROM is dropped, whichever workspace sent it", async () => {
+  it("coming back from the workspace's own inbox address or SYSTEM_FROM is dropped", async () => {
     const { ws, inbox } = await inboundWorkspace();
-    const elsewhere = await seedInbox((await inboundWorkspace()).ws.accountId);
+    const sibling = await seedInbox(ws.accountId);
     const system = "no-reply@localhost.test";
     expect(env.SYSTEM_FROM).toContain(system);
-    await deliver(fill(FIXTURES.plainText, { TO: inbox.emailAddress, FROM: elsewhere.emailAddress }), {
+    await deliver(fill(FIXTURES.plainText, { TO: inbox.emailAddress, FROM: sibling.emailAddress }), {
       to: inbox.emailAddress,
-      from: elsewhere.emailAddress,
+      from: sibling.emailAddress,
     });
     await deliver(fill(FIXTURES.plainText, { TO: inbox.emailAddress, FROM: system }), {
       to: inbox.emailAddress,
@@ -110,6 +110,24 @@ describe("the service's own mail", () => {
       "own_address",
       "own_address",
     ]);
+  });
+
+  it("from another workspace's inbox address is a customer's mail like any other", async () => {
+    // Workspace A writes to workspace B's support address: B's customer, whatever A's inbox is.
+    const a = await inboundWorkspace();
+    const b = await inboundWorkspace();
+    const raw = fill(FIXTURES.plainText, { TO: b.inbox.emailAddress, FROM: a.inbox.emailAddress });
+    expect(await deliver(raw, { to: b.inbox.emailAddress, from: a.inbox.emailAddress })).toEqual({
+      outcome: "accepted",
+    });
+    expect((await ticketsOf(b.ws.token)).map((t) => t.customer.email)).toEqual([a.inbox.emailAddress]);
+    expect(await droppedOf(b.ws.accountId)).toEqual([]);
+    // A's own mail to A is still its own, and dropped.
+    await deliver(fill(FIXTURES.plainText, { TO: a.inbox.emailAddress, FROM: a.inbox.emailAddress }), {
+      to: a.inbox.emailAddress,
+      from: a.inbox.emailAddress,
+    });
+    expect((await droppedOf(a.ws.accountId)).map((d) => d.reason)).toEqual(["own_address"]);
   });
 
   it("with an X-Loop naming us is dropped; an X-Loop naming someone else is not", async () => {

@@ -64,7 +64,7 @@ export const getMessageRoute = defineRoute("read", {
   tags,
   summary: "Get a message",
   description:
-    "A message that came in by email (`type: customer`, `direction: inbound`, `status: received`) has `from` (the sender's address), `to` and `cc` (the addresses of its headers), `subject`, `body_text` and `body_html` as received, `stripped_text` (the new text without the quoted history, for display), `auto_submitted`, `email_message_id` (its own Message-ID) and its attachments and inline parts (`content_id`); the MIME itself is at GET /v1/messages/{id}/raw.",
+    "A message that came in by email (`type: customer`, `direction: inbound`, `status: received`) has `from` (the sender's address), `to` and `cc` (the addresses of its headers), `subject`, `body_text` and `body_html` as received, `stripped_text` (the new text without the quoted history, for display), `auto_submitted`, `email_message_id` (its own Message-ID) and its attachments and inline parts (`content_id`), the first 100 of them; the MIME itself, with any others, is at GET /v1/messages/{id}/raw.",
   request: { params: MessageParamsSchema },
   responses: { 200: jsonResponse(MessageSchema, "The message.") },
 });

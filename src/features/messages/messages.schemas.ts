@@ -43,7 +43,7 @@ export const MessageSchema = z
     }),
     auto_submitted: z.boolean().openapi({
       description:
-        "Sent by a machine (an out-of-office or other automatic answer: `Auto-Submitted` other than `no`, `Precedence: bulk|list|junk`, `X-Autoreply`, a delivery report). Nothing answers such a message automatically; receivers of `message.created` should not either.",
+        "Sent by a machine (an out-of-office or other automatic answer: `Auto-Submitted` other than `no`, `Precedence: bulk|list|junk|auto_reply`, `X-Autoreply`, `X-Autorespond`, `X-Auto-Response-Suppress` with `All`, `OOF` or `AutoReply`, a vacation program's `X-Mailer`, a delivery report). Nothing answers such a message automatically; receivers of `message.created` should not either.",
     }),
     is_draft: z.boolean(),
     status: z.enum(["draft", "queued", "sent", "failed", "received"]),
