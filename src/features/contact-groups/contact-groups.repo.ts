@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ne } from "drizzle-orm";
+import { and, count, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { contactGroups } from "../../db/schema";
 
@@ -20,6 +20,39 @@ export function contactGroupQueries(db: Db, accountId: string, limit: number, of
       .offset(offset),
     total: db.select({ total: count() }).from(contactGroups).where(where),
   };
+}
+
+/**
+ * Up to `limit` groups, newest first, whose name contains `text` in any case (the dashboard's group
+ * picker). `instr` rather than LIKE: no wildcard in the text needs escaping. Walks the workspace's
+ * groups on the (account_id, created_at, id) index.
+ */
+export function groupsNamedLike(db: Db, accountId: string, text: string, limit: number) {
+  return db
+    .select()
+    .from(contactGroups)
+    .where(
+      and(
+        eq(contactGroups.accountId, accountId),
+        sql`instr(${contactGroups.nameKey}, ${text.trim().toLowerCase()}) > 0`,
+      ),
+    )
+    .orderBy(desc(contactGroups.createdAt), desc(contactGroups.id))
+    .limit(limit);
+}
+
+/** The workspace's groups among `ids` (others' ids are left out); `json_each` keeps it one parameter. */
+export function groupsWithIds(db: Db, accountId: string, ids: string[]) {
+  return db
+    .select()
+    .from(contactGroups)
+    .where(
+      and(
+        eq(contactGroups.accountId, accountId),
+        sql`${contactGroups.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+      ),
+    )
+    .orderBy(desc(contactGroups.createdAt), desc(contactGroups.id));
 }
 
 /** Inserts unless the workspace has the name (in any case); answers the new row, or null. */
