@@ -73,7 +73,7 @@ describe("GET /changelog/{account_id}/feed.xml", () => {
     expect(first?.content).toBe(
       '<p>Hello <strong>world</strong>, <a href="https://example.com/?a=1&b=2">link</a></p>',
     );
-    expect(first?.url).toBe(`http://127.0.0.1:8787/changelog/${accountId}#${newer.id}`);
+    expect(first?.url).toBe(`http://127.0.0.1:8787/changelog/${accountId}/entries/${newer.id}`);
     expect(second?.categories.map((c) => c.term)).toEqual(["fixed"]);
     expect(new Date(second?.published ?? 0).toISOString()).toBe(older.published_at);
     expect(new Date(second?.updated ?? 0).toISOString()).toBe(older.updated_at);
@@ -121,16 +121,16 @@ describe("GET /changelog/{account_id}/feed.xml", () => {
     }
   });
 
-  it("shows the latest 50 published entries", async () => {
+  it("shows the latest 20 published entries", async () => {
     const { accountId, token } = await seedWorkspace();
-    for (let i = 0; i < 52; i++) {
+    for (let i = 0; i < 22; i++) {
       const publishedAt = new Date(Date.UTC(2025, 0, 1) + i * 86_400_000).toISOString();
       await create(token, { title: `Entry ${i}`, status: "published", published_at: publishedAt });
     }
     const feed = parseFeed(await (await feedOf(accountId)).text());
-    expect(feed.items).toHaveLength(50);
-    expect(feed.items[0]?.title).toBe("Entry 51");
-    expect(feed.items[49]?.title).toBe("Entry 2");
+    expect(feed.items).toHaveLength(20);
+    expect(feed.items[0]?.title).toBe("Entry 21");
+    expect(feed.items[19]?.title).toBe("Entry 2");
   });
 });
 

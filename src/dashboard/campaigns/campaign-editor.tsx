@@ -1,20 +1,17 @@
 import { CsrfField, PageHeader } from "../components";
 import { type Problem, ProblemNotice } from "../inboxes/form-problem";
 import type { CampaignDraft } from "./campaign-forms";
+import { GroupPicker, type GroupPicks, GroupSearch } from "./campaign-groups";
 
-export interface GroupChoice {
-  id: string;
-  name: string;
-  member_count: number;
-}
+/** The automation editor's group selects use the same shape. */
+export type { GroupChoice } from "./campaign-groups";
 
 const VARIABLES =
   "Variables: {{first_name}}, {{name}}, {{email}}, {{name|fallback}} and {{unsubscribe_url}} (required in the HTML to send).";
 
 /** The editor's fields: a new campaign and a draft's page share them. */
-export function CampaignFields(props: { values: Partial<CampaignDraft>; groups: GroupChoice[] }) {
+export function CampaignFields(props: { values: Partial<CampaignDraft>; groups: GroupPicks }) {
   const { values } = props;
-  const chosen = new Set([values.contact_group_ids ?? []].flat());
   return (
     <>
       <label>
@@ -47,33 +44,14 @@ export function CampaignFields(props: { values: Partial<CampaignDraft>; groups: 
           {values.text ?? ""}
         </textarea>
       </label>
-      <fieldset>
-        <legend>Send to</legend>
-        {props.groups.length === 0 ? (
-          <p class="muted">
-            No contact groups yet: make one under <a href="/dashboard/contacts">Contacts</a>.
-          </p>
-        ) : (
-          props.groups.map((group) => (
-            <label class="check">
-              <input
-                type="checkbox"
-                name="contact_group_ids"
-                value={group.id}
-                checked={chosen.has(group.id)}
-              />
-              {group.name} <span class="muted">({group.member_count} members)</span>
-            </label>
-          ))
-        )}
-      </fieldset>
+      <GroupPicker picks={props.groups} />
     </>
   );
 }
 
 export function NewCampaignPage(props: {
   csrfToken: string;
-  groups: GroupChoice[];
+  groups: GroupPicks;
   draft?: CampaignDraft | undefined;
   problem?: Problem | undefined;
 }) {
@@ -92,6 +70,7 @@ export function NewCampaignPage(props: {
             <button type="submit">Save draft</button>
           </div>
         </form>
+        <GroupSearch action="/dashboard/campaigns/new" />
       </section>
     </>
   );

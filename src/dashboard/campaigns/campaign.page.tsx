@@ -1,7 +1,8 @@
 import { ActionButton, CsrfField, Notice, PageHeader } from "../components";
 import { type Problem, ProblemNotice } from "../inboxes/form-problem";
-import { CampaignFields, type GroupChoice } from "./campaign-editor";
+import { CampaignFields } from "./campaign-editor";
 import type { CampaignDraft } from "./campaign-forms";
+import { type GroupPicks, GroupSearch } from "./campaign-groups";
 import type { Campaign } from "./campaign-list.page";
 import { CampaignStats } from "./campaign-stats";
 
@@ -18,7 +19,7 @@ const DONE: Record<string, string> = {
 
 export interface CampaignPageProps {
   campaign: Campaign;
-  groups: GroupChoice[];
+  groups: GroupPicks;
   canManage: boolean;
   csrfToken: string;
   done?: string | undefined;
@@ -97,10 +98,11 @@ function Content(props: CampaignPageProps) {
             <button type="submit">Save draft</button>
           </div>
         </form>
+        <GroupSearch action={`/dashboard/campaigns/${campaign.id}`} />
       </section>
     );
   }
-  const names = new Map(props.groups.map((g) => [g.id, g.name]));
+  const names = new Map(props.groups.chosen.map((g) => [g.id, g.name]));
   return (
     <section class="panel">
       <h2>Content</h2>

@@ -20,14 +20,21 @@ import {
   listCampaigns,
   updateCampaign,
 } from "../../features/campaigns/campaigns.service";
-import { listContactGroups } from "../../features/contact-groups/contact-groups.service";
+import { groupChoices } from "../../features/contact-groups/contact-groups.service";
 import { createRouter } from "../../lib/router";
 import { asApiBody, formProblem, type Problem } from "../inboxes/form-problem";
 import { renderPage, sessionOf } from "../page";
 import { hasRole } from "../roles";
 import { CampaignPage, type CampaignPageProps } from "./campaign.page";
 import { NewCampaignPage } from "./campaign-editor";
-import { asCampaignBody, type CampaignDraft, scheduledAtOf } from "./campaign-forms";
+import {
+  asCampaignBody,
+  asCampaignChanges,
+  type CampaignDraft,
+  groupIdsOf,
+  scheduledAtOf,
+} from "./campaign-forms";
+import { GROUPS_OFFERED, GroupPicker, type GroupPicks } from "./campaign-groups";
 import { CampaignListPage } from "./campaign-list.page";
 import { CampaignStats } from "./campaign-stats";
 import {
@@ -38,6 +45,7 @@ import {
   cancelCampaignRoute,
   createCampaignRoute,
   deleteCampaignRoute,
+  groupChoicesRoute,
   newCampaignRoute,
   pauseCampaignRoute,
   resumeCampaignRoute,
@@ -47,19 +55,22 @@ import {
 } from "./campaigns.routes";
 import { PREVIEW_POLICY, previewHtml } from "./preview";
 
-/** The groups the editor offers (the first 100, newest first, as GET /v1/contact-groups pages them). */
-async function groupChoices(c: Context<AppEnv>) {
+/** The groups the editor shows: every chosen one, then the newest others (matching `search`). */
+async function groupPicks(c: Context<AppEnv>, chosen: string[], search?: string): Promise<GroupPicks> {
   const { db, accountId } = c.var.ctx;
-  return (await listContactGroups(db, accountId, 100, 0)).groups;
+  return { ...(await groupChoices(db, accountId, chosen, search, GROUPS_OFFERED)), search };
 }
 
 async function renderCampaign(
   c: Context<AppEnv>,
   id: string,
-  extras: Pick<CampaignPageProps, "done" | "problem" | "draft">,
+  extras: Pick<CampaignPageProps, "done" | "problem" | "draft"> & { search?: string | undefined },
   status: 200 | 400 | 409 = 200,
 ) {
-  const [campaign, groups] = await Promise.all([getCampaign(c.var.ctx, id), groupChoices(c)]);
+  const { search, ...pageExtras } = extras;
+  const campaign = await getCampaign(c.var.ctx, id);
+  const chosen = extras.draft ? groupIdsOf(extras.draft.contact_group_ids) : campaign.contact_group_ids;
+  const groups = await groupPicks(c, chosen, search);
   return renderPage(
     c,
     { title: campaign.name, nav: "Campaigns", status },
@@ -68,7 +79,7 @@ async function renderCampaign(
       groups={groups}
       canManage={hasRole(sessionOf(c), "admin")}
       csrfToken={c.var.csrfToken}
-      {...extras}
+      {...pageExtras}
     />,
   );
 }
@@ -78,16 +89,13 @@ async function renderNew(
   draft?: CampaignDraft,
   problem?: Problem,
   status: 200 | 400 | 409 = 200,
+  search?: string,
 ) {
+  const groups = await groupPicks(c, groupIdsOf(draft?.contact_group_ids), search);
   return renderPage(
     c,
     { title: "New campaign", nav: "Campaigns", status },
-    <NewCampaignPage
-      csrfToken={c.var.csrfToken}
-      groups={await groupChoices(c)}
-      draft={draft}
-      problem={problem}
-    />,
+    <NewCampaignPage csrfToken={c.var.csrfToken} groups={groups} draft={draft} problem={problem} />,
   );
 }
 
@@ -124,7 +132,14 @@ export const campaignsPagesRouter = createRouter()
     );
   })
   // Before /dashboard/campaigns/{id}, which would otherwise read "new" as an id.
-  .openapi(newCampaignRoute, async (c) => renderNew(c))
+  .openapi(newCampaignRoute, async (c) =>
+    renderNew(c, undefined, undefined, 200, c.req.valid("query").group_q),
+  )
+  .openapi(groupChoicesRoute, async (c) => {
+    const query = c.req.valid("query");
+    const picks = await groupPicks(c, groupIdsOf(query.contact_group_ids), query.group_q);
+    return c.html(<GroupPicker picks={picks} />);
+  })
   .openapi(createCampaignRoute, async (c) => {
     const form = c.req.valid("form");
     try {
@@ -138,9 +153,10 @@ export const campaignsPagesRouter = createRouter()
       return renderNew(c, form, problem, status);
     }
   })
-  .openapi(campaignRoute, async (c) =>
-    renderCampaign(c, c.req.valid("param").id, { done: c.req.valid("query").done }),
-  )
+  .openapi(campaignRoute, async (c) => {
+    const { done, group_q } = c.req.valid("query");
+    return renderCampaign(c, c.req.valid("param").id, { done, search: group_q });
+  })
   .openapi(campaignStatsRoute, async (c) =>
     c.html(<CampaignStats campaign={await getCampaign(c.var.ctx, c.req.valid("param").id)} />),
   )
@@ -153,7 +169,7 @@ export const campaignsPagesRouter = createRouter()
     const { id } = c.req.valid("param");
     const form = c.req.valid("form");
     try {
-      await updateCampaign(c.var.ctx, id, asApiBody(UpdateCampaignBodySchema, asCampaignBody(form)));
+      await updateCampaign(c.var.ctx, id, asApiBody(UpdateCampaignBodySchema, asCampaignChanges(form)));
     } catch (error) {
       const { problem, status } = formProblem(error);
       return renderCampaign(c, id, { problem, draft: form }, status);

@@ -4,6 +4,8 @@ import {
   CampaignListQuery,
   CampaignPath,
   DoneQuery,
+  EditorQuery,
+  GroupChoicesQuery,
   SendForm,
   TestForm,
 } from "./campaign-forms";
@@ -36,7 +38,18 @@ export const newCampaignRoute = dashboardRoute({
   path: "/dashboard/campaigns/new",
   summary: "New campaign form",
   description:
-    "The editor: name, from, reply-to, subject, HTML and text with the variables named, and the workspace's contact groups to send to.",
+    "The editor: name, from, reply-to, subject, HTML and text with the variables named, and the workspace's contact groups to send to: the chosen ones always, then the 100 newest others, or with `group_q` the 100 newest whose name contains it.",
+  request: { query: EditorQuery },
+  role: "admin",
+});
+
+export const groupChoicesRoute = dashboardRoute({
+  method: "get",
+  path: "/dashboard/campaigns/group-choices",
+  summary: "Campaign group picker (fragment)",
+  description:
+    'The editor\'s "Send to" fieldset alone, for htmx to swap in as the group search is typed: the groups named by `contact_group_ids` (the ticked ones, of this workspace) stay ticked, then up to 100 others, newest first, whose name contains `group_q` (any case).',
+  request: { query: GroupChoicesQuery },
   role: "admin",
 });
 
@@ -55,7 +68,7 @@ export const campaignRoute = dashboardRoute({
   path: "/dashboard/campaigns/{id}",
   summary: "Campaign",
   description:
-    "A campaign: its stats (refreshed every 5 seconds by htmx while it is scheduled, sending or paused), why the service paused it, the editor while it is a draft, a preview link, and the actions its status allows (send now or at a time, send a test, pause, resume, cancel, delete a draft). Agents see it read-only.",
+    "A campaign: its stats (refreshed every 5 seconds by htmx while it is scheduled, sending or paused), why the service paused it, the editor while it is a draft (every chosen group listed; `group_q` finds others by name), a preview link, and the actions its status allows (send now or at a time, send a test, pause, resume, cancel, delete a draft). Agents see it read-only.",
   request: { params: CampaignPath, query: DoneQuery },
 });
 
@@ -81,7 +94,7 @@ export const saveCampaignRoute = dashboardRoute({
   method: "post",
   path: "/dashboard/campaigns/{id}",
   summary: "Save a draft campaign",
-  description: `The editor's values as PATCH /v1/campaigns/{id} (its schema, then \`updateCampaign\`): drafts only (the API's 400 otherwise). Redirects (303) to the campaign. ${FORM_PROBLEMS}`,
+  description: `The editor's values as PATCH /v1/campaigns/{id} (its schema, then \`updateCampaign\`); the groups are replaced only when the form sends \`groups_shown\` (the editor lists every chosen group), so a form that did not show them all leaves them as they are: drafts only (the API's 400 otherwise). Redirects (303) to the campaign. ${FORM_PROBLEMS}`,
   request: { params: CampaignPath, body: formBody(CampaignForm) },
   role: "admin",
   success: 303,

@@ -23,6 +23,12 @@ export const changelogEntries = sqliteTable(
     title: text("title").notNull(),
     bodyMarkdown: text("body_markdown").notNull(),
     bodyHtml: text("body_html").notNull(),
+    /**
+     * Null when `body_html` is small enough for the public page and feed (see changelog.summary.ts);
+     * otherwise the plain-text opening they show instead, with a link to the entry's own page.
+     * Written with the body, so a listing never reads a long body.
+     */
+    summaryText: text("summary_text"),
     category: text("category", { enum: CHANGELOG_CATEGORIES }).notNull(),
     status: text("status", { enum: CHANGELOG_STATUSES }).notNull().default("draft"),
     publishedAt: integer("published_at"),

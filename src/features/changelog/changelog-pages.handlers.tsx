@@ -2,9 +2,9 @@ import { secureHeaders } from "hono/secure-headers";
 import { createRouter } from "../../lib/router";
 import { PortalMessagePage } from "../portal/portal.components";
 import { changelogFeedXml, changelogPageUrl } from "./changelog.feed";
-import { ChangelogPage } from "./changelog.page";
-import { changelogEtag, isNotModified, loadPublicChangelog } from "./changelog.public";
-import { changelogFeedRoute, changelogPageRoute } from "./changelog-pages.routes";
+import { ChangelogEntryPage, ChangelogPage } from "./changelog.page";
+import { changelogEtag, isNotModified, loadPublicChangelog, loadPublicEntry } from "./changelog.public";
+import { changelogEntryPageRoute, changelogFeedRoute, changelogPageRoute } from "./changelog-pages.routes";
 
 /**
  * Public pages: no script at all, this origin's stylesheet, images from here or any https address
@@ -26,17 +26,39 @@ const NotFoundPage = () => (
   <PortalMessagePage title="Changelog not found" text="This address does not lead to a changelog." />
 );
 
+const feedUrlOf = (baseUrl: string, accountId: string) => `${changelogPageUrl(baseUrl, accountId)}/feed.xml`;
+
 export const changelogPagesRouter = createRouter();
 changelogPagesRouter.use("/changelog/*", headers);
 
 changelogPagesRouter
   .openapi(changelogPageRoute, async (c) => {
     const { account_id: accountId } = c.req.valid("param");
-    const changelog = await loadPublicChangelog(c.var.ctx.db, accountId);
+    const changelog = await loadPublicChangelog(c.var.ctx.db, accountId, c.req.valid("query").page);
     if (!changelog) return c.html(<NotFoundPage />, 404);
-    const feedUrl = `${changelogPageUrl(c.env.PUBLIC_BASE_URL, accountId)}/feed.xml`;
     return c.html(
-      <ChangelogPage name={changelog.account.name} feedUrl={feedUrl} entries={changelog.entries} />,
+      <ChangelogPage
+        name={changelog.account.name}
+        feedUrl={feedUrlOf(c.env.PUBLIC_BASE_URL, accountId)}
+        accountId={accountId}
+        entries={changelog.entries}
+        page={changelog.page}
+        hasOlder={changelog.hasOlder}
+      />,
+      200,
+    );
+  })
+  .openapi(changelogEntryPageRoute, async (c) => {
+    const { account_id: accountId, entry_id: entryId } = c.req.valid("param");
+    const found = await loadPublicEntry(c.var.ctx.db, accountId, entryId);
+    if (!found) return c.html(<NotFoundPage />, 404);
+    return c.html(
+      <ChangelogEntryPage
+        name={found.account.name}
+        feedUrl={feedUrlOf(c.env.PUBLIC_BASE_URL, accountId)}
+        accountId={accountId}
+        entry={found.entry}
+      />,
       200,
     );
   })

@@ -1,5 +1,5 @@
 import { iso } from "../../lib/time";
-import type { ChangelogRow } from "./changelog.repo";
+import type { ListedEntry } from "./changelog.repo";
 
 /**
  * The Atom 1.0 feed (RFC 4287), written with the escaping helpers below rather than an XML library:
@@ -42,7 +42,7 @@ export function xmlText(text: string): string {
 
 export type FeedSource = {
   account: { id: string; name: string; createdAt: number };
-  entries: ChangelogRow[];
+  entries: ListedEntry[];
   /** The feed's `updated`: its newest change. */
   updatedAt: number;
   /** This deployment's public origin, which the stable ids are minted under. */
@@ -53,12 +53,26 @@ export type FeedSource = {
 const tagUri = (host: string, at: number, specific: string) =>
   `tag:${host},${iso(at).slice(0, 10)}:${specific}`;
 
+/** The public page's path; with this deployment's origin in front, its address. */
+export const changelogPath = (accountId: string) => `/changelog/${encodeURIComponent(accountId)}`;
+
+/** An entry's own public page, where it is shown whole. */
+export const changelogEntryPath = (accountId: string, entryId: string) =>
+  `${changelogPath(accountId)}/entries/${encodeURIComponent(entryId)}`;
+
+const origin = (baseUrl: string) => baseUrl.replace(/\/$/, "");
+
 export function changelogPageUrl(baseUrl: string, accountId: string) {
-  return `${baseUrl.replace(/\/$/, "")}/changelog/${encodeURIComponent(accountId)}`;
+  return `${origin(baseUrl)}${changelogPath(accountId)}`;
 }
 
-function entryXml(source: FeedSource, host: string, entry: ChangelogRow) {
-  const link = `${changelogPageUrl(source.baseUrl, source.account.id)}#${entry.id}`;
+/** The entry's HTML, or for a long one its summary and a link to where it is whole (HTML, escaped like XML). */
+const contentHtml = (entry: ListedEntry, link: string) =>
+  entry.bodyHtml ??
+  `<p>${xmlText(entry.summaryText ?? "")}</p><p><a href="${xmlText(link)}">Read the whole entry</a></p>`;
+
+function entryXml(source: FeedSource, host: string, entry: ListedEntry) {
+  const link = `${origin(source.baseUrl)}${changelogEntryPath(source.account.id, entry.id)}`;
   return `  <entry>
     <id>${xmlText(tagUri(host, entry.createdAt, `changelog/${entry.id}`))}</id>
     <title type="text">${xmlText(entry.title)}</title>
@@ -66,7 +80,7 @@ function entryXml(source: FeedSource, host: string, entry: ChangelogRow) {
     <published>${iso(entry.publishedAt ?? entry.createdAt)}</published>
     <link rel="alternate" type="text/html" href="${xmlText(link)}"/>
     <category term="${xmlText(entry.category)}"/>
-    <content type="html">${xmlText(entry.bodyHtml)}</content>
+    <content type="html">${xmlText(contentHtml(entry, link))}</content>
   </entry>
 `;
 }

@@ -23,6 +23,39 @@ const pipeline = unified()
   .use(rehypeStringify)
   .freeze();
 
+/** A hast node, as far as its text is concerned. */
+type HastNode = { type: string; tagName?: string; value?: string; children?: HastNode[] };
+
+/** Elements after which words do not run on: a summary reads "Title Text", not "TitleText". */
+const BREAKS = new Set([
+  "p",
+  "li",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "br",
+  "td",
+  "th",
+  "pre",
+  "blockquote",
+]);
+
+/** The words a reader sees (link texts, not addresses), from the sanitized tree. */
+function textOf(node: HastNode): string {
+  if (node.type === "text") return node.value ?? "";
+  const inner = (node.children ?? []).map(textOf).join("");
+  return node.tagName && BREAKS.has(node.tagName) ? `${inner} ` : inner;
+}
+
+/** The sanitized HTML and its plain text (for a summary), from one parse. */
+export async function renderMarkdownWithText(markdown: string) {
+  const tree = await pipeline.run(pipeline.parse(markdown));
+  return { html: pipeline.stringify(tree), text: textOf(tree as HastNode) };
+}
+
 export async function renderMarkdown(markdown: string): Promise<string> {
-  return String(await pipeline.process(markdown));
+  return (await renderMarkdownWithText(markdown)).html;
 }

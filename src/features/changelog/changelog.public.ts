@@ -1,26 +1,52 @@
 import type { Db } from "../../db/client";
 import { sha256Hex } from "../../lib/crypto";
 import { idPattern } from "../../lib/ids";
-import { type ChangelogRow, findPublishingAccount, publishedEntriesQuery } from "./changelog.repo";
+import {
+  findPublishedEntry,
+  findPublishingAccount,
+  type ListedEntry,
+  PUBLIC_ENTRIES,
+  publishedEntriesQuery,
+} from "./changelog.repo";
 
 const ACCOUNT_ID = new RegExp(idPattern("acc"));
+const ENTRY_ID = new RegExp(idPattern("chg"));
 
 export type PublicChangelog = {
   account: { id: string; name: string; createdAt: number; updatedAt: number };
-  entries: ChangelogRow[];
+  entries: ListedEntry[];
   /** The newest change the page or feed shows: an entry's `updated_at`, or the workspace's (its name). */
   updatedAt: number;
+  /** Which page of PUBLIC_ENTRIES entries (1: the newest), and whether an older one follows. */
+  page: number;
+  hasOlder: boolean;
 };
 
-/** What the public page and the feed show, or null for an unknown, malformed or suspended workspace. */
-export async function loadPublicChangelog(db: Db, accountId: string): Promise<PublicChangelog | null> {
+/**
+ * Page `page` of the public changelog (the feed is page 1), or null for an unknown, malformed or
+ * suspended workspace.
+ */
+export async function loadPublicChangelog(
+  db: Db,
+  accountId: string,
+  page = 1,
+): Promise<PublicChangelog | null> {
   // A malformed id cannot match a row: answer without a database trip.
   if (!ACCOUNT_ID.test(accountId)) return null;
   const account = await findPublishingAccount(db, accountId);
   if (!account) return null;
-  const entries = await publishedEntriesQuery(db, accountId);
+  const rows = await publishedEntriesQuery(db, accountId, PUBLIC_ENTRIES + 1, (page - 1) * PUBLIC_ENTRIES);
+  const entries = rows.slice(0, PUBLIC_ENTRIES);
   const updatedAt = Math.max(account.updatedAt, ...entries.map((entry) => entry.updatedAt));
-  return { account, entries, updatedAt };
+  return { account, entries, updatedAt, page, hasOlder: rows.length > PUBLIC_ENTRIES };
+}
+
+/** One published entry of an active workspace, whole, or null. */
+export async function loadPublicEntry(db: Db, accountId: string, entryId: string) {
+  if (!ACCOUNT_ID.test(accountId) || !ENTRY_ID.test(entryId)) return null;
+  const account = await findPublishingAccount(db, accountId);
+  const entry = account ? await findPublishedEntry(db, accountId, entryId) : null;
+  return account && entry ? { account, entry } : null;
 }
 
 /**

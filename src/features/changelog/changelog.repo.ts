@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accounts } from "../../db/schema";
 import { type ChangelogStatus, changelogEntries } from "../../db/schema/changelog";
@@ -6,8 +6,8 @@ import type { ChangelogListQuery } from "./changelog.schemas";
 
 export type ChangelogRow = typeof changelogEntries.$inferSelect;
 
-/** The most entries the public page and the feed show. */
-export const PUBLIC_ENTRIES = 50;
+/** The most entries a public page, or the feed, shows. */
+export const PUBLIC_ENTRIES = 20;
 
 const ofWorkspace = (accountId: string, id: string) =>
   and(eq(changelogEntries.accountId, accountId), eq(changelogEntries.id, id));
@@ -34,14 +34,61 @@ export function changelogQueries(db: Db, accountId: string, query: ChangelogList
   };
 }
 
-/** A workspace's latest published entries, newest published first: the public page and the feed. */
-export function publishedEntriesQuery(db: Db, accountId: string) {
+const isPublished = (accountId: string) =>
+  and(eq(changelogEntries.accountId, accountId), eq(changelogEntries.status, "published"));
+
+/**
+ * What a listing shows of an entry: never the Markdown, and the HTML only when the entry has no
+ * summary (it is then at most WHOLE_ENTRY_BYTES), so a page of long entries reads none of them.
+ */
+const listedColumns = {
+  id: changelogEntries.id,
+  title: changelogEntries.title,
+  category: changelogEntries.category,
+  publishedAt: changelogEntries.publishedAt,
+  createdAt: changelogEntries.createdAt,
+  updatedAt: changelogEntries.updatedAt,
+  summaryText: changelogEntries.summaryText,
+  bodyHtml: sql<
+    string | null
+  >`CASE WHEN ${changelogEntries.summaryText} IS NULL THEN ${changelogEntries.bodyHtml} END`,
+};
+
+export type ListedEntry = {
+  id: string;
+  title: string;
+  category: ChangelogRow["category"];
+  publishedAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+  /** Null when the entry is shown whole. */
+  summaryText: string | null;
+  /** Null when it is too long to list: the summary stands in. */
+  bodyHtml: string | null;
+};
+
+/**
+ * A page of a workspace's published entries, newest published first: the public page and the
+ * feed. One more than `limit` tells whether an older page exists.
+ */
+export function publishedEntriesQuery(db: Db, accountId: string, limit = PUBLIC_ENTRIES, offset = 0) {
   return db
-    .select()
+    .select(listedColumns)
     .from(changelogEntries)
-    .where(and(eq(changelogEntries.accountId, accountId), eq(changelogEntries.status, "published")))
+    .where(isPublished(accountId))
     .orderBy(desc(changelogEntries.publishedAt), desc(changelogEntries.id))
-    .limit(PUBLIC_ENTRIES);
+    .limit(limit)
+    .offset(offset);
+}
+
+/** One published entry, whole: its own public page. */
+export async function findPublishedEntry(db: Db, accountId: string, id: string): Promise<ListedEntry | null> {
+  const rows = await db
+    .select({ ...listedColumns, summaryText: sql<null>`NULL`, bodyHtml: changelogEntries.bodyHtml })
+    .from(changelogEntries)
+    .where(and(isPublished(accountId), eq(changelogEntries.id, id)))
+    .limit(1);
+  return rows[0] ?? null;
 }
 
 /** The workspace a public page names, if it is active; a suspended one publishes nothing. */

@@ -3,10 +3,11 @@ import { badRequest, conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { utf8Length } from "../../lib/text";
 import { toChangelogEntry } from "./changelog.dto";
-import { renderMarkdown } from "./changelog.markdown";
+import { renderMarkdownWithText } from "./changelog.markdown";
 import { changelogQueries, deleteEntry, findEntry, insertEntry, updateEntryIfStatus } from "./changelog.repo";
 import type { ChangelogListQuery, CreateChangelogInput, UpdateChangelogInput } from "./changelog.schemas";
 import { nextPublication } from "./changelog.states";
+import { summaryFor } from "./changelog.summary";
 
 /**
  * The rendered HTML's cap, in UTF-8 bytes. Markdown can grow when rendered (a long link definition
@@ -14,9 +15,12 @@ import { nextPublication } from "./changelog.states";
  */
 export const MAX_HTML_BYTES = 1_000_000;
 
-/** The body as every write stores it (also the dashboard's preview, so it shows what Save would). */
-export async function renderBody(markdown: string) {
-  const html = await renderMarkdown(markdown);
+/**
+ * The body's columns as every write stores them: the sanitized HTML, capped, and the summary the
+ * public page and feed show instead when it is long.
+ */
+async function bodyColumns(markdown: string) {
+  const { html, text } = await renderMarkdownWithText(markdown);
   if (utf8Length(html) > MAX_HTML_BYTES) {
     throw badRequest(
       "body_too_large",
@@ -24,7 +28,12 @@ export async function renderBody(markdown: string) {
       `body_markdown renders to more than ${MAX_HTML_BYTES} bytes of HTML; shorten it or repeat long links less.`,
     );
   }
-  return html;
+  return { bodyMarkdown: markdown, bodyHtml: html, summaryText: summaryFor(html, text) };
+}
+
+/** The body as every write stores it (also the dashboard's preview, so it shows what Save would). */
+export async function renderBody(markdown: string) {
+  return (await bodyColumns(markdown)).bodyHtml;
 }
 
 const toMs = (at: string | undefined) => (at === undefined ? undefined : Date.parse(at));
@@ -50,8 +59,7 @@ export async function createChangelogEntry(
     id: newId("chg"),
     accountId,
     title: input.title,
-    bodyMarkdown: input.body_markdown,
-    bodyHtml: await renderBody(input.body_markdown),
+    ...(await bodyColumns(input.body_markdown)),
     category: input.category,
     ...publication,
     createdAt: now,
@@ -83,9 +91,7 @@ export async function patchChangelogEntry(
   const updated = await updateEntryIfStatus(db, accountId, id, current.status, {
     title: input.title,
     category: input.category,
-    ...(input.body_markdown === undefined
-      ? {}
-      : { bodyMarkdown: input.body_markdown, bodyHtml: await renderBody(input.body_markdown) }),
+    ...(input.body_markdown === undefined ? {} : await bodyColumns(input.body_markdown)),
     ...publication,
     updatedAt: now,
   });

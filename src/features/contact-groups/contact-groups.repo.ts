@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ne } from "drizzle-orm";
+import { and, count, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { contactGroups } from "../../db/schema";
 
@@ -21,6 +21,31 @@ export function contactGroupQueries(db: Db, accountId: string, limit: number, of
     total: db.select({ total: count() }).from(contactGroups).where(where),
   };
 }
+
+/** The workspace's groups that meet `condition`, newest first, on the (account_id, created_at, id) index. */
+const groupsWhere = (db: Db, accountId: string, condition: SQL) =>
+  db
+    .select()
+    .from(contactGroups)
+    .where(and(eq(contactGroups.accountId, accountId), condition))
+    .orderBy(desc(contactGroups.createdAt), desc(contactGroups.id));
+
+/**
+ * Up to `limit` groups whose name contains `text` in any case (the dashboard's group picker).
+ * `instr` rather than LIKE: no wildcard in the text needs escaping.
+ */
+export const groupsNamedLike = (db: Db, accountId: string, text: string, limit: number) =>
+  groupsWhere(db, accountId, sql`instr(${contactGroups.nameKey}, ${text.trim().toLowerCase()}) > 0`).limit(
+    limit,
+  );
+
+/** The workspace's groups among `ids` (others' ids are left out); `json_each` keeps it one parameter. */
+export const groupsWithIds = (db: Db, accountId: string, ids: string[]) =>
+  groupsWhere(
+    db,
+    accountId,
+    sql`${contactGroups.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+  );
 
 /** Inserts unless the workspace has the name (in any case); answers the new row, or null. */
 export async function insertContactGroup(db: Db, row: typeof contactGroups.$inferInsert) {

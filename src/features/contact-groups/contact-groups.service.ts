@@ -8,6 +8,8 @@ import {
   contactGroupQueries,
   deleteContactGroup,
   findContactGroup,
+  groupsNamedLike,
+  groupsWithIds,
   insertContactGroup,
   nameTakenByOther,
   updateContactGroup,
@@ -31,6 +33,31 @@ export async function listContactGroups(db: Db, accountId: string, limit: number
   const { page, total } = contactGroupQueries(db, accountId, limit, offset);
   const [rows, totals] = await db.batch([page, total]);
   return { groups: rows.map(toContactGroup), total: totals[0]?.total ?? 0 };
+}
+
+/**
+ * What a group picker offers: the `chosen` groups of the workspace (whatever their age), then up
+ * to `limit` others, newest first, those whose name contains `search` when one is given.
+ */
+export async function groupChoices(
+  db: Db,
+  accountId: string,
+  chosen: string[],
+  search: string | undefined,
+  limit: number,
+) {
+  const others = search?.trim()
+    ? groupsNamedLike(db, accountId, search, limit + chosen.length)
+    : contactGroupQueries(db, accountId, limit + chosen.length, 0).page;
+  const [picked, found] = await db.batch([groupsWithIds(db, accountId, chosen), others]);
+  const pickedIds = new Set(picked.map((row) => row.id));
+  return {
+    chosen: picked.map(toContactGroup),
+    others: found
+      .filter((row) => !pickedIds.has(row.id))
+      .slice(0, limit)
+      .map(toContactGroup),
+  };
 }
 
 export async function createContactGroup(
