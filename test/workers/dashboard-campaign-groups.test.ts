@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { groupsNamedLike, groupsWithIds } from "../../src/features/contact-groups/contact-groups.repo";
 import { newId } from "../../src/lib/ids";
+import { createAutomation } from "./automations-api-helpers";
 import { campaignOf, campaignWorkspace, createCampaign, HTML } from "./campaigns-helpers";
 import { dashboardGet, dashboardPost, signIn } from "./dashboard-helpers";
 import { db } from "./helpers";
@@ -112,5 +113,27 @@ describe("dashboard: a campaign's groups beyond the first hundred", () => {
   it("searches and fetches the chosen groups on the workspace's index", async () => {
     expectIndexed(await planOf(groupsNamedLike(db(), "acc_X", "news", 100)), "contact_groups");
     expectIndexed(await planOf(groupsWithIds(db(), "acc_X", ["grp_A", "grp_B"])), "contact_groups");
+  });
+});
+
+/** The selected option of each group select of a page's HTML: what a browser posts for them. */
+const selectedGroups = (html: string) =>
+  [...html.matchAll(/<option value="(grp_[^"]+)" selected[^>]*>/g)].map(([, id]) => id);
+
+describe("dashboard: an automation's groups beyond the first hundred", () => {
+  it("the editor selects the trigger's and a step's oldest group, so a save keeps them", async () => {
+    const ws = await campaignWorkspace([]);
+    await manyGroups(ws.accountId, 150);
+    const created = await createAutomation(ws.token, {
+      trigger: { type: "group_joined", contact_group_id: ws.groupId },
+      steps: [{ type: "remove_from_group", contact_group_id: ws.groupId }],
+    });
+    const owner = await signIn(ws.accountId, "owner");
+
+    const editor = await (await dashboardGet(`/dashboard/automations/${created.id}`, owner)).text();
+    // The trigger's select and the step's select both hold the group, though 150 are newer.
+    expect(selectedGroups(editor)).toEqual([ws.groupId, ws.groupId]);
+    // Each select offers it once, plus the newest hundred others.
+    expect(editor.match(new RegExp(`<option value="${ws.groupId}"`, "g"))).toHaveLength(2);
   });
 });

@@ -1,27 +1,47 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
-import { listContactGroups } from "../../features/contact-groups/contact-groups.service";
+import { groupChoices } from "../../features/contact-groups/contact-groups.service";
 import { inboxChoices } from "../inbox-choices";
 import type { Problem } from "../inboxes/form-problem";
 import { renderPage, sessionOf } from "../page";
 import { hasRole } from "../roles";
 import { AutomationPage } from "./automation.page";
 import { automationOf } from "./automation-reads";
-import type { EditorDraft } from "./editor-draft";
+import type { AutomationShape, EditorDraft } from "./editor-draft";
 import { EnrollmentPage } from "./enrollment.page";
 import { enrollmentOf } from "./enrollment-reads";
 import { NewAutomationPage } from "./new-automation.page";
 
 /** The pages the read routes and the editor's actions both render. */
 
-/** What the editor's selects offer: the first 100 groups and inboxes, newest first. */
-export async function editorChoices(c: Context<AppEnv>) {
+/** How many groups the selects offer besides those the automation already names. */
+const GROUPS_OFFERED = 100;
+
+/** The groups an automation or an editor draft names: its trigger's and its steps'. */
+function namedGroupIds(automation?: AutomationShape, draft?: EditorDraft): string[] {
+  const fromSteps = (steps: ReadonlyArray<object>) =>
+    steps.flatMap((step) => ("contact_group_id" in step ? [String(step.contact_group_id)] : []));
+  const ids = [
+    automation?.trigger.contact_group_id ?? "",
+    ...fromSteps(automation?.steps ?? []),
+    draft?.trigger_group_id ?? "",
+    ...fromSteps(draft?.steps ?? []),
+  ];
+  return [...new Set(ids.filter(Boolean))];
+}
+
+/**
+ * What the editor's selects offer: every group the automation (or the draft) names, whatever its
+ * age, then the newest 100 others; and the inboxes. A select that did not list a step's older
+ * group would show "Choose a group" and lose it on the next save (the campaign editor's defect).
+ */
+export async function editorChoices(c: Context<AppEnv>, chosenGroupIds: string[]) {
   const { db, accountId } = c.var.ctx;
   const [groups, inboxes] = await Promise.all([
-    listContactGroups(db, accountId, 100, 0),
+    groupChoices(db, accountId, chosenGroupIds, undefined, GROUPS_OFFERED),
     inboxChoices(db, accountId),
   ]);
-  return { groups: groups.groups, inboxes };
+  return { groups: [...groups.chosen, ...groups.others], inboxes };
 }
 
 export async function renderAutomation(
@@ -31,7 +51,8 @@ export async function renderAutomation(
   status: 200 | 400 | 409 = 200,
 ) {
   const { db, accountId } = c.var.ctx;
-  const [automation, choices] = await Promise.all([automationOf(db, accountId, id), editorChoices(c)]);
+  const automation = await automationOf(db, accountId, id);
+  const choices = await editorChoices(c, namedGroupIds(automation, extras.draft));
   return renderPage(
     c,
     { title: automation.name, nav: "Automations", status },
@@ -56,7 +77,7 @@ export async function renderNew(
     { title: "New automation", nav: "Automations", status },
     <NewAutomationPage
       draft={draft}
-      {...(await editorChoices(c))}
+      {...(await editorChoices(c, namedGroupIds(undefined, draft)))}
       csrfToken={c.var.csrfToken}
       problem={problem}
     />,
