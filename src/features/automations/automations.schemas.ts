@@ -24,7 +24,7 @@ export const TriggerSchema = z
   ])
   .openapi("AutomationTrigger", {
     description:
-      "`api`: POST /v1/automations/trigger. `group_joined`: a customer newly added to the contact group (members already in it are not). `ticket_resolved`: a ticket of the inbox moving to `resolved` from another status enrols its customer. The group or inbox must be the workspace's (404 otherwise).",
+      "`api`: POST /v1/automations/trigger. `group_joined`: a customer newly added to the contact group, by POST /v1/contact-groups/{id}/members or by an automation's `add_to_group` step alike (members already in it are not, so a cycle of automations adding to each other's groups ends once the customer is in them). `ticket_resolved`: a ticket of the inbox moving to `resolved` from another status enrols its customer. The group or inbox must be the workspace's (404 otherwise).",
   });
 export type TriggerInput = z.infer<typeof TriggerSchema>;
 

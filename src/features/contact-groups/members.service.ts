@@ -47,7 +47,8 @@ function splitMembers(members: AddContactGroupMembersInput["members"]) {
  * created, existing members are skipped. Every `customer_id` must be a customer of the workspace,
  * or nothing is added (404). `added + skipped` is the number of entries in the request. The
  * customers who joined are enrolled into the workspace's active `group_joined` automations of the
- * group, after the response (`ctx.defer`).
+ * group, after the response (`ctx.defer`); an automation's `add_to_group` step calls this too, so
+ * its joiners are enrolled the same way (inline there, no response to wait for).
  */
 export async function addMembers(ctx: TriggerContext, groupId: string, input: AddContactGroupMembersInput) {
   const { db, accountId, now } = ctx;

@@ -1,6 +1,9 @@
 import { createDb, runBatch } from "../../../../db/client";
+import { AppError } from "../../../../lib/errors";
 import { contactGroupQuery } from "../../../contact-groups/contact-groups.repo";
-import { deleteMember, insertMembers } from "../../../contact-groups/members.repo";
+import { groupNotFound } from "../../../contact-groups/contact-groups.service";
+import { deleteMember } from "../../../contact-groups/members.repo";
+import { addMembers } from "../../../contact-groups/members.service";
 import type { Step } from "../../steps";
 import { claim, earlierOutcome, failed, recordStatement, type StepOutcome, succeeded } from "../history";
 import type { Progress } from "../progress";
@@ -8,9 +11,30 @@ import type { Progress } from "../progress";
 type GroupStep = Extract<Step, { type: "add_to_group" | "remove_from_group" }>;
 
 /**
- * Adds the customer to, or removes it from, a contact group through the groups' own repository (its
- * triggers keep `member_count`). A group deleted since the automation was saved fails the step;
- * the enrolment goes on.
+ * Adds the customer to a group through the very service the API's POST .../members calls, so a
+ * customer who joins is enrolled into the group's `group_joined` automations here too (and their
+ * runs start). That cannot loop forever: a customer already a member is not added again, so a cycle
+ * of automations ends at the first group the customer is in.
+ */
+async function addToGroup(env: Env, p: Progress, groupId: string, now: number): Promise<StepOutcome> {
+  const { accountId, customerId } = p.enrollment;
+  const ctx = { db: createDb(env.DB), env, accountId, now };
+  try {
+    const { added } = await addMembers(ctx, groupId, { members: [{ customer_id: customerId }] });
+    return succeeded({ contact_group_id: groupId, changed: added > 0 });
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status !== 404) throw error;
+    const groupGone = error.detail === groupNotFound(groupId).detail;
+    return failed(groupGone ? `contact group ${groupId} not found` : (error.detail ?? error.error), {
+      contact_group_id: groupId,
+    });
+  }
+}
+
+/**
+ * Adds the customer to, or removes it from, a contact group (the groups' triggers keep
+ * `member_count`). A group deleted since the automation was saved fails the step; the enrolment
+ * goes on.
  */
 export async function groupStep(env: Env, p: Progress, step: GroupStep, now: number): Promise<StepOutcome> {
   const db = createDb(env.DB);
@@ -19,13 +43,7 @@ export async function groupStep(env: Env, p: Progress, step: GroupStep, now: num
   if (!(await claim(db, p.enrollment, step, now))) return earlierOutcome(db, p.enrollment, step, now);
   let outcome: StepOutcome;
   if (step.type === "add_to_group") {
-    const [group, added] = await runBatch(db, [
-      contactGroupQuery(db, accountId, groupId),
-      insertMembers(accountId, groupId, { column: "id", values: [customerId] }, now),
-    ]);
-    outcome = group?.results.length
-      ? succeeded({ contact_group_id: groupId, changed: (added?.results.length ?? 0) > 0 })
-      : failed(`contact group ${groupId} not found`, { contact_group_id: groupId });
+    outcome = await addToGroup(env, p, groupId, now);
   } else {
     const removed = await deleteMember(db, accountId, groupId, customerId);
     const [group] = removed ? [true] : await contactGroupQuery(db, accountId, groupId);
