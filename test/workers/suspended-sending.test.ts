@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { stalledSending } from "../../src/features/campaigns/campaigns.repo";
+import { dueScheduled, stalledSending } from "../../src/features/campaigns/campaigns.repo";
 import { startSending } from "../../src/features/campaigns/recipients.repo";
 import { sendCampaignBatch } from "../../src/features/campaigns/send-batch";
 import { deliverEmail } from "../../src/features/emails/deliver";
@@ -15,7 +15,14 @@ import {
   seedCustomer,
   seedEnrollment,
 } from "./automations-helpers";
-import { campaignOf, campaignWorkspace, createCampaign, emailsOf, manyMembers } from "./campaigns-helpers";
+import {
+  act,
+  campaignOf,
+  campaignWorkspace,
+  createCampaign,
+  emailsOf,
+  manyMembers,
+} from "./campaigns-helpers";
 import { callJson, db, sendingWorkspace } from "./helpers";
 import { surveyDesk, surveyEmailsOf } from "./surveys-helpers";
 import { setAccountStatus } from "./suspension-helpers";
@@ -98,6 +105,18 @@ describe("a suspended workspace sends nothing", () => {
     expect((await stalledSending(db(), later, 50)).map((c) => c.id)).toContain(campaign.id);
     expect(await sendCampaignBatch(env, campaign.id)).toBe("continue");
     expect(await emailsOf(campaign.id)).toHaveLength(3);
+  });
+
+  it("a scheduled campaign stays scheduled past its time, and the sweep starts it once reinstated", async () => {
+    const ws = await campaignWorkspace(manyMembers(2, `s${crypto.randomUUID().slice(0, 4)}`));
+    const campaign = await createCampaign(ws);
+    const at = new Date(Date.now() + HOUR).toISOString();
+    expect((await act(ws.token, campaign.id, "send", { scheduled_at: at })).body.status).toBe("scheduled");
+    await setAccountStatus(ws.accountId, "suspended");
+    const later = Date.now() + 2 * HOUR;
+    expect((await dueScheduled(db(), later, 50)).map((c) => c.id)).not.toContain(campaign.id);
+    await setAccountStatus(ws.accountId, "active");
+    expect((await dueScheduled(db(), later, 50)).map((c) => c.id)).toContain(campaign.id);
   });
 
   it("an automation run ends at its next step with the reason recorded, sending nothing", async () => {
