@@ -29,6 +29,9 @@ export const workspaceSuspended = () =>
 /** The reason recorded on what a suspension ended (an email's last_response, an enrolment's note). */
 export const SUSPENDED_REASON = `${SUSPENDED_CODE}: ${SUSPENDED_DETAIL}`;
 
-/** SQL: the workspace named by `accountId` (a column or a value) may act; for sweeps and claims. */
+/**
+ * SQL: the workspace named by `accountId` (a column or a value) may act; for sweeps and claims.
+ * The subquery's table has its own name, so a caller's `accounts.id` still means the caller's row.
+ */
 export const mayActSql = (accountId: SQLWrapper | string): SQL =>
-  sql`EXISTS (SELECT 1 FROM accounts WHERE accounts.id = ${accountId} AND accounts.status = 'active')`;
+  sql`EXISTS (SELECT 1 FROM accounts AS gate WHERE gate.id = ${accountId} AND gate.status = 'active')`;

@@ -23,7 +23,7 @@ import {
   emailsOf,
   manyMembers,
 } from "./campaigns-helpers";
-import { callJson, db, sendingWorkspace } from "./helpers";
+import { callJson, db, seedWorkspace, sendingWorkspace } from "./helpers";
 import { surveyDesk, surveyEmailsOf } from "./surveys-helpers";
 import { setAccountStatus } from "./suspension-helpers";
 
@@ -55,6 +55,8 @@ const builtMessage = (id: string) => env.FILES.get(`emails/${id}/message.eml`);
 
 describe("a suspended workspace sends nothing", () => {
   it("a queued email ends failed with the reason account_suspended, never built nor handed over", async () => {
+    // Another workspace, active: the gate must look at this email's own workspace.
+    await seedWorkspace();
     const { ws, id } = await acceptedEmail();
     await setAccountStatus(ws.accountId, "suspended");
     // Queued before the suspension (a reply, a transactional email), its message reaches the consumer now.
