@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { AppError, invalidApiKey } from "../lib/errors";
+import { workspaceSuspended } from "../lib/workspace-gate";
 import type { Verdict } from "./key-guard";
 import { keyLeases } from "./key-leases";
 import { bearerToken, hashToken, tokenForm } from "./token";
@@ -37,14 +38,7 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
     throw invalidApiKey(UNKNOWN_KEY);
   }
   c.set("principal", verdict.principal);
-  if (verdict.kind === "suspended") {
-    throw new AppError(
-      403,
-      "account_suspended",
-      "Account suspended",
-      "This workspace is suspended; contact support.",
-    );
-  }
+  if (verdict.kind === "suspended") throw workspaceSuspended();
 
   c.header("X-RateLimit-Limit", String(verdict.limit));
   c.header("X-RateLimit-Remaining", String(verdict.remaining));

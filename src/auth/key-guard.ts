@@ -4,6 +4,7 @@ import type { Principal } from "../env";
 import { findKeyForAuth, recordKeyUse } from "../features/keys/keys.repo";
 import { describeError, log } from "../lib/logger";
 import { limitsFor, type PlanName, parseQuotaOverrides } from "../lib/plans";
+import { mayAct } from "../lib/workspace-gate";
 import { LEASE_HOLD_MS, MAX_LEASE } from "./key-leases";
 import { RollingWindow } from "./rolling-window";
 
@@ -123,7 +124,7 @@ export class KeyGuard extends DurableObject<Env> {
         permission: row.permission,
       },
       isActive: row.isActive && !revokedHere,
-      accountActive: row.accountStatus === "active",
+      accountActive: mayAct(row.accountStatus),
       rateLimit:
         limitsFor(row.plan as PlanName, parseQuotaOverrides(row.quotaOverrides)).requests_per_minute ?? 6_000,
       lastUsedAt: row.lastUsedAt,

@@ -2,6 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "../env";
 import { forbidden } from "../lib/errors";
+import { workspaceSuspended } from "../lib/workspace-gate";
 import { formOrigin } from "../sessions/page-security";
 import { type Session, withSession } from "../sessions/session";
 import { CSRF_FIELD, CSRF_HEADER, csrfTokenFor, isValidCsrfToken } from "./csrf-token";
@@ -35,12 +36,14 @@ const dashboardHeaders = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /**
- * A signed-in person, or a redirect to /login. The request's context then belongs to the session's
- * workspace: every service call below reads `ctx.accountId`, exactly as an API key's would.
+ * A signed-in person, or a redirect to /login; a suspended workspace's person gets the 403 page,
+ * as its API keys do. The request's context then belongs to the session's workspace: every
+ * service call below reads `ctx.accountId`, exactly as an API key's would.
  */
 const signedIn = createMiddleware<AppEnv>(async (c, next) => {
   const session = c.var.session;
   if (!session) return c.redirect("/login", 303);
+  if (!session.workspaceActive) throw workspaceSuspended();
   c.var.ctx.accountId = session.accountId;
   c.set("csrfToken", await csrfTokenFor(c.env.ENCRYPTION_KEY, session.tokenHash));
   await next();

@@ -44,7 +44,7 @@ export const requestLinkRoute = page({
   tags,
   summary: "Email a sign-in link",
   description:
-    "Form post (same origin only). Emails a link to `/login/{token}` (one use, 15 minutes; only its SHA-256 is stored) to every active user with this email, one per workspace, through the service's own pipeline from SYSTEM_FROM; the email shows in the workspace's GET /v1/emails with its body redacted. The answer is the same page whether or not the email belongs to a user, and the mail is prepared after the answer, so its timing does not tell either. At most 5 requests per email and 30 sign-in attempts per IP in 15 minutes (429 page).",
+    "Form post (same origin only). Emails a link to `/login/{token}` (one use, 15 minutes; only its SHA-256 is stored) to every active user with this email, one per workspace that is not suspended, through the service's own pipeline from SYSTEM_FROM; the email shows in the workspace's GET /v1/emails with its body redacted. The answer is the same page whether or not the email belongs to a user, and the mail is prepared after the answer, so its timing does not tell either. At most 5 requests per email and 30 sign-in attempts per IP in 15 minutes (429 page).",
   request: { body: formBody(LoginFormSchema) },
   responses: {
     200: htmlPage("Check your email (the same page for every address)."),

@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import type { Db, Statement } from "../db/client";
 import type { AppEnv } from "../env";
 import { constantTimeEqual, randomBase64Url, sha256Hex } from "../lib/crypto";
+import { mayAct } from "../lib/workspace-gate";
 import { clearSessionCookie, readSessionToken, SESSION_TTL_MS, setSessionCookie } from "./cookie";
 import { deleteSession, findActiveSession, insertSessionStatement, touchLastLogin } from "./sessions.repo";
 
@@ -16,6 +17,8 @@ export interface Session {
   role: "owner" | "admin" | "agent";
   email: string;
   workspace: string;
+  /** Whether the workspace may act (lib/workspace-gate.ts): the dashboard answers 403 when not. */
+  workspaceActive: boolean;
   /** SHA-256 of the session token: what the dashboard's per-session CSRF token is derived from. */
   tokenHash: string;
 }
@@ -56,6 +59,7 @@ export async function resolveSession(
     role: found.role,
     email: found.email,
     workspace: found.workspace,
+    workspaceActive: mayAct(found.workspaceStatus),
     tokenHash: hash,
   };
 }

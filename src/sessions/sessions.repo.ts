@@ -15,7 +15,10 @@ export const insertSessionStatement = (
 export const touchLastLogin = (userId: string, now: number): Statement =>
   sql`UPDATE users SET last_login_at = ${now} WHERE id = ${userId} AND status = 'active'`;
 
-/** The signed-in person behind a session: only while it is unexpired and the user active. */
+/**
+ * The signed-in person behind a session: only while it is unexpired and the user active. The
+ * workspace's status comes with it (the same read), for the dashboard's gate.
+ */
 export async function findActiveSession(db: Db, tokenHash: string, now: number) {
   const rows = await db
     .select({
@@ -25,6 +28,7 @@ export async function findActiveSession(db: Db, tokenHash: string, now: number) 
       role: users.role,
       email: users.email,
       workspace: accounts.name,
+      workspaceStatus: accounts.status,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

@@ -9,7 +9,10 @@ export const AccountSchema = z
     id: z.string().openapi({ example: "acc_01JD3Z6X8Y9ABCDEFGHJKMNPQR" }),
     name: z.string().openapi({ example: "Acme Support" }),
     plan: z.enum(PLAN_NAMES),
-    status: z.enum(["active", "suspended"]),
+    status: z.enum(["active", "suspended"]).openapi({
+      description:
+        "Set by the service's operators, never through the API. A `suspended` workspace's keys and dashboard sessions get 403 `account_suspended` and POST /login sends its people no link. It sends nothing: an email already queued (API, ticket reply, survey, automation) ends `failed` with `last_response` `account_suspended: ...` and is not sent later; scheduled emails stay `scheduled` and sending or scheduled campaigns hold, both going on by themselves within a minute of reinstatement; an automation run ends `failed` at its next step with the reason in `note`. Inbound mail is still stored.",
+    }),
     ticket_prefix: z.string().openapi({ description: "Prefix of ticket `client_id`s.", example: "SUP" }),
     request_log_retention: z
       .string()

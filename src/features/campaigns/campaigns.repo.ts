@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type CampaignStatus, campaigns, contactGroups } from "../../db/schema";
+import { mayActSql } from "../../lib/workspace-gate";
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 
@@ -78,20 +79,38 @@ export async function ownGroupIds(db: Db, accountId: string, ids: string[]) {
   return new Set(rows.map((row) => row.id));
 }
 
-/** Scheduled campaigns whose time has come, across workspaces (the minute cron). */
+/**
+ * Scheduled campaigns whose time has come, across workspaces (the minute cron). A suspended
+ * workspace's wait, still scheduled, and start on the first sweep after it is reinstated.
+ */
 export function dueScheduled(db: Db, now: number, limit: number) {
   return db
     .select({ id: campaigns.id, accountId: campaigns.accountId })
     .from(campaigns)
-    .where(and(eq(campaigns.status, "scheduled"), sql`${campaigns.scheduledAt} <= ${now}`))
+    .where(
+      and(
+        eq(campaigns.status, "scheduled"),
+        sql`${campaigns.scheduledAt} <= ${now}`,
+        mayActSql(campaigns.accountId),
+      ),
+    )
     .limit(limit);
 }
 
-/** Sending campaigns no batch touched since `before`: their chain of batches was lost. */
+/**
+ * Sending campaigns no batch touched since `before`: their chain of batches was lost. A suspended
+ * workspace's campaign holds (its batch sent nothing): it is resumed here once reinstated.
+ */
 export function stalledSending(db: Db, before: number, limit: number) {
   return db
     .select({ id: campaigns.id })
     .from(campaigns)
-    .where(and(eq(campaigns.status, "sending"), sql`${campaigns.updatedAt} < ${before}`))
+    .where(
+      and(
+        eq(campaigns.status, "sending"),
+        sql`${campaigns.updatedAt} < ${before}`,
+        mayActSql(campaigns.accountId),
+      ),
+    )
     .limit(limit);
 }

@@ -4,6 +4,7 @@ import { campaigns } from "../../db/schema";
 import { AppError } from "../../lib/errors";
 import { describeError, log } from "../../lib/logger";
 import { limitsFor, type PlanName, parseQuotaOverrides } from "../../lib/plans";
+import { mayAct, SUSPENDED_CODE } from "../../lib/workspace-gate";
 import { domainOf, parseAddress } from "../../mail/address";
 import { unsubscribeHeaders, unsubscribeUrl } from "../../mail/unsubscribe-token";
 import { prepareEmails } from "../emails/emails.accept";
@@ -120,6 +121,12 @@ export async function sendCampaignBatch(
     now,
   );
   if (!state.account) return "done";
+  if (!mayAct(state.account.status)) {
+    // Held, not paused: the campaign stays `sending` and the minute sweep resumes it once the
+    // workspace is reinstated (stalledSending skips it until then).
+    log.info("campaigns.held", { campaign_id: campaignId, reason: SUSPENDED_CODE });
+    return "done";
+  }
   const suppressed = new Set(state.suppressed);
   const settle = [
     ...settleStatements(

@@ -1,4 +1,5 @@
 import { createDb, type Db, runBatch } from "../../db/client";
+import { SUSPENDED_REASON } from "../../lib/workspace-gate";
 import { bounceAddress } from "../../mail/bounce-address";
 import { mimeSize } from "../../mail/mime";
 import { transportFor } from "../../mail/transports";
@@ -176,10 +177,17 @@ async function sendBuilt(env: Env, db: Db, built: Built, now: number) {
 export async function deliverEmails(env: Env, ids: string[], now = Date.now()): Promise<DeliveryOutcome[]> {
   const db = createDb(env.DB);
   const outcomes = new Map<string, DeliveryOutcome>();
-  const { claimed, connections } = await claimEmails(db, ids, now);
+  const { claimed, connections, suspended } = await claimEmails(db, ids, now);
   const built: Built[] = [];
   await Promise.all(
     claimed.map(async (email) => {
+      if (suspended.has(email.accountId)) {
+        // Queued before its workspace was suspended: it ends here, recorded, and never goes out later.
+        const bytes = storedBytesOf(email, email.size ?? 0);
+        await failBeforeHandoff(db, email, SUSPENDED_REASON, bytes, now, SUSPENDED_REASON);
+        outcomes.set(email.id, { kind: "done", status: "failed" });
+        return;
+      }
       const answer = await build(
         env,
         db,

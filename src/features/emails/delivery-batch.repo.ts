@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
-import { connections } from "../../db/schema";
+import { accounts, connections } from "../../db/schema";
+import { mayActSql } from "../../lib/workspace-gate";
 import type { ConnectionRow } from "../connections/connections.repo";
 import { claimQuery, handOffQuery } from "./delivery.repo";
 import type { EmailRow } from "./emails.repo";
@@ -12,7 +13,7 @@ type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
  * Claims a queue batch's emails in one D1 round trip, each exactly as `claimEmail` would (the same
  * id twice is claimed once: the second claim runs after the first in the same transaction), with
  * the sender connections they are signed with, read in the same batch so a deleted or rotated key
- * is seen as it is now.
+ * is seen as it is now, and which of their workspaces are suspended.
  */
 export async function claimEmails(db: Db, ids: string[], now: number) {
   const claims = ids.map((id) => claimQuery(db, id, now));
@@ -22,10 +23,22 @@ export async function claimEmails(db: Db, ids: string[], now: number) {
     .where(
       sql`(${connections.id}, ${connections.accountId}) IN (SELECT connection_id, account_id FROM emails WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})))`,
     );
-  const results = (await db.batch([...claims, senders] as unknown as Batch)) as unknown[];
+  // The workspaces among these that may not act, read with the claim (lib/workspace-gate.ts).
+  const suspended = db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(
+      sql`NOT ${mayActSql(accounts.id)} AND ${accounts.id} IN (SELECT account_id FROM emails WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})))`,
+    );
+  const results = (await db.batch([...claims, senders, suspended] as unknown as Batch)) as unknown[];
   const claimed = (results.slice(0, ids.length) as EmailRow[][]).flat();
-  const senderRows = (results.at(-1) ?? []) as ConnectionRow[];
-  return { claimed, connections: new Map(senderRows.map((row) => [row.id, row])) };
+  const senderRows = (results.at(-2) ?? []) as ConnectionRow[];
+  const suspendedRows = (results.at(-1) ?? []) as Array<{ id: string }>;
+  return {
+    claimed,
+    connections: new Map(senderRows.map((row) => [row.id, row])),
+    suspended: new Set(suspendedRows.map((row) => row.id)),
+  };
 }
 
 /** `handOff` for several claims in one round trip; answers the ids still held with time to spare. */

@@ -1,6 +1,7 @@
-import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { type Db, runBatch, type Statement } from "../../db/client";
 import { emails } from "../../db/schema";
+import { mayActSql } from "../../lib/workspace-gate";
 import { deliveredStatements, recoveredStatements } from "../campaigns/progress";
 import type { EmailRow, NewEmailRow } from "./emails.repo";
 
@@ -15,7 +16,8 @@ export const TRANSPORT_BUDGET_MS = 5 * 60_000;
 /**
  * Takes a due email for sending with a lease. The status test makes this the one place where an
  * email can start going out: a second queue delivery, or the sweep's copy, finds it taken.
- * `attempts` (incremented here) names this claim in every later write.
+ * `attempts` (incremented here) names this claim in every later write. A suspended workspace's
+ * scheduled email is not taken: it stays scheduled until reinstated (lib/workspace-gate.ts).
  */
 export async function claimEmail(db: Db, id: string, now: number): Promise<EmailRow | null> {
   const rows = await claimQuery(db, id, now);
@@ -35,6 +37,7 @@ export function claimQuery(db: Db, id: string, now: number) {
       and(
         eq(emails.id, id),
         inArray(emails.status, ["queued", "scheduled"]),
+        or(eq(emails.status, "queued"), mayActSql(emails.accountId)),
         lte(sql`coalesce(${emails.scheduledAt}, 0)`, now),
         lte(sql`coalesce(${emails.nextAttemptAt}, 0)`, now),
       ),
@@ -130,10 +133,18 @@ export function finishStatements(
 }
 
 /**
- * Ends an attempt that never reached the transport (the message could not be built); `storedBytes`
- * is what the email still keeps in R2, so the storage reserved for an unbuilt message is given back.
+ * Ends an attempt that never reached the transport (the message could not be built, or the
+ * workspace is suspended: `response` then says so); `storedBytes` is what the email still keeps in
+ * R2, so the storage reserved for an unbuilt message is given back.
  */
-export function failBeforeHandoff(db: Db, email: EmailRow, reason: string, storedBytes: number, now: number) {
+export function failBeforeHandoff(
+  db: Db,
+  email: EmailRow,
+  reason: string,
+  storedBytes: number,
+  now: number,
+  response = `Could not build the message: ${reason}`,
+) {
   return runBatch(
     db,
     finishStatements(
@@ -143,7 +154,7 @@ export function failBeforeHandoff(db: Db, email: EmailRow, reason: string, store
       {
         status: "failed",
         lastEvent: "failed",
-        lastResponse: `Could not build the message: ${reason}`,
+        lastResponse: response,
         storedBytes,
       },
       reason,

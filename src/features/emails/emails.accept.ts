@@ -3,6 +3,7 @@ import { type Db, runBatch, type Statement } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { describeError, log } from "../../lib/logger";
 import { limitsFor, type PlanName, parseQuotaOverrides } from "../../lib/plans";
+import { mayAct, workspaceSuspended } from "../../lib/workspace-gate";
 import { formatAddress } from "../../mail/address";
 import type { AccountRow } from "../accounts/accounts.repo";
 import { reserveQuota } from "../usage/usage.service";
@@ -89,7 +90,8 @@ function rowFor(
 }
 
 /**
- * Checks emails in the order the API promises: sender domain (403), plan limits and quotas (429),
+ * Checks emails in the order the API promises: a workspace that may act (403 `account_suspended`:
+ * the one check every path that writes an email meets, whoever calls), sender domain (403), plan limits and quotas (429),
  * suppressed recipients (422), size (413); then reserves their sends and storage atomically (429
  * when a concurrent request took the last of it). `extraBytes` is storage the caller adds in the
  * same batch (a ticket message's attachments), reserved with the emails. With `onlyIf`, each
@@ -103,6 +105,7 @@ export async function prepareEmails(
   onlyIf?: (row: NewEmailRow, index: number) => SQL,
 ): Promise<PreparedEmails> {
   const { db, account, now } = ctx;
+  if (!mayAct(account.status)) throw workspaceSuspended();
   const connections = senderConnections(ctx.state, emails);
   const limits = limitsFor(account.plan as PlanName, parseQuotaOverrides(account.quotaOverrides));
   checkQuotas(ctx.state, limits, emails, now);

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, getTableColumns, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Db, Statement } from "../../db/client";
 import { accountUsage, emailRecipients, emails, emailTags } from "../../db/schema";
+import { mayActSql } from "../../lib/workspace-gate";
 
 export type EmailRow = typeof emails.$inferSelect;
 export type NewEmailRow = typeof emails.$inferInsert;
@@ -235,7 +236,8 @@ export async function dueEmailIds(
   limit: number,
 ): Promise<string[]> {
   const due: SQL | undefined = or(
-    and(eq(emails.status, "scheduled"), lte(emails.scheduledAt, now)),
+    // A suspended workspace's scheduled emails wait, unqueued, until it is reinstated.
+    and(eq(emails.status, "scheduled"), lte(emails.scheduledAt, now), mayActSql(emails.accountId)),
     and(
       eq(emails.status, "queued"),
       lte(emails.updatedAt, staleBefore),

@@ -1,6 +1,7 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { users } from "../../db/schema";
+import { mayActSql } from "../../lib/workspace-gate";
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
@@ -32,12 +33,15 @@ export async function findUserByEmail(db: Db, accountId: string, email: string) 
   return rows[0] ?? null;
 }
 
-/** Every active user with this (lowercase) email, one per workspace: who may sign in with it. */
+/**
+ * Every active user with this (lowercase) email, one per workspace that may act: who may sign in
+ * with it. A suspended workspace's people are not among them, so POST /login sends them nothing.
+ */
 export function activeUsersByEmail(db: Db, email: string) {
   return db
     .select()
     .from(users)
-    .where(and(eq(users.email, email), eq(users.status, "active")))
+    .where(and(eq(users.email, email), eq(users.status, "active"), mayActSql(users.accountId)))
     .orderBy(asc(users.createdAt))
     .limit(20);
 }

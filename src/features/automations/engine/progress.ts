@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { createDb, type Db } from "../../../db/client";
-import { automationEnrollments, automations, customers, enrollmentSteps } from "../../../db/schema";
+import { accounts, automationEnrollments, automations, customers, enrollmentSteps } from "../../../db/schema";
+import { mayAct } from "../../../lib/workspace-gate";
 import type { Step } from "../steps";
 
 export type EnrollmentRow = typeof automationEnrollments.$inferSelect;
@@ -14,6 +15,8 @@ export interface Progress {
   customer: CustomerRow | null;
   steps: Step[];
   reached: Set<string>;
+  /** Whether the workspace may act (lib/workspace-gate.ts), read with the enrolment. */
+  workspaceActive: boolean;
 }
 
 /** What the run does next; plain data, so a workflow step can return it and a replay reuse it. */
@@ -25,12 +28,14 @@ export type Decision =
 
 /** Reads the enrolment (by its id, the instance's id), then its automation and customer by account. */
 export async function loadProgress(db: Db, enrollmentId: string): Promise<Progress | null> {
-  const [enrollment] = await db
-    .select()
+  const [row] = await db
+    .select({ enrollment: automationEnrollments, workspaceStatus: accounts.status })
     .from(automationEnrollments)
+    .innerJoin(accounts, eq(accounts.id, automationEnrollments.accountId))
     .where(eq(automationEnrollments.id, enrollmentId))
     .limit(1);
-  if (!enrollment) return null;
+  if (!row) return null;
+  const enrollment = row.enrollment;
   const accountId = enrollment.accountId;
   const [found, people, history] = await db.batch([
     db
@@ -56,6 +61,7 @@ export async function loadProgress(db: Db, enrollmentId: string): Promise<Progre
     customer: people[0] ?? null,
     steps: JSON.parse(automation.steps) as Step[],
     reached: new Set(history.map((h) => h.stepId)),
+    workspaceActive: mayAct(row.workspaceStatus),
   };
 }
 

@@ -1,5 +1,7 @@
 import { createDb } from "../../../db/client";
+import { SUSPENDED_REASON } from "../../../lib/workspace-gate";
 import type { Step } from "../steps";
+import { endEnrollment } from "./end";
 import type { StepOutcome } from "./history";
 import { loadProgress } from "./progress";
 import { groupStep } from "./steps/groups";
@@ -12,7 +14,8 @@ export type StepResult = StepOutcome | { status: "cancelled" };
 
 /**
  * Runs one step that acts at once, re-reading the enrolment first: cancelled since the decision,
- * it does nothing. Each step claims its history row before acting, so a retry never acts twice.
+ * it does nothing; its workspace suspended, the run ends `failed` with the reason in its note and
+ * the step does nothing. Each step claims its history row before acting, so a retry never acts twice.
  */
 export async function runStep(
   env: Env,
@@ -22,6 +25,10 @@ export async function runStep(
 ): Promise<StepResult> {
   const progress = await loadProgress(createDb(env.DB), enrollmentId);
   if (progress?.enrollment.status !== "active") return { status: "cancelled" };
+  if (!progress.workspaceActive) {
+    await endEnrollment(env, progress.enrollment, "failed", SUSPENDED_REASON, now);
+    return { status: "cancelled" };
+  }
   switch (step.type) {
     case "send_email":
       return sendEmailStep(env, progress, step, now);
