@@ -1,10 +1,13 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { inDevelopment, type MailboxEntry, mailboxEntriesOf } from "./dev-mailbox-helpers";
 import { callJson, eventually, seedWorkspace, sendingWorkspace } from "./helpers";
 import { sentSystemEmail } from "./people-helpers";
 
 type Mailbox = { data: MailboxEntry[] };
+
+// The tests wait for real sends through the queue; on a loaded machine that outlasts 5 s.
+vi.setConfig({ testTimeout: 30_000 });
 
 describe("the development mailbox", () => {
   it("lists every captured message, system mail included, newest first, in JSON and HTML", async () => {
