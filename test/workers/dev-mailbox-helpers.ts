@@ -1,17 +1,9 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { createApp } from "../../src/app";
+import type { MailboxMessage } from "../../src/features/dev-mailbox/dev-mailbox.repo";
 
-export type MailboxEntry = {
-  id: string;
-  from: string;
-  to: string[];
-  subject: string;
-  created_at: string;
-  recipient: string;
-  return_path: string;
-  raw: string;
-};
+export type MailboxEntry = MailboxMessage;
 
 /** The app as `wrangler dev` runs it: ENVIRONMENT=development. */
 export async function inDevelopment(path: string) {

@@ -18,6 +18,15 @@ vi.setConfig({ testTimeout: 30_000 });
 const TO = "reader@example.net";
 const BCC = "hidden@example.net";
 
+/** The email's one report was recorded, changed nothing, and says why `address` was ignored. */
+async function expectIgnored(emailId: string, address: string, reason: string) {
+  const [record] = await reportsOf({ emailId });
+  expect(record?.outcome).toBe("unmatched");
+  expect(JSON.parse(record?.detail ?? "[]")).toEqual([
+    expect.objectContaining({ address, counted: false, ignored: reason }),
+  ]);
+}
+
 describe("per-recipient bounce addresses: a report changes only the recipient its token names", () => {
   it("a To: recipient's forged DSN naming the Bcc recipient, sent to their own Return-Path, changes nothing for the Bcc", async () => {
     const sent = await sentEmail([TO], undefined, [BCC]);
@@ -33,11 +42,7 @@ describe("per-recipient bounce addresses: a report changes only the recipient it
       [BCC, "accepted"],
       [TO, "accepted"],
     ]);
-    const [record] = await reportsOf({ emailId: sent.id });
-    expect(record?.outcome).toBe("unmatched");
-    expect(JSON.parse(record?.detail ?? "[]")).toEqual([
-      expect.objectContaining({ address: BCC, counted: false, ignored: "other_recipient_than_token" }),
-    ]);
+    await expectIgnored(sent.id, BCC, "other_recipient_than_token");
   });
 
   it("a genuine DSN through the Bcc recipient's own token suppresses that recipient only", async () => {
@@ -81,11 +86,7 @@ describe("keys that name the email only", () => {
     const raw = report(FIXTURES.dsnHard, sent, BCC, old);
     expect(await deliver(raw, { from: MAILER_DAEMON, to: old })).toEqual({ outcome: "accepted" });
     expect(await suppressionsOf(sent.ws.token)).toEqual([]);
-    const [record] = await reportsOf({ emailId: sent.id });
-    expect(record?.outcome).toBe("unmatched");
-    expect(JSON.parse(record?.detail ?? "[]")).toEqual([
-      expect.objectContaining({ address: BCC, counted: false, ignored: "key_names_no_recipient" }),
-    ]);
+    await expectIgnored(sent.id, BCC, "key_names_no_recipient");
   });
 
   it("a report to an inbox, matched by the original's Message-ID, changes nothing for several recipients", async () => {
