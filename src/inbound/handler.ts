@@ -6,6 +6,7 @@ import { type InboundMail, parseMail } from "./parse";
 import { forgetRaw, keepRaw, MAX_INBOUND_BYTES, type RawMail, rawKeyOf, readRaw } from "./raw-mail";
 import { type InboundContext, type Received, receive } from "./receive";
 import { type MailboxRoute, routeRecipient } from "./recipient";
+import { namedRecipient } from "./reports/named-recipient";
 import { readReport } from "./reports/read-report";
 import { type ReportOutcome, receiveReport } from "./reports/receive-report";
 import { emailById, emailByMessageId, type ReportedEmail } from "./reports/reports.repo";
@@ -36,18 +37,24 @@ async function parsed(bytes: Uint8Array): Promise<InboundMail | Error> {
   }
 }
 
-/** A report, recorded, and applied to `email` (found by the caller) when it names one. */
+/**
+ * A report, recorded, and applied to `email` (found by the caller) when it names one: to the
+ * recipient `recipientTag` names, or, for a key that names the email only, to its only recipient.
+ */
 async function report(
   db: Db,
+  secret: string,
   message: ForwardableEmailMessage,
   raw: RawMail,
   mail: InboundMail | Error,
-  email: ReportedEmail | null,
+  found: { email: ReportedEmail | null; recipientTag: string | null },
 ): Promise<Outcome> {
   const isMail = !(mail instanceof Error);
+  const { email } = found;
   const outcome = await receiveReport(db, {
     report: isMail ? await readReport(mail) : null,
     email,
+    named: email ? await namedRecipient(secret, email, found.recipientTag) : null,
     envelope: { mailFrom: message.from, rcptTo: message.to },
     messageId: isMail ? mail.messageId : null,
     raw,
@@ -78,7 +85,7 @@ async function accept(
   if (reportOf) {
     const original = reportOf.originalMessageId;
     const email = original ? await emailByMessageId(ctx.db, ctx.accountId, original) : null;
-    return report(ctx.db, message, raw, mail, email);
+    return report(ctx.db, ctx.env.ENCRYPTION_KEY, message, raw, mail, { email, recipientTag: null });
   }
   const outcome = await receive(ctx, route, { mailFrom: message.from, messageId }, raw, mail);
   if (outcome.kind === "dropped")
@@ -127,7 +134,10 @@ export async function handleEmail(
     const email = await emailById(db, route.emailId);
     const key = `reports/${route.emailId}/${crypto.randomUUID()}.eml`;
     return keptWhile(env, message, key, async (raw) =>
-      report(db, message, raw, await parsed(raw.bytes), email),
+      report(db, env.ENCRYPTION_KEY, message, raw, await parsed(raw.bytes), {
+        email,
+        recipientTag: route.recipientTag,
+      }),
     );
   }
   const ctx: InboundContext = {

@@ -9,8 +9,11 @@ export type Route =
   | { kind: "inbox"; inbox: InboxRow }
   /** A reply address `<local>+<token>@<domain>` whose signed token names `ticketId`. */
   | { kind: "reply"; inbox: InboxRow; ticketId: string }
-  /** The bounce address `bounces+<token>@<domain>` (VERP) whose signed token names `emailId`. */
-  | { kind: "bounce"; emailId: string }
+  /**
+   * The bounce address `bounces+<token>@<domain>` (VERP) whose signed token names `emailId` and,
+   * unless it is an email-only token from before per-recipient envelopes, one recipient's tag.
+   */
+  | { kind: "bounce"; emailId: string; recipientTag: string | null }
   | { kind: "reject"; reason: string };
 
 /** A recipient that leads to an inbox: its address or a reply address of one of its tickets. */
@@ -23,8 +26,8 @@ const unknown = (address: string): Route => ({
 
 /** `bounces+<token>@<domain>`: the Return-Path of one of our emails, if its token verifies. */
 async function bounceRoute(secret: string, address: string, token: string): Promise<Route> {
-  const emailId = await verifyBounceToken(secret, token);
-  if (emailId) return { kind: "bounce", emailId };
+  const named = await verifyBounceToken(secret, token);
+  if (named) return { kind: "bounce", ...named };
   return {
     kind: "reject",
     reason: `The bounce address ${address} is not valid (it was altered or never issued by this service).`,

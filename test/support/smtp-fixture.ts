@@ -40,6 +40,8 @@ export async function startSmtpFixture(
       stream.on("end", () => {
         mailbox.messages.push({
           server: name,
+          session: session.id,
+          transaction: session.transaction,
           heloName: session.hostNameAppearsAs,
           secure: session.secure,
           user: session.user ?? null,

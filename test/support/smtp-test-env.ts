@@ -23,6 +23,9 @@ export interface SmtpTestEnv {
 
 export interface ReceivedMessage {
   server: string;
+  /** The SMTP session (one connection) it came in on, and its transaction's number within it. */
+  session: string;
+  transaction: number;
   heloName: string;
   /** Whether the session was under TLS when DATA arrived. */
   secure: boolean;

@@ -9,21 +9,35 @@ const email = (ws: { token: string }, id: string) =>
   callJson<Record<string, unknown>>("GET", `/v1/emails/${id}`, { token: ws.token });
 
 describe("smtp transport", () => {
-  it("delivers over STARTTLS with AUTH to the smart host, bcc only in the envelope", async () => {
-    const { ws, id } = await heldEmail("smart.test", ["ada@example.com"], ["hidden@example.com"]);
+  it("delivers over STARTTLS with AUTH to the smart host: one transaction per recipient on one connection, bcc only in its envelope", async () => {
+    const to = ["ada@example.com", "bob@example.com"];
+    const { ws, id } = await heldEmail("smart.test", to, ["hidden@example.com"]);
     expect(await deliverEmail(smtpEnv, id)).toEqual({ kind: "done", status: "sent" });
     const received = (await (await fetch(env.SMTP_TEST.mailboxUrl)).json()) as ReceivedMessage[];
-    const message = received.find((m) => m.raw.includes(`Message-ID: <${id}@smart.test>`));
-    expect(message).toMatchObject({
-      secure: true,
-      user: SMTP_TEST_USER.user,
-      // VERP: the envelope sender is the email's own bounce address.
-      from: expect.stringMatching(/^bounces\+[0-9a-z]{46}@smart\.test$/),
-      heloName: "worker.test",
-    });
-    expect(message?.to.sort()).toEqual(["ada@example.com", "hidden@example.com"]);
-    expect(message?.raw).toMatch(/^DKIM-Signature:/);
-    expect(message?.raw.toLowerCase()).not.toContain("hidden@example.com");
+    const messages = received.filter((m) => m.raw.includes(`Message-ID: <${id}@smart.test>`));
+    expect(messages).toHaveLength(3);
+    // One connection, three transactions in turn, each with one RCPT.
+    expect(new Set(messages.map((m) => m.session)).size).toBe(1);
+    expect(messages.map((m) => m.transaction)).toEqual([1, 2, 3]);
+    expect(messages.map((m) => m.to)).toEqual([
+      ["ada@example.com"],
+      ["bob@example.com"],
+      ["hidden@example.com"],
+    ]);
+    for (const message of messages) {
+      expect(message).toMatchObject({
+        secure: true,
+        user: SMTP_TEST_USER.user,
+        // VERP: the envelope sender is this recipient's own bounce address.
+        from: expect.stringMatching(/^bounces\+[0-9a-z]{54}@smart\.test$/),
+        heloName: "worker.test",
+      });
+      expect(message.raw).toMatch(/^DKIM-Signature:/);
+      expect(message.raw.toLowerCase()).not.toContain("hidden@example.com");
+    }
+    expect(new Set(messages.map((m) => m.from)).size).toBe(3);
+    // The same signed bytes in every transaction: one DKIM signature holds for all.
+    expect(new Set(messages.map((m) => m.raw)).size).toBe(1);
     expect((await email(ws, id)).body).toMatchObject({
       status: "sent",
       last_response: expect.stringMatching(/^250 /),
@@ -43,6 +57,25 @@ describe("smtp transport", () => {
     }>("GET", "/v1/emails/suppressions", { token: ws.token });
     expect(suppressions.body.data).toEqual([
       expect.objectContaining({ email: "nobody@example.test", reason: "hard_bounce", source_email_id: id }),
+    ]);
+  });
+
+  it("a refused recipient ends its own transaction only (RSET): the others on the connection are delivered", async () => {
+    const { ws, id } = await heldEmail("mixed.test", [
+      "first@example.com",
+      "nobody@example.test",
+      "last@example.com",
+    ]);
+    expect(await deliverEmail(smtpEnv, id)).toEqual({ kind: "done", status: "sent" });
+    const received = (await (await fetch(env.SMTP_TEST.mailboxUrl)).json()) as ReceivedMessage[];
+    const messages = received.filter((m) => m.raw.includes(`Message-ID: <${id}@mixed.test>`));
+    expect(messages.map((m) => m.to)).toEqual([["first@example.com"], ["last@example.com"]]);
+    expect(new Set(messages.map((m) => m.session)).size).toBe(1);
+    const body = (await email(ws, id)).body as { recipients: Array<{ address: string; status: string }> };
+    expect(body.recipients.map((r) => [r.address, r.status]).sort()).toEqual([
+      ["first@example.com", "accepted"],
+      ["last@example.com", "accepted"],
+      ["nobody@example.test", "rejected"],
     ]);
   });
 

@@ -28,9 +28,9 @@ const emailRow = (id: string) =>
     .bind(id)
     .first<{ status: string; last_response: string }>();
 
-/** The message without the capture's Return-Path and its DKIM-Signature field, and that field's t=. */
+/** The message without its DKIM-Signature field, and that field's t=. */
 function unsigned(raw: string) {
-  const signed = raw.slice(raw.indexOf("\r\n") + 2);
+  const signed = raw;
   const end = signed.search(/\r\n(?![ \t])/);
   const timestamp = Number(/t=(\d+);/.exec(signed.slice(0, end))?.[1]);
   return { signed, mime: signed.slice(end + 2), timestamp };

@@ -1,97 +1,22 @@
 import { env } from "cloudflare:workers";
 import PostalMime from "postal-mime";
 import { describe, expect, it, vi } from "vitest";
-import { call, callJson, eventsOf, eventually } from "./helpers";
+import { callJson, eventsOf } from "./helpers";
 import { deliver, FIXTURES, fill, ticketsOf } from "./inbound-helpers";
-import { endpoint, inboxWithWebhooks, receivedAt } from "./webhook-helpers";
-
-interface EmailBody {
-  status: string;
-  last_event: string;
-  last_response: string | null;
-  message_id: string;
-  recipients: Array<{ address: string; status: string; response: string | null }>;
-}
-
-const MAILER_DAEMON = "";
+import {
+  emailOf,
+  MAILER_DAEMON,
+  report,
+  reportsOf,
+  returnPathOf,
+  sentEmail,
+  setUp,
+  suppressionsOf,
+} from "./reports-helpers";
+import { receivedAt } from "./webhook-helpers";
 
 // Each test sends real emails through the queue first; on a loaded machine that outlasts 5 s.
 vi.setConfig({ testTimeout: 30_000 });
-
-/**
- * A workspace whose inbox's webhooks take every ticket and message event, and one email sent from
- * its domain (capture transport) to `to`: its id, Message-ID and VERP bounce address.
- */
-async function sentEmail(to: string[] = ["gone@example.net"], existing?: Awaited<ReturnType<typeof setUp>>) {
-  const setup = existing ?? (await setUp());
-  const { body } = await callJson<{ id: string }>("POST", "/v1/emails", {
-    token: setup.ws.token,
-    body: { from: `Acme <hello@${setup.domain}>`, to, subject: "Your receipt", text: "Thank you." },
-  });
-  const email = await eventually(async () => {
-    const { body: e } = await callJson<EmailBody>("GET", `/v1/emails/${body.id}`, { token: setup.ws.token });
-    return e.status === "sent" ? e : null;
-  });
-  const content = await (
-    await call("GET", `/v1/emails/${body.id}/content`, { token: setup.ws.token })
-  ).text();
-  const bounce = /^Return-Path: <([^>]+)>\r\n/.exec(content)?.[1] ?? "";
-  return { ...setup, id: body.id, messageId: email.message_id, bounce, content };
-}
-
-async function setUp() {
-  const hook = endpoint();
-  const domain = `rep-${crypto.randomUUID().slice(0, 8)}.test`;
-  const address = `support@${domain}`;
-  const { ws } = await inboxWithWebhooks(
-    [{ url: hook.url, events: ["ticket.created", "ticket.updated", "message.created", "inbox.updated"] }],
-    { emailAddress: address },
-  );
-  return { ws, hook, domain, address };
-}
-
-const emailOf = async (token: string, id: string) =>
-  (await callJson<EmailBody>("GET", `/v1/emails/${id}`, { token })).body;
-
-const suppressionsOf = async (token: string) =>
-  (
-    await callJson<{ data: Array<{ email: string; reason: string; source_email_id: string | null }> }>(
-      "GET",
-      "/v1/emails/suppressions",
-      { token },
-    )
-  ).body.data;
-
-async function reportsOf(filter: { emailId?: string; rcptTo?: string }) {
-  const { results } = await env.DB.prepare(
-    "SELECT account_id, email_id, type, outcome, detail, raw_key, raw_size FROM mail_reports WHERE email_id IS ?1 OR rcpt_to = ?2 ORDER BY id",
-  )
-    .bind(filter.emailId ?? null, filter.rcptTo ?? null)
-    .all<{
-      account_id: string | null;
-      email_id: string | null;
-      type: string | null;
-      outcome: string;
-      detail: string;
-      raw_key: string;
-      raw_size: number;
-    }>();
-  return results;
-}
-
-/** A report fixture about `recipient` of `sent`, addressed to `to` (the bounce address by default). */
-const report = (
-  template: string,
-  sent: { bounce: string; messageId: string; domain: string },
-  recipient: string,
-  to = sent.bounce,
-) =>
-  fill(template, {
-    BOUNCE: to,
-    RECIPIENT: recipient,
-    SENDER: `hello@${sent.domain}`,
-    ORIGINAL_ID: sent.messageId,
-  });
 
 /** Nothing reached the loopback receiver and no event was recorded after `before` events. */
 async function expectNoEvents(sent: Awaited<ReturnType<typeof setUp>>, before: number) {
@@ -100,10 +25,12 @@ async function expectNoEvents(sent: Awaited<ReturnType<typeof setUp>>, before: n
   expect(await receivedAt(sent.hook.path)).toEqual([]);
 }
 
-describe("VERP: every outbound email's Return-Path names it", () => {
-  it("is bounces+<token>@<sender domain>, on top of the captured message, outside the DKIM signature", async () => {
+describe("VERP: every outbound email's Return-Path names it and its recipient", () => {
+  it("is bounces+<token>@<sender domain>, on top of each captured copy, outside the DKIM signature", async () => {
     const sent = await sentEmail();
-    expect(sent.bounce).toMatch(new RegExp(`^bounces\\+[0-9a-z]{46}@${sent.domain.replace(".", "\\.")}$`));
+    expect(sent.bounce).toMatch(new RegExp(`^bounces\\+[0-9a-z]{54}@${sent.domain.replace(".", "\\.")}$`));
+    // The local part stays within the 64 octets SMTP allows (RFC 5321 §4.5.3.1.1).
+    expect(sent.bounce.indexOf("@")).toBeLessThanOrEqual(64);
     const parsed = await PostalMime.parse(sent.content);
     const signed = parsed.headers.find((h) => h.key === "dkim-signature")?.value.replace(/\s+/g, "") ?? "";
     expect(signed).toMatch(/h=[^;]+/);
@@ -187,6 +114,7 @@ describe("a delivery status notification (RFC 3464) to the bounce address", () =
 
   it("marks only the recipient it names: the email bounces once every recipient has", async () => {
     const sent = await sentEmail(["one@example.net", "two@example.net"]);
+    const second = await returnPathOf(sent.id, "two@example.net");
     await deliver(report(FIXTURES.dsnHard, sent, "one@example.net"), {
       from: MAILER_DAEMON,
       to: sent.bounce,
@@ -197,9 +125,9 @@ describe("a delivery status notification (RFC 3464) to the bounce address", () =
       ["one@example.net", "bounced"],
       ["two@example.net", "accepted"],
     ]);
-    await deliver(report(FIXTURES.dsnHard, sent, "two@example.net"), {
+    await deliver(report(FIXTURES.dsnHard, sent, "two@example.net", second), {
       from: MAILER_DAEMON,
-      to: sent.bounce,
+      to: second,
     });
     email = await emailOf(sent.ws.token, sent.id);
     expect(email.status).toBe("bounced");
@@ -208,9 +136,10 @@ describe("a delivery status notification (RFC 3464) to the bounce address", () =
   it("two notices for two recipients at once leave the email bounced, not lost", async () => {
     const sent = await sentEmail(["a1@example.net", "a2@example.net"]);
     await Promise.all(
-      ["a1@example.net", "a2@example.net"].map((r) =>
-        deliver(report(FIXTURES.dsnHard, sent, r), { from: MAILER_DAEMON, to: sent.bounce }),
-      ),
+      ["a1@example.net", "a2@example.net"].map(async (r) => {
+        const own = await returnPathOf(sent.id, r);
+        return deliver(report(FIXTURES.dsnHard, sent, r, own), { from: MAILER_DAEMON, to: own });
+      }),
     );
     const email = await emailOf(sent.ws.token, sent.id);
     expect(email.status).toBe("bounced");

@@ -72,6 +72,8 @@ describe("sendMail over a real SMTP server", () => {
     expect(others).toEqual([]);
     expect(delivered).toEqual({
       server: "submission",
+      session: expect.any(String),
+      transaction: 1,
       heloName: "worker.example.test",
       secure: true,
       user: SMTP_TEST_USER.user,

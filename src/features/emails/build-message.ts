@@ -1,9 +1,7 @@
 import { domainOf, parseAddress } from "../../mail/address";
-import { bounceAddress } from "../../mail/bounce-address";
 import { signDkim } from "../../mail/dkim/sign";
 import { buildMime } from "../../mail/mime";
 import { applyTracking } from "../../mail/tracking/apply";
-import { transportFor } from "../../mail/transports";
 import type { ConnectionRow } from "../connections/connections.repo";
 import type { StoredAttachment } from "./emails.dto";
 import type { EmailRow } from "./emails.repo";
@@ -105,15 +103,6 @@ async function permanentIfThrows<T>(work: () => Promise<T> | T): Promise<T> {
 }
 
 /**
- * Captured mail is kept as a delivering server would hand it to its mailbox: with the envelope
- * sender (the VERP bounce address) on top as `Return-Path`, outside the DKIM signature.
- */
-async function asCaptured(env: Env, email: EmailRow, raw: string): Promise<string> {
-  if (transportFor(env).name !== "capture") return raw;
-  return `Return-Path: <${await bounceAddress(env.ENCRYPTION_KEY, email.id, email.fromAddress)}>\r\n${raw}`;
-}
-
-/**
  * The message to hand over: built, signed and kept in R2 on the first attempt; a retry sends the
  * very bytes kept then (same Date, same signature), so every recipient gets one message.
  */
@@ -126,7 +115,7 @@ export async function messageOf(
     const kept = await env.FILES.get(messageKey(email.id));
     if (kept) return kept.text();
   }
-  const raw = await asCaptured(env, email, await buildSigned(env, connection, email));
+  const raw = await buildSigned(env, connection, email);
   await env.FILES.put(messageKey(email.id), raw, { httpMetadata: { contentType: "message/rfc822" } });
   return raw;
 }

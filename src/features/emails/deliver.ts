@@ -30,7 +30,7 @@ export type DeliveryOutcome =
 
 /** Transports answer every outcome; one that throws anyway is read as a temporary failure. */
 async function send(env: Env, message: OutgoingMessage): Promise<TransportResult> {
-  if (message.recipients.length === 0)
+  if (message.envelopes.length === 0)
     return { kind: "sent", response: "no recipient left to send to", rejected: [] };
   try {
     return await transportFor(env).send(message);
@@ -110,27 +110,30 @@ async function build(
 /** Hands one built message to the transport; answers the outcome and the statements that record it. */
 async function sendBuilt(env: Env, db: Db, built: Built, now: number) {
   const { email, raw, recipients } = built;
-  const result = await send(env, {
-    emailId: email.id,
-    from: email.fromAddress,
-    returnPath: await bounceAddress(env.ENCRYPTION_KEY, email.id, email.fromAddress),
-    recipients,
-    raw,
-  });
+  // Each recipient its own envelope sender, so a bounce or complaint names whom it is about.
+  const envelopes = await Promise.all(
+    recipients.map(async (recipient) => ({
+      mailFrom: await bounceAddress(env.ENCRYPTION_KEY, email.id, recipient, email.fromAddress),
+      recipient,
+    })),
+  );
+  const result = await send(env, { emailId: email.id, from: email.fromAddress, envelopes, raw });
   const outcomes = outcomesOf(recipients, result);
   const accepted = outcomes.some((o) => o.state === "accepted") || email.sentAt !== null;
   const deferred = outcomes.filter((o) => o.state === "deferred");
   const retry = deferred.length > 0 && email.attempts < MAX_ATTEMPTS;
   const size = mimeSize(raw);
+  // Only a refusal of the recipient counts as its bounce; one of the message or session does not.
+  const bounced = result.rejected.filter((r) => !r.messageLevel);
   const status = retry
     ? "queued"
     : accepted
       ? "sent"
-      : outcomes.every((o) => o.state === "rejected") && result.rejected.length > 0
+      : outcomes.every((o) => o.state === "rejected") && bounced.length > 0
         ? "bounced"
         : "failed";
   const delaySeconds = backoffSeconds(email.attempts);
-  const bounces = result.rejected.flatMap((r) =>
+  const bounces = bounced.flatMap((r) =>
     bounceStatements(
       {
         accountId: email.accountId,

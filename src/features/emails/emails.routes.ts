@@ -77,7 +77,7 @@ export const getEmailRoute = defineRoute("read", {
   tags,
   summary: "Get an email",
   description:
-    "Everything about one email: recipients (bcc included), bodies, tags, tracking flags, open and click counts, `last_event` and timestamps. Bounce and complaint reports that come back to the email's VERP bounce address (or, matched by Message-ID, to an inbox address) show here: a bounced recipient's `status` is `bounced` with the report's status code and diagnostic in `response`, `last_response` holds the diagnostic, `last_event` is `bounced`, `delayed` or `complained`, and `status` becomes `bounced` once every recipient bounced or was refused. The service's own mail to the workspace's people (invitations and sign-in links, sent from the deployment's SYSTEM_FROM) is listed like any email so admins see that it left and whether it bounced, but its body is redacted: `html` and `text` are null and `headers` is empty, whatever the key's permission.",
+    "Everything about one email: recipients (bcc included), bodies, tags, tracking flags, open and click counts, `last_event` and timestamps. Bounce and complaint reports that come back to a recipient's VERP bounce address (each recipient's copy has its own envelope sender, whose token names the email and that recipient; a report changes only that recipient) or, matched by Message-ID, to an inbox address (then only for an email with a single recipient) show here: a bounced recipient's `status` is `bounced` with the report's status code and diagnostic in `response`, `last_response` holds the diagnostic, `last_event` is `bounced`, `delayed` or `complained`, and `status` becomes `bounced` once every recipient bounced or was refused. The service's own mail to the workspace's people (invitations and sign-in links, sent from the deployment's SYSTEM_FROM) is listed like any email so admins see that it left and whether it bounced, but its body is redacted: `html` and `text` are null and `headers` is empty, whatever the key's permission.",
   request: { params: EmailParamsSchema },
   responses: { 200: jsonResponse(EmailSchema, "The email.") },
 });
@@ -88,7 +88,7 @@ export const emailContentRoute = defineRoute("read", {
   tags,
   summary: "Get the sent message",
   description:
-    "The built MIME exactly as handed to the transport (DKIM-signed, tracking applied). 404 until the email is sent (`content_not_built`), and always 404 (`content_redacted`) for the service's own mail (invitations, sign-in links), whatever the key's permission.",
+    "The built MIME exactly as handed to the transport (DKIM-signed, tracking applied): the same bytes for every recipient, without a Return-Path (each recipient's envelope has its own; the development mailbox shows each copy). 404 until the email is sent (`content_not_built`), and always 404 (`content_redacted`) for the service's own mail (invitations, sign-in links), whatever the key's permission.",
   request: { params: EmailParamsSchema },
   responses: { 200: { description: "The message.", content: { "message/rfc822": { schema: z.string() } } } },
 });

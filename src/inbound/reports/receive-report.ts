@@ -13,6 +13,8 @@ export interface ReportInput {
   report: MailReport | null;
   /** The email it is about, when the bounce token or the original's Message-ID names one. */
   email: ReportedEmail | null;
+  /** The one recipient of `email` the report may change (see `namedRecipient`); null: none. */
+  named: string | null;
   envelope: { mailFrom: string; rcptTo: string };
   /** The report's own Message-ID. */
   messageId: string | null;
@@ -20,14 +22,24 @@ export interface ReportInput {
   now: number;
 }
 
-/** Which recipients the report changes: those it acts on that the email was sent to. */
+/** Which recipients the report changes: only the one its key names, when the report acts on it. */
 function outcomeOf(input: ReportInput): { outcome: ReportOutcome; acted: ReportedRecipient[] } {
-  const { report, email } = input;
+  const { report, email, named } = input;
   if (!report) return { outcome: "unsupported", acted: [] };
-  const acted = report.recipients.filter((r) => r.kind !== null && email?.recipients.includes(r.address));
+  const acted = report.recipients.filter((r) => r.kind !== null && email && r.address === named);
   if (acted.length > 0) return { outcome: "applied", acted };
   const actionable = report.recipients.some((r) => r.kind !== null);
   return { outcome: !email || actionable ? "unmatched" : "informational", acted };
+}
+
+/**
+ * Why an actionable recipient of the report changed nothing, for the record: the email did not go
+ * to them, the token names another recipient, or the key names the email only and it went to several.
+ */
+function ignoredBecause(input: ReportInput, r: ReportedRecipient): string | undefined {
+  if (r.kind === null || !input.email || r.address === input.named) return undefined;
+  if (!input.email.recipients.includes(r.address)) return "not_a_recipient";
+  return input.named === null ? "key_names_no_recipient" : "other_recipient_than_token";
 }
 
 /**
@@ -38,7 +50,11 @@ function outcomeOf(input: ReportInput): { outcome: ReportOutcome; acted: Reporte
  */
 export async function receiveReport(db: Db, input: ReportInput): Promise<ReportOutcome> {
   const { outcome, acted } = outcomeOf(input);
-  const detail = (input.report?.recipients ?? []).map((r) => ({ ...r, counted: acted.includes(r) }));
+  const detail = (input.report?.recipients ?? []).map((r) => ({
+    ...r,
+    counted: acted.includes(r),
+    ignored: ignoredBecause(input, r),
+  }));
   const record = insertReport(db, {
     accountId: input.email?.accountId ?? null,
     emailId: input.email?.id ?? null,

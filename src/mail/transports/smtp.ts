@@ -1,6 +1,6 @@
-import { sendMail } from "./smtp/client";
-import type { SmtpOptions } from "./smtp/types";
-import type { Transport, TransportResult } from "./transport";
+import { sendTransactions } from "./smtp/client";
+import type { SmtpOptions, SmtpResult } from "./smtp/types";
+import type { Envelope, RejectedRecipient, Transport, TransportResult } from "./transport";
 
 export type SmtpConfig = Pick<
   Env,
@@ -19,37 +19,45 @@ function optionsOf(config: SmtpConfig): SmtpOptions {
   };
 }
 
-/** A smart host over TCP (STARTTLS and AUTH): 5xx answers are permanent, 4xx and network errors are not. */
+const responseOf = (result: SmtpResult) => `${result.code ?? ""} ${result.response}`.trim();
+
+/** A failed transaction: a refusal at RCPT is about the recipient (a bounce); any other is not. */
+function rejectionOf(envelope: Envelope, result: Extract<SmtpResult, { ok: false }>): RejectedRecipient {
+  return {
+    recipient: envelope.recipient,
+    permanent: result.permanent,
+    response: responseOf(result),
+    ...(result.stage === "rcpt" ? {} : { messageLevel: true as const }),
+  };
+}
+
+/**
+ * A smart host over TCP (STARTTLS and AUTH): one connection, one transaction per recipient, each
+ * with that recipient's own MAIL FROM and the same bytes. 5xx answers are permanent, 4xx and
+ * network errors are not.
+ */
 export function smtpTransport(config: SmtpConfig): Transport {
   const options = optionsOf(config);
   return {
     name: "smtp",
     async send(message): Promise<TransportResult> {
-      const result = await sendMail(
+      const results = await sendTransactions(
         options,
-        { from: message.returnPath, to: message.recipients },
+        message.envelopes.map((e) => ({ from: e.mailFrom, to: [e.recipient] })),
         message.raw,
       );
-      if (result.ok) {
-        return {
-          kind: "sent",
-          response: `${result.code} ${result.response}`,
-          rejected: result.rejected.map((r) => ({
-            recipient: r.recipient,
-            permanent: r.code >= 500,
-            response: `${r.code} ${r.response}`,
-          })),
-        };
-      }
-      const response = `${result.code ?? ""} ${result.response}`.trim();
-      const perRecipient = result.stage === "rcpt";
+      const rejected = message.envelopes.flatMap((envelope, i) => {
+        const result = results[i];
+        return result && !result.ok ? [rejectionOf(envelope, result)] : [];
+      });
+      const accepted = results.find((r) => r.ok);
+      if (accepted) return { kind: "sent", response: responseOf(accepted), rejected };
+      const failures = results.filter((r) => !r.ok);
       return {
         kind: "failed",
-        permanent: result.permanent,
-        response,
-        rejected: perRecipient
-          ? message.recipients.map((recipient) => ({ recipient, permanent: result.permanent, response }))
-          : [],
+        permanent: failures.every((f) => f.permanent),
+        response: failures[0] ? responseOf(failures[0]) : "no transaction was attempted",
+        rejected,
       };
     },
   };

@@ -1,11 +1,16 @@
-/** One built, signed message and its SMTP envelope. */
+/** One recipient's envelope: each recipient gets its own, so a bounce names whom it is about. */
+export interface Envelope {
+  /** The envelope sender (MAIL FROM): this recipient's VERP bounce address, where bounces come back. */
+  mailFrom: string;
+  recipient: string;
+}
+
+/** One built, signed message (the same bytes for every recipient) and one envelope per recipient. */
 export interface OutgoingMessage {
   emailId: string;
   /** The sender's address, as in the From header. */
   from: string;
-  /** The envelope sender (MAIL FROM): the email's VERP bounce address, where bounces come back. */
-  returnPath: string;
-  recipients: string[];
+  envelopes: Envelope[];
   raw: string;
 }
 
@@ -13,6 +18,11 @@ export interface RejectedRecipient {
   recipient: string;
   permanent: boolean;
   response: string;
+  /**
+   * The refusal was of the message or the session (DATA, a lost connection), not of the
+   * recipient: it decides the recipient's state but counts no bounce.
+   */
+  messageLevel?: true;
 }
 
 export type TransportResult =

@@ -8,57 +8,88 @@ import { addRecipients } from "./recipients";
 import type { SmtpEnvelope, SmtpOptions, SmtpResult } from "./types";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** The result of an envelope nothing was tried for (none given; the session never reached it). */
+const NOT_SENT: SmtpResult = { ok: false, permanent: false, code: null, response: "not sent", stage: "mail" };
 
-/**
- * Submits one message over one SMTP session: greeting, EHLO, STARTTLS, AUTH, MAIL, RCPT, DATA,
- * QUIT. Never throws: every outcome is a result, and the socket is closed whatever happens.
- */
+/** Submits one message in one transaction over one SMTP session (see `sendTransactions`). */
 export async function sendMail(
   options: SmtpOptions,
   envelope: SmtpEnvelope,
   message: string,
 ): Promise<SmtpResult> {
-  const invalid = checkEnvelope(envelope, options.heloName);
-  if (invalid) return invalid.toResult();
+  const [result] = await sendTransactions(options, [envelope], message);
+  return result ?? NOT_SENT;
+}
+
+/**
+ * Submits the same message once per envelope over one SMTP session: greeting, EHLO, STARTTLS,
+ * AUTH, then MAIL, RCPT, DATA for each envelope in turn, then QUIT. A new MAIL follows the end of
+ * a transaction's data (RFC 5321 §3.3); a refused transaction is cleared with RSET (§4.1.1.5) and
+ * the next goes on. Never throws: one result per envelope, in order; a failure of the session
+ * (connecting, AUTH, a lost connection) is the result of every envelope not yet sent. The socket
+ * is closed whatever happens.
+ */
+export async function sendTransactions(
+  options: SmtpOptions,
+  envelopes: SmtpEnvelope[],
+  message: string,
+): Promise<SmtpResult[]> {
+  const results: Array<SmtpResult | undefined> = envelopes.map((e) =>
+    checkEnvelope(e, options.heloName)?.toResult(),
+  );
+  if (results.every((r) => r !== undefined)) return results;
   let connection: SmtpConnection | undefined;
   try {
     connection = await SmtpConnection.open(options, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const result = await converse(connection, options, envelope, message);
+    const capabilities = await openSession(connection, options);
+    const data = messageData(message);
+    for (const [i, envelope] of envelopes.entries()) {
+      if (results[i] === undefined) results[i] = await transaction(connection, capabilities, envelope, data);
+    }
     await connection.quit();
-    return result;
   } catch (error) {
     const failure = asFailure("connect", error);
     // After a refusal the server is still listening and deserves a QUIT; after a network error it is not.
     if (failure.code !== null) await connection?.quit();
-    return failure.toResult();
+    for (const i of results.keys()) results[i] ??= failure.toResult();
   } finally {
     await connection?.close();
   }
+  return results.map((r) => r ?? NOT_SENT);
 }
 
-async function converse(
-  connection: SmtpConnection,
-  options: SmtpOptions,
-  envelope: SmtpEnvelope,
-  message: string,
-): Promise<SmtpResult> {
+async function openSession(connection: SmtpConnection, options: SmtpOptions): Promise<Capabilities> {
   await connection.reply("greeting", 220);
   let capabilities = await ehlo(connection, options.heloName);
   if (options.security === "starttls") capabilities = await upgrade(connection, options, capabilities);
   if (options.auth) await authenticate(connection, capabilities, options.auth);
+  return capabilities;
+}
 
-  const data = messageData(message);
-  const eightBit = data.some((byte) => byte > 0x7f);
-  await connection.command(
-    "mail",
-    mailFromCommand(envelope, capabilities, { size: data.byteLength, eightBit }),
-    250,
-  );
-  const rejected = await addRecipients(connection, envelope.to);
-  await connection.command("data", "DATA", 354);
-  const reply = await connection.send("message", data);
-  if (reply.code !== 250) throw replyFailure("message", reply);
-  return { ok: true, code: reply.code, response: reply.text, rejected };
+/** One MAIL, RCPT…, DATA; a refusal is this transaction's result, a network failure ends the session. */
+async function transaction(
+  connection: SmtpConnection,
+  capabilities: Capabilities,
+  envelope: SmtpEnvelope,
+  data: Uint8Array,
+): Promise<SmtpResult> {
+  try {
+    const eightBit = data.some((byte) => byte > 0x7f);
+    await connection.command(
+      "mail",
+      mailFromCommand(envelope, capabilities, { size: data.byteLength, eightBit }),
+      250,
+    );
+    const rejected = await addRecipients(connection, envelope.to);
+    await connection.command("data", "DATA", 354);
+    const reply = await connection.send("message", data);
+    if (reply.code !== 250) throw replyFailure("message", reply);
+    return { ok: true, code: reply.code, response: reply.text, rejected };
+  } catch (error) {
+    if (!(error instanceof SmtpFailure) || !error.isReply) throw error;
+    await connection.command("rset", "RSET", 250);
+    return error.toResult();
+  }
 }
 
 /** STARTTLS is required, not opportunistic: a server that does not offer it is not sent to. */

@@ -29,7 +29,8 @@ export type SmtpStage =
   | "mail"
   | "rcpt"
   | "data"
-  | "message";
+  | "message"
+  | "rset";
 
 export interface SmtpRejection {
   recipient: string;
