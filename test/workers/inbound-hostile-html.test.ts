@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { htmlToText } from "../../src/features/portal/html-to-text";
 import { dashboardGet, signIn } from "./dashboard-helpers";
 import { call, callJson } from "./helpers";
-import { CUSTOMER, deliver, inboundWorkspace, messagesOf, ticketsOf } from "./inbound-helpers";
+import { CUSTOMER, deliver, generatedMail, inboundWorkspace, messagesOf, ticketsOf } from "./inbound-helpers";
 
 /**
  * The body that made the handler and every view of its ticket burn CPU for seconds (the old
@@ -11,20 +11,8 @@ import { CUSTOMER, deliver, inboundWorkspace, messagesOf, ticketsOf } from "./in
  */
 const hostileHtml = (repeats: number) => `<p>Hello</p>${"<style ".repeat(repeats)}`;
 
-function htmlOnlyMail(to: string, html: string) {
-  return [
-    `From: Ada Lovelace <${CUSTOMER}>`,
-    `To: ${to}`,
-    "Subject: Hostile markup",
-    "Date: Thu, 12 Nov 2026 10:00:00 +0000",
-    `Message-ID: <${crypto.randomUUID()}@mail.example.com>`,
-    "MIME-Version: 1.0",
-    "Content-Type: text/html; charset=utf-8",
-    "Content-Transfer-Encoding: 8bit",
-    "",
-    html,
-  ].join("\r\n");
-}
+const htmlOnlyMail = (to: string, html: string) =>
+  generatedMail(to, "Hostile markup", "text/html; charset=utf-8", html);
 
 /** Wall time of `work`, in ms, with its result. */
 async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
