@@ -46,7 +46,13 @@ async function main(): Promise<number> {
         `${sending.join(", ")} need a verified domain (to send email or hold an inbox): set BENCH_FROM_DOMAIN to a verified sending domain of BENCH_TOKEN's workspace`,
       );
     }
-    const ctx = { baseUrl: server.baseUrl, token: server.token, seconds, fromDomain: server.fromDomain };
+    const ctx = {
+      baseUrl: server.baseUrl,
+      token: server.token,
+      seconds,
+      fromDomain: server.fromDomain,
+      local: server.local,
+    };
     for (const scenario of scenarios) {
       console.log(`Running ${scenario.name}: ${scenario.description} (${seconds} s per target)...`);
       results.push(await scenario.run(ctx));

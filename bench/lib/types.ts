@@ -7,6 +7,8 @@ export interface BenchContext {
   seconds: number;
   /** A verified sending domain of the token's workspace (BENCH_FROM_DOMAIN against BENCH_URL). */
   fromDomain?: string | undefined;
+  /** The local server's process group, for its CPU time (absent against BENCH_URL). */
+  local?: { processGroup: number } | undefined;
 }
 
 /** The figures for one measured target (latencies in milliseconds). */

@@ -5,6 +5,7 @@ import { bigLists } from "./big-lists";
 import { campaignSend } from "./campaign-send";
 import { dashboardPages } from "./dashboard-pages";
 import { emailSend } from "./email-send";
+import { hostileHtmlScenario } from "./hostile-html";
 import { inboundMail } from "./inbound-mail";
 import { scheduledDrain } from "./scheduled-drain";
 import { smtpRelay } from "./smtp-relay";
@@ -24,4 +25,5 @@ export const SCENARIOS: readonly Scenario[] = [
   campaignSend,
   automationEnrollments,
   bigLists,
+  hostileHtmlScenario,
 ];

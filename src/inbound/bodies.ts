@@ -31,12 +31,20 @@ export function clipJson(text: string, max: number): string {
   return text;
 }
 
-/** The bodies a received message is stored with (each at most what an API message may hold). */
+/**
+ * The bodies a received message is stored with (each at most what an API message may hold). The
+ * HTML is made text once, here, from what is stored of it (so its cost is bounded too): pages
+ * show `html_text` and never convert per view.
+ */
 export function bodiesOf(mail: InboundMail) {
-  const text = mail.text ?? (mail.html === null ? "" : htmlToText(mail.html));
+  const bodyText = mail.text === null ? null : clipJson(mail.text, MAX_MESSAGE_BODY_BYTES);
+  const bodyHtml = mail.html === null ? null : clipJson(mail.html, MAX_MESSAGE_BODY_BYTES);
+  const htmlText =
+    bodyText || bodyHtml === null ? null : clipJson(htmlToText(bodyHtml), MAX_MESSAGE_BODY_BYTES);
   return {
-    bodyText: mail.text === null ? null : clipJson(mail.text, MAX_MESSAGE_BODY_BYTES),
-    bodyHtml: mail.html === null ? null : clipJson(mail.html, MAX_MESSAGE_BODY_BYTES),
-    strippedText: clipJson(stripQuoted(text), MAX_STRIPPED_BYTES),
+    bodyText,
+    bodyHtml,
+    htmlText,
+    strippedText: clipJson(stripQuoted(bodyText || htmlText || ""), MAX_STRIPPED_BYTES),
   };
 }

@@ -100,6 +100,21 @@ export async function deliver(
   return reason === undefined ? { outcome: "accepted" } : { outcome: "rejected", reason };
 }
 
+/** A generated message from CUSTOMER (CRLF, a fresh Message-ID): `contentType` and its body. */
+export function generatedMail(to: string, subject: string, contentType: string, body: string) {
+  return [
+    `From: Ada Lovelace <${CUSTOMER}>`,
+    `To: ${to}`,
+    `Subject: ${subject}`,
+    "Date: Thu, 12 Nov 2026 10:00:00 +0000",
+    `Message-ID: <${crypto.randomUUID()}@mail.example.com>`,
+    "MIME-Version: 1.0",
+    `Content-Type: ${contentType}`,
+    "",
+    body,
+  ].join("\r\n");
+}
+
 /** A workspace with an inbox: what every inbound test starts from. */
 export async function inboundWorkspace() {
   const ws = await seedWorkspace();

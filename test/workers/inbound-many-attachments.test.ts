@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MAX_STORED_ATTACHMENTS } from "../../src/inbound/parse";
 import { call } from "./helpers";
-import { CUSTOMER, deliver, inboundWorkspace, messagesOf, ticketsOf } from "./inbound-helpers";
+import { deliver, generatedMail, inboundWorkspace, messagesOf, ticketsOf } from "./inbound-helpers";
 
 /** A message with `count` one-line text attachments, as a careless (or hostile) sender builds it. */
 function manyAttachments(to: string, count: number): string {
@@ -13,17 +13,12 @@ function manyAttachments(to: string, count: number): string {
       `--${boundary}\r\nContent-Type: text/plain; name="note-${i + 1}.txt"\r\n` +
       `Content-Disposition: attachment; filename="note-${i + 1}.txt"\r\n\r\nnote ${i + 1}\r\n`,
   );
-  return [
-    `From: Ada Lovelace <${CUSTOMER}>`,
-    `To: ${to}`,
-    "Subject: Logs, one file each",
-    "Date: Thu, 12 Nov 2026 10:00:00 +0000",
-    `Message-ID: <${crypto.randomUUID()}@mail.example.com>`,
-    "MIME-Version: 1.0",
-    `Content-Type: multipart/mixed; boundary="${boundary}"`,
-    "",
+  return generatedMail(
+    to,
+    "Logs, one file each",
+    `multipart/mixed; boundary="${boundary}"`,
     `--${boundary}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nThe logs are attached.\r\n${parts.join("")}--${boundary}--\r\n`,
-  ].join("\r\n");
+  );
 }
 
 describe("a mail with thousands of attachments", () => {

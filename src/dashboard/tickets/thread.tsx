@@ -1,5 +1,5 @@
 import type { toMessage } from "../../features/messages/messages.dto";
-import { htmlToText } from "../../features/portal/html-to-text";
+import { shownText } from "../../features/portal/html-to-text";
 import type { toTicket } from "../../features/tickets/tickets.dto";
 import { Badge, Empty, Time } from "../components";
 import { type Person, personName } from "./lookups";
@@ -7,12 +7,19 @@ import { type Person, personName } from "./lookups";
 export type Message = ReturnType<typeof toMessage>;
 type Ticket = ReturnType<typeof toTicket>;
 
+/** The text of HTML bodies (`html_text`, made when each message was written), by message id. */
+export type HtmlTexts = Map<string, string | null>;
+
 /**
  * A message's words as text. Stored HTML comes from customers' mail clients: it is never rendered
- * as HTML here, only turned into text, which JSX then escapes like every other value.
+ * as HTML here, only shown as the text stored with it, which JSX then escapes like every other value.
  */
-const textOf = (message: Message) =>
-  message.body_text || (message.body_html ? htmlToText(message.body_html) : "");
+const textOf = (message: Message, htmlTexts: HtmlTexts) =>
+  shownText({
+    bodyText: message.body_text,
+    bodyHtml: message.body_html,
+    htmlText: htmlTexts.get(message.id) ?? null,
+  });
 
 function authorOf(message: Message, ticket: Ticket, people: Map<string, Person>) {
   switch (message.author.type) {
@@ -41,9 +48,14 @@ function MessageBadges(props: { message: Message }) {
   );
 }
 
-function MessageItem(props: { message: Message; ticket: Ticket; people: Map<string, Person> }) {
+function MessageItem(props: {
+  message: Message;
+  ticket: Ticket;
+  people: Map<string, Person>;
+  htmlTexts: HtmlTexts;
+}) {
   const { message } = props;
-  const text = textOf(message);
+  const text = textOf(message, props.htmlTexts);
   const classes = ["message", `message-${message.type}`, message.is_draft ? "message-draft" : ""];
   return (
     <article class={classes.join(" ").trim()} id={`message-${message.id}`}>
@@ -66,13 +78,18 @@ function MessageItem(props: { message: Message; ticket: Ticket; people: Map<stri
   );
 }
 
-export function Thread(props: { messages: Message[]; ticket: Ticket; people: Person[] }) {
+export function Thread(props: {
+  messages: Message[];
+  ticket: Ticket;
+  people: Person[];
+  htmlTexts: HtmlTexts;
+}) {
   const people = new Map(props.people.map((p) => [p.id, p]));
   if (props.messages.length === 0) return <Empty text="No messages yet." />;
   return (
     <div class="thread">
       {props.messages.map((message) => (
-        <MessageItem message={message} ticket={props.ticket} people={people} />
+        <MessageItem message={message} ticket={props.ticket} people={people} htmlTexts={props.htmlTexts} />
       ))}
     </div>
   );

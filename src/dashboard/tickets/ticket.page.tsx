@@ -4,7 +4,7 @@ import type { standardList } from "../../lib/pagination";
 import { ActionButton, Notice, PageHeader, Pager, Time } from "../components";
 import { PriorityBadge, StatusBadge } from "./labels";
 import { type Person, personName } from "./lookups";
-import { type Message, Thread } from "./thread";
+import { type HtmlTexts, type Message, Thread } from "./thread";
 import { ComposeForm, EditTicketForm } from "./ticket-forms";
 
 type Ticket = ReturnType<typeof toTicket>;
@@ -63,6 +63,8 @@ export function TicketPage(props: {
   ticket: Ticket;
   inbox: InboxRow;
   messages: Messages;
+  /** The stored text of the HTML-only messages on this page. */
+  htmlTexts: HtmlTexts;
   people: Person[];
   csrfToken: string;
   notice: string | undefined;
@@ -90,7 +92,12 @@ export function TicketPage(props: {
             <h2>
               Messages <span class="muted">({total})</span>
             </h2>
-            <Thread messages={messages.data} ticket={ticket} people={props.people} />
+            <Thread
+              messages={messages.data}
+              ticket={ticket}
+              people={props.people}
+              htmlTexts={props.htmlTexts}
+            />
             {total > limit ? (
               <Pager
                 path={`/dashboard/tickets/${ticket.id}`}

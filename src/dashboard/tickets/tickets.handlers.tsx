@@ -1,6 +1,7 @@
 import { findCustomer } from "../../features/customers/customers.repo";
 import { findInbox } from "../../features/inboxes/inboxes.repo";
 import { listMessages } from "../../features/messages/messages.read";
+import { htmlTextsOf } from "../../features/messages/messages.repo";
 import { CreateMessageBodySchema } from "../../features/messages/messages.schemas";
 import { addMessage } from "../../features/messages/messages.service";
 import { manageTicket } from "../../features/tickets/manage.service";
@@ -67,6 +68,8 @@ const ticketRouter = createRouter()
       findInbox(ctx.db, ctx.accountId, ticket.inbox_id),
     ]);
     if (!inbox) throw notFound(`Inbox ${ticket.inbox_id}`);
+    const htmlOnly = messages.data.filter((m) => !m.body_text && m.body_html).map((m) => m.id);
+    const htmlTexts = await htmlTextsOf(ctx.db, ctx.accountId, htmlOnly);
     return renderPage(
       c,
       { title: `${ticket.client_id} ${ticket.subject}`, nav: "Tickets" },
@@ -74,6 +77,7 @@ const ticketRouter = createRouter()
         ticket={ticket}
         inbox={inbox}
         messages={messages}
+        htmlTexts={htmlTexts}
         people={choices.people}
         csrfToken={c.var.csrfToken}
         notice={done ? TICKET_DONE[done] : undefined}

@@ -84,6 +84,11 @@ export const messages = sqliteTable(
     subject: text("subject"),
     bodyText: text("body_text"),
     bodyHtml: text("body_html"),
+    /**
+     * `body_html` as text, made once when the message is written and only when it has no
+     * `body_text`: what pages show (they never render stored HTML, nor convert it per view).
+     */
+    htmlText: text("html_text"),
     isDraft: integer("is_draft", { mode: "boolean" }).notNull().default(false),
     status: text("status", { enum: ["draft", "queued", "sent", "failed", "received"] }).notNull(),
     /** The email that carried a reply out, and the RFC 5322 Message-ID used for threading. */

@@ -5,6 +5,7 @@ import { findOrCreateCustomer } from "../customers/customers.service";
 import { commitEmails } from "../emails/emails.accept";
 import type { EmailRow } from "../emails/emails.repo";
 import { enqueueEmails } from "../emails/enqueue";
+import { htmlTextOf } from "../portal/html-to-text";
 import { inboxOf, type TicketContext } from "../tickets/ticket-context";
 import { clientIdOf } from "../tickets/tickets.dto";
 import { nextTicketNumber } from "../tickets/tickets.repo";
@@ -82,6 +83,7 @@ export async function compose(ctx: TicketContext, input: ComposeInput) {
     subject: input.subject,
     bodyText: input.body_text ?? null,
     bodyHtml: input.body_html ?? null,
+    htmlText: htmlTextOf(input.body_text, input.body_html),
     status: "queued" as const,
     emailId: email.row.id,
     emailMessageId: email.row.messageId,

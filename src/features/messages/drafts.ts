@@ -1,4 +1,5 @@
 import { and, eq, lt, or } from "drizzle-orm";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { messages } from "../../db/schema";
 import { conflict, notFound } from "../../lib/errors";
 import type { TicketContext } from "../tickets/ticket-context";
@@ -72,7 +73,11 @@ export function publishDraftStatement(ctx: TicketContext, published: MessageRow)
 }
 
 /** PATCH of a draft nobody is sending; 409 otherwise. */
-export async function editDraft(ctx: TicketContext, id: string, changes: Partial<MessageRow>) {
+export async function editDraft(
+  ctx: TicketContext,
+  id: string,
+  changes: SQLiteUpdateSetSource<typeof messages>,
+) {
   const rows = await ctx.db
     .update(messages)
     .set({ ...changes, updatedAt: ctx.now })

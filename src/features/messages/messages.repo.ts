@@ -125,3 +125,22 @@ export async function attachmentKeysUnder(
 export async function deleteFiles(files: R2Bucket, keys: string[]) {
   for (let i = 0; i < keys.length; i += 1000) await files.delete(keys.slice(i, i + 1000));
 }
+
+/** The stored text of these messages' HTML bodies (`html_text`), for pages that show it. */
+export async function htmlTextsOf(
+  db: Db,
+  accountId: string,
+  ids: string[],
+): Promise<Map<string, string | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: messages.id, htmlText: messages.htmlText })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.accountId, accountId),
+        sql`${messages.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+      ),
+    );
+  return new Map(rows.map((r) => [r.id, r.htmlText]));
+}

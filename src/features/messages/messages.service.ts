@@ -1,6 +1,8 @@
+import { sql } from "drizzle-orm";
 import { messages } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { htmlTextOf } from "../portal/html-to-text";
 import { customerOf, inboxOf, type TicketContext } from "../tickets/ticket-context";
 import type { TicketRow } from "../tickets/tickets.repo";
 import { ticketOf } from "../tickets/tickets.service";
@@ -65,6 +67,7 @@ export async function addMessage(
     subject: input.type === "reply" ? replySubject(ticket.subject) : ticket.subject,
     bodyText: input.body_text ?? null,
     bodyHtml: input.body_html ?? null,
+    htmlText: htmlTextOf(input.body_text, input.body_html),
     isDraft: draft,
     status: draft ? "draft" : publishedStatus(input.type),
     emailId: null,
@@ -101,6 +104,18 @@ export async function showMessage(ctx: TicketContext, id: string) {
   return toMessage(view, await attachmentsOf(ctx.db, ctx.accountId, [id]));
 }
 
+/**
+ * A draft's `html_text` after an edit: made from a new HTML body, kept only while the draft has no
+ * text body (`CASE` reads the stored one when the edit leaves it). A new text body alone clears
+ * it; were that text empty, the page converts the stored HTML when shown.
+ */
+function draftHtmlText(input: { body_text?: string | undefined; body_html?: string | undefined }) {
+  if (input.body_html === undefined) return input.body_text === undefined ? {} : { htmlText: null };
+  if (input.body_text !== undefined) return { htmlText: htmlTextOf(input.body_text, input.body_html) };
+  const text = htmlTextOf(null, input.body_html);
+  return { htmlText: sql`CASE WHEN coalesce(${messages.bodyText}, '') = '' THEN ${text} ELSE NULL END` };
+}
+
 export async function updateDraft(
   ctx: TicketContext,
   id: string,
@@ -109,6 +124,7 @@ export async function updateDraft(
   await editDraft(ctx, id, {
     ...(input.body_text !== undefined ? { bodyText: input.body_text } : {}),
     ...(input.body_html !== undefined ? { bodyHtml: input.body_html } : {}),
+    ...draftHtmlText(input),
     ...(input.cc !== undefined ? { cc: JSON.stringify(input.cc) } : {}),
   });
   return showMessage(ctx, id);

@@ -15,6 +15,8 @@ export interface PublicMessage {
   type: "customer" | "reply" | "note";
   bodyText: string | null;
   bodyHtml: string | null;
+  /** `body_html` as text, stored with the message (null on rows older than it). */
+  htmlText: string | null;
   createdAt: number;
 }
 
@@ -42,6 +44,7 @@ export function publicTicketQueries(db: Db, sharedUuid: string) {
       type: messages.type,
       bodyText: messages.bodyText,
       bodyHtml: messages.bodyHtml,
+      htmlText: messages.htmlText,
       createdAt: messages.createdAt,
     })
     .from(tickets)

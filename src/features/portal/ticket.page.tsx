@@ -1,5 +1,5 @@
 import { Layout } from "../../dashboard/layout";
-import { htmlToText } from "./html-to-text";
+import { shownText } from "./html-to-text";
 import { FieldError, Honeypot } from "./portal.components";
 import type { PublicMessage, PublicTicket } from "./portal.repo";
 
@@ -16,9 +16,6 @@ const STATUS_WORDS: Record<PublicTicket["status"], string> = {
 /** UTC with minutes: the page runs no script (see its CSP), so it cannot localise times. */
 const formatTime = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
-const bodyOf = (message: PublicMessage) =>
-  message.bodyText ?? (message.bodyHtml === null ? "" : htmlToText(message.bodyHtml));
-
 /** One message; its id is the anchor a reply's redirect lands on. Stored HTML is shown as text. */
 function Message(props: { message: PublicMessage; inboxName: string }) {
   const { message } = props;
@@ -29,7 +26,7 @@ function Message(props: { message: PublicMessage; inboxName: string }) {
         <strong>{isReply ? props.inboxName : "You"}</strong>
         <time datetime={new Date(message.createdAt).toISOString()}>{formatTime(message.createdAt)}</time>
       </header>
-      <p class="body">{bodyOf(message)}</p>
+      <p class="body">{shownText(message)}</p>
     </article>
   );
 }

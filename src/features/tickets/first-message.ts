@@ -5,6 +5,7 @@ import type { CustomerRow } from "../customers/customers.repo";
 import type { InboxRow } from "../inboxes/inboxes.repo";
 import { toMessage } from "../messages/messages.dto";
 import type { MessageRow } from "../messages/messages.repo";
+import { htmlTextOf } from "../portal/html-to-text";
 import type { TicketContext } from "./ticket-context";
 import type { TicketRow } from "./tickets.repo";
 
@@ -28,6 +29,7 @@ export function firstMessageRow(
     subject: ticket.subject,
     bodyText: body.body_text ?? null,
     bodyHtml: body.body_html ?? null,
+    htmlText: htmlTextOf(body.body_text, body.body_html),
     isDraft: false,
     status: "received",
     emailId: null,
