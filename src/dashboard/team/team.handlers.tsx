@@ -54,7 +54,8 @@ export const teamRouter = createRouter()
   .openapi(inviteRoute, async (c) => {
     const input = asApiBody(CreateInvitationBodySchema, c.req.valid("form"));
     // From the dashboard the inviter is the signed-in person, not an API key.
-    await createInvitation(c.var.ctx, sessionOf(c).userId, input);
+    const session = sessionOf(c);
+    await createInvitation(c.var.ctx, { id: session.userId, actor: session.role }, input);
     return c.redirect(toTeam("invited"), 303);
   })
   .openapi(resendInvitationRoute, async (c) => {
@@ -67,11 +68,11 @@ export const teamRouter = createRouter()
   })
   .openapi(changeRoleRoute, async (c) => {
     const input = asApiBody(UpdateUserBodySchema, c.req.valid("form"));
-    await updateUser(c.var.ctx, c.req.valid("param").id, input);
+    await updateUser(c.var.ctx, sessionOf(c).role, c.req.valid("param").id, input);
     return c.redirect(toTeam("role_changed"), 303);
   })
   .openapi(changeStatusRoute, async (c) => {
     const input = asApiBody(UpdateUserBodySchema, c.req.valid("form"));
-    await updateUser(c.var.ctx, c.req.valid("param").id, input);
+    await updateUser(c.var.ctx, sessionOf(c).role, c.req.valid("param").id, input);
     return c.redirect(toTeam(input.status === "disabled" ? "disabled" : "enabled"), 303);
   });

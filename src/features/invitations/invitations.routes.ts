@@ -33,7 +33,7 @@ export const createInvitationRoute = defineRoute("admin", {
   tags,
   summary: "Invite a team member",
   description:
-    "Emails a one-time link, `/invitations/{token}`, valid 7 days, from the deployment's SYSTEM_FROM through the service's own email pipeline. The email shows in GET /v1/emails (status, bounces) with its body redacted; only the token's SHA-256 is stored. Opening the link shows the invitation; its form accepts it, which creates the user with the invited role and signs them in. The email is compared lowercase: 409 `already_member` for a user of the workspace, 409 `invitation_pending` for a pending invitation (resend or revoke it). 429 when users plus pending invitations reach the plan's team-member limit; checked atomically, so concurrent invitations never pass it.",
+    "Emails a one-time link, `/invitations/{token}`, valid 7 days, from the deployment's SYSTEM_FROM through the service's own email pipeline. The email shows in GET /v1/emails (status, bounces) with its body redacted; only the token's SHA-256 is stored. Opening the link shows the invitation; its form accepts it, which creates the user with the invited role and signs them in. The email is compared lowercase: 409 `already_member` for a user of the workspace, 409 `invitation_pending` for a pending invitation (resend or revoke it). 429 when users plus pending invitations reach the plan's team-member limit; checked atomically, so concurrent invitations never pass it. Inviting an owner answers 403 `owner_required`: only an owner grants that role, in the dashboard (an API key acts as an admin).",
   request: { body: jsonBody(CreateInvitationBodySchema) },
   responses: {
     201: jsonResponse(InvitationSchema, "The invitation; its email is on its way."),

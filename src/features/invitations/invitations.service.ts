@@ -10,6 +10,7 @@ import { isUniqueViolation } from "../../lib/unique-violation";
 import { findAccount } from "../accounts/accounts.repo";
 import { enqueueEmails } from "../emails/enqueue";
 import { systemEmail } from "../emails/system-mail";
+import { assertMayGrant, type TeamActor } from "../users/owner-rule";
 import { seatAvailable, teamMemberLimit } from "../users/team-limit";
 import { assertNewPerson, invitationPending } from "../users/users.service";
 import { invitationMail } from "./invitation-mail";
@@ -52,12 +53,17 @@ async function invitationEmail(ctx: InvitationContext, row: InvitationRow, token
   return systemEmail(ctx.db, ctx.env, ctx.accountId, mail, ctx.now, written);
 }
 
-/** POST /v1/invitations: 409 for a member or a pending invitation, 429 at the team-member limit. */
+/**
+ * POST /v1/invitations: 409 for a member or a pending invitation, 429 at the team-member limit;
+ * only an owner invites an owner (403). `inviter`: the user or API key inviting, and what it acts as.
+ */
 export async function createInvitation(
   ctx: InvitationContext,
-  invitedBy: string,
+  inviter: { id: string; actor: TeamActor },
   input: CreateInvitationInput,
 ) {
+  assertMayGrant(inviter.actor, input.role);
+  const invitedBy = inviter.id;
   await assertNewPerson(ctx, input.email);
   const limit = await teamMemberLimit(ctx.db, ctx.accountId);
   const { token, tokenHash } = await newToken();
