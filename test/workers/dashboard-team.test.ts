@@ -178,6 +178,15 @@ describe("invitations from the Team page", () => {
     const id = invitation?.id ?? "";
     await sentSystemEmail(ws, "grace@example.com");
 
+    // The API's resend cooldown holds here too: a 429 page saying to wait.
+    const early = await dashboardPost(`/dashboard/team/invitations/${id}/resend`, admin);
+    expect(early.status).toBe(429);
+    expect(early.headers.get("Retry-After")).toMatch(/^\d+$/);
+    expect(await early.text()).toContain("wait before resending it");
+    await db()
+      .update(invitations)
+      .set({ updatedAt: Date.now() - 61_000 })
+      .where(eq(invitations.id, id));
     const resent = await dashboardPost(`/dashboard/team/invitations/${id}/resend`, admin);
     expect(resent.status).toBe(303);
     expect(resent.headers.get("Location")).toBe("/dashboard/team?done=resent");
