@@ -178,6 +178,15 @@ describe("invitations from the Team page", () => {
     const id = invitation?.id ?? "";
     await sentSystemEmail(ws, "grace@example.com");
 
+    // The API's resend cooldown holds here too: a 429 page saying to wait.
+    const early = await dashboardPost(`/dashboard/team/invitations/${id}/resend`, admin);
+    expect(early.status).toBe(429);
+    expect(early.headers.get("Retry-After")).toMatch(/^\d+$/);
+    expect(await early.text()).toContain("wait before resending it");
+    await db()
+      .update(invitations)
+      .set({ updatedAt: Date.now() - 61_000 })
+      .where(eq(invitations.id, id));
     const resent = await dashboardPost(`/dashboard/team/invitations/${id}/resend`, admin);
     expect(resent.status).toBe(303);
     expect(resent.headers.get("Location")).toBe("/dashboard/team?done=resent");
@@ -238,13 +247,45 @@ describe("users from the Team page", () => {
     expect((await userOf(ws.token, agent.user.id)).status).toBe("active");
   });
 
+  it("lets only an owner make an owner, or demote or disable one: an admin cannot take the workspace", async () => {
+    const { ws, owner, admin, agent } = await team();
+    const attempts = [
+      [`/dashboard/team/users/${admin.user.id}/role`, { role: "owner" }],
+      [`/dashboard/team/users/${agent.user.id}/role`, { role: "owner" }],
+      [`/dashboard/team/users/${owner.user.id}/role`, { role: "agent" }],
+      [`/dashboard/team/users/${owner.user.id}/status`, { status: "disabled" }],
+      ["/dashboard/team/invitations", { email: "new-owner@example.com", role: "owner" }],
+    ] as const;
+    for (const [path, fields] of attempts) {
+      const res = await dashboardPost(path, admin, fields);
+      expect(res.status, path).toBe(403);
+      expect(await res.text()).toContain("Only an owner can");
+    }
+    expect(await userOf(ws.token, admin.user.id)).toMatchObject({ role: "admin", status: "active" });
+    expect(await userOf(ws.token, agent.user.id)).toMatchObject({ role: "agent" });
+    expect(await userOf(ws.token, owner.user.id)).toMatchObject({ role: "owner", status: "active" });
+    expect(await invitationsOf(ws.token)).toEqual([]);
+    // Admins still manage admins and agents.
+    expect(
+      (await dashboardPost(`/dashboard/team/users/${agent.user.id}/role`, admin, { role: "admin" })).status,
+    ).toBe(303);
+    // The owner may make the admin an owner; then either owner manages the other.
+    expect(
+      (await dashboardPost(`/dashboard/team/users/${admin.user.id}/role`, owner, { role: "owner" })).status,
+    ).toBe(303);
+    expect(
+      (await dashboardPost(`/dashboard/team/users/${owner.user.id}/status`, admin, { status: "disabled" }))
+        .status,
+    ).toBe(303);
+  });
+
   it("refuses to demote or disable the last owner, with a page giving the reason", async () => {
     const { ws, owner, admin } = await team();
     for (const [path, fields] of [
       [`/dashboard/team/users/${owner.user.id}/role`, { role: "admin" }],
       [`/dashboard/team/users/${owner.user.id}/status`, { status: "disabled" }],
     ] as const) {
-      const res = await dashboardPost(path, admin, fields);
+      const res = await dashboardPost(path, owner, fields);
       expect(res.status, path).toBe(409);
       expect(res.headers.get("Content-Type")).toContain("text/html");
       const html = await res.text();
@@ -255,7 +296,7 @@ describe("users from the Team page", () => {
     // Once there is another owner, the first may step down.
     await dashboardPost(`/dashboard/team/users/${admin.user.id}/role`, owner, { role: "owner" });
     expect(
-      (await dashboardPost(`/dashboard/team/users/${owner.user.id}/role`, admin, { role: "agent" })).status,
+      (await dashboardPost(`/dashboard/team/users/${owner.user.id}/role`, owner, { role: "agent" })).status,
     ).toBe(303);
     expect((await userOf(ws.token, owner.user.id)).role).toBe("agent");
   });

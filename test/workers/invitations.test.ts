@@ -179,8 +179,9 @@ describe("invitations", () => {
     const ws = await seedWorkspace();
     const created = await invite(ws.token, "resend@example.com");
     const firstToken = linkTokenIn((await sentSystemEmail(ws, "resend@example.com")).raw, "invitations");
-    await env.DB.prepare("UPDATE invitations SET expires_at = ? WHERE id = ?")
-      .bind(Date.now() + 60_000, created.body.id)
+    // Nearly expired, and past the resend cooldown (invitation-limits.test.ts).
+    await env.DB.prepare("UPDATE invitations SET expires_at = ?, updated_at = ? WHERE id = ?")
+      .bind(Date.now() + 60_000, Date.now() - 61_000, created.body.id)
       .run();
     const resent = await callJson<Invitation>("POST", `/v1/invitations/${created.body.id}/resend`, {
       token: ws.token,

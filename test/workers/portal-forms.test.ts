@@ -4,7 +4,7 @@ import { publicInboxQuery, replyTargetQuery } from "../../src/features/portal/po
 import { MAX_MESSAGE_BODY_BYTES } from "../../src/features/tickets/tickets.schemas";
 import { newId } from "../../src/lib/ids";
 import { EVENT_NAMES } from "../../src/webhooks/outbox";
-import { call, callJson, db, eventsOf, seedWorkspace } from "./helpers";
+import { call, callJson, db, eventsOf, eventually, seedWorkspace } from "./helpers";
 import { postForm, uniqueIp } from "./people-helpers";
 import { expectPageHeaders } from "./portal-helpers";
 import { expectIndexed, planOf } from "./query-plan";
@@ -50,13 +50,43 @@ async function holdings(accountId: string) {
   };
 }
 
-/** Posts the contact form and answers the new ticket's shared id, read from the thank-you page. */
+/**
+ * Posts the contact form and answers the new ticket's shared id, read from the acknowledgement
+ * mailed to the address given (the thank-you page never shows it).
+ */
 async function openByForm(inboxId: string, fields: Record<string, string> = {}) {
-  const res = await postForm(contactPath(inboxId), contactFields(fields));
+  const posted = contactFields(fields);
+  const res = await postForm(contactPath(inboxId), posted);
   expect(res.status).toBe(200);
-  const sharedUuid = SHARED_LINK.exec(await res.text())?.[1];
+  expect(await res.text()).not.toMatch(SHARED_LINK);
+  const seen = await sharedLinksMailedTo(posted.email.toLowerCase());
+  const known = new Set(mailedLinks.get(posted.email.toLowerCase()) ?? []);
+  const sharedUuid = seen.find((link) => !known.has(link));
   expect(sharedUuid).toBeDefined();
+  mailedLinks.set(posted.email.toLowerCase(), seen);
   return sharedUuid as string;
+}
+
+/** The ticket links already mailed to each address, so a second ticket's link can be told apart. */
+const mailedLinks = new Map<string, string[]>();
+
+/** Every ticket link in the acknowledgements sent to `email` (any workspace), waiting for a new one. */
+async function sharedLinksMailedTo(email: string) {
+  const known = mailedLinks.get(email)?.length ?? 0;
+  return eventually(async () => {
+    const rows = await env.DB.prepare(
+      "SELECT e.id FROM emails e JOIN email_recipients r ON r.email_id = e.id WHERE r.address = ? AND e.status = 'sent'",
+    )
+      .bind(email)
+      .all<{ id: string }>();
+    const links: string[] = [];
+    for (const { id } of rows.results) {
+      const raw = (await (await env.FILES.get(`emails/${id}/message.eml`))?.text()) ?? "";
+      const link = SHARED_LINK.exec(raw.replace(/=\r\n/g, ""))?.[1];
+      if (link) links.push(link);
+    }
+    return links.length > known ? links : undefined;
+  });
 }
 
 type Ticket = { id: string; client_id: string; status: string; message_count: number; customer_id: string };
@@ -112,10 +142,9 @@ describe("the contact form", { timeout: 30_000 }, () => {
     expectPageHeaders(res);
     const html = await res.text();
     expect(html).toContain("Thank you");
-    const sharedUuid = SHARED_LINK.exec(html)?.[1] as string;
-    const ticket = await ticketByShared(ws.token, sharedUuid);
-    expect(html).toContain(`<strong>${ticket.client_id}</strong>`);
-    expect(html).toContain(`href="${env.PUBLIC_BASE_URL}/portal/tickets/${sharedUuid}"`);
+    const [sharedUuid] = await sharedLinksMailedTo(email);
+    mailedLinks.set(email, [sharedUuid as string]);
+    const ticket = await ticketByShared(ws.token, sharedUuid as string);
 
     const { body: full } = await callJson<Record<string, unknown>>("GET", `/v1/tickets/${ticket.id}`, {
       token: ws.token,
@@ -155,6 +184,35 @@ describe("the contact form", { timeout: 30_000 }, () => {
     const second = await ticketByShared(ws.token, again);
     expect(second.customer_id).toBe(ticket.customer_id);
     expect((await holdings(ws.accountId)).customers).toBe(1);
+  });
+
+  it("shows whoever posted no ticket link: the link goes by email, from the inbox, to the address given", async () => {
+    const { ws, inbox } = await portalInbox();
+    const email = uniqueEmail();
+    const res = await postForm(contactPath(inbox.id), contactFields({ email }));
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).not.toMatch(SHARED_LINK);
+    expect(html).not.toContain("shr_");
+    expect(html).toContain("Check your email");
+
+    const [sharedUuid] = await sharedLinksMailedTo(email);
+    mailedLinks.set(email, [sharedUuid as string]);
+    const ticket = await ticketByShared(ws.token, sharedUuid as string);
+    const { body: list } = await callJson<{
+      data: Array<{ id: string; from: string; to: string[]; subject: string }>;
+    }>("GET", "/v1/emails", { token: ws.token });
+    expect(list.data).toHaveLength(1);
+    expect(list.data[0]).toMatchObject({
+      from: `Support <${(inbox as unknown as { email_address: string }).email_address}>`,
+      to: [`Grace Hopper <${email}>`],
+      subject: `[${ticket.client_id}] Re: Printer on fire`,
+    });
+    const raw = (await (await env.FILES.get(`emails/${list.data[0]?.id}/message.eml`))?.text()) ?? "";
+    expect(raw).toContain("Auto-Submitted: auto-replied");
+    expect(raw.replace(/=\r\n/g, "")).toContain(`${env.PUBLIC_BASE_URL}/portal/tickets/${sharedUuid}`);
+    // The acknowledgement is mail, not a message of the ticket.
+    expect((await ticketByShared(ws.token, sharedUuid as string)).message_count).toBe(1);
   });
 
   it("puts the ticket in the inbox's own workspace, and its link opens the ticket page with the message", async () => {
@@ -456,9 +514,10 @@ describe("escaping", { timeout: 30_000 }, () => {
     for (const where of ["inbox", "name", "email", "subject", "message"])
       expect(refusedHtml).toContain(escaped(where));
 
-    const thanks = await postForm(contactPath(inbox.id), contactFields(fields));
+    const posted = contactFields(fields);
+    const thanks = await postForm(contactPath(inbox.id), posted);
     const thanksHtml = await thanks.text();
-    const sharedUuid = SHARED_LINK.exec(thanksHtml)?.[1] as string;
+    const [sharedUuid = ""] = await sharedLinksMailedTo(posted.email);
     await postForm(replyPath(sharedUuid), { message: evil("reply") });
     const ticketHtml = await (await call("GET", `/portal/tickets/${sharedUuid}`)).text();
     for (const where of ["inbox", "subject", "message", "reply"])

@@ -140,6 +140,10 @@ describe("sessions", () => {
   it("end at once when the user is disabled or removed", async () => {
     const { ws, user, cookie } = await signIn();
     const owner = await seedUser(ws.accountId, { role: "owner" });
+    // An API key changes no owner (users.test.ts): the signed-in people here are admins.
+    const makeAdmin = (id: string) =>
+      env.DB.prepare("UPDATE users SET role = 'admin' WHERE id = ?").bind(id).run();
+    await makeAdmin(user.id);
     expect(await resolveSession(database(), sessionToken(cookie), Date.now())).toBeDefined();
     const disabled = await call("PATCH", `/v1/users/${user.id}`, {
       token: ws.token,
@@ -162,6 +166,7 @@ describe("sessions", () => {
     // Removing a user ends their sessions too (another owner remains).
     const third = await signIn();
     await seedUser(third.ws.accountId, { role: "owner" });
+    await makeAdmin(third.user.id);
     expect((await call("DELETE", `/v1/users/${third.user.id}`, { token: third.ws.token })).status).toBe(200);
     expect(await resolveSession(database(), sessionToken(third.cookie), Date.now())).toBeUndefined();
     expect(owner.id).toBeTruthy();

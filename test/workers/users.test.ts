@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { addKey, call, callJson, errorBody, seedInbox, seedUser, seedWorkspace } from "./helpers";
+import { removeUser, updateUser } from "../../src/features/users/users.service";
+import { addKey, call, callJson, db, errorBody, seedInbox, seedUser, seedWorkspace } from "./helpers";
 
 type User = Record<string, unknown> & { id: string };
 
@@ -74,27 +75,61 @@ describe("users", () => {
     ).toBe(400);
   });
 
-  it("protects the last active owner from removal, disabling and demotion (409)", async () => {
+  it("lets no API key grant or remove the owner role, or disable, enable or remove an owner (403)", async () => {
+    const ws = await seedWorkspace();
+    const owner = await seedUser(ws.accountId, { role: "owner" });
+    const formerOwner = await seedUser(ws.accountId, { role: "owner", status: "disabled" });
+    const admin = await seedUser(ws.accountId, { role: "admin" });
+    const ownerRequired = { ...errorBody("Forbidden", "owner_required"), message: expect.any(String) };
+    const attempts: Array<[string, string, unknown]> = [
+      ["PATCH", `/v1/users/${admin.id}`, { role: "owner" }],
+      ["PATCH", `/v1/users/${owner.id}`, { role: "admin" }],
+      ["PATCH", `/v1/users/${owner.id}`, { status: "disabled" }],
+      ["PATCH", `/v1/users/${formerOwner.id}`, { status: "active" }],
+      ["DELETE", `/v1/users/${owner.id}`, undefined],
+      ["POST", "/v1/members", { email: "boss@example.com", role: "owner" }],
+      ["POST", "/v1/invitations", { email: "boss@example.com", role: "owner" }],
+    ];
+    for (const [method, path, body] of attempts) {
+      const res = await callJson(method, path, { token: ws.token, body });
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.body).toEqual(ownerRequired);
+    }
+    const roles = await callJson<{ data: User[] }>("GET", "/v1/users", { token: ws.token });
+    expect(roles.body.data.map((u) => [u.id, u.role, u.status])).toEqual([
+      [owner.id, "owner", "active"],
+      [formerOwner.id, "owner", "disabled"],
+      [admin.id, "admin", "active"],
+    ]);
+    // An owner's name is not ownership: a key may still change it.
+    expect(
+      (await call("PATCH", `/v1/users/${owner.id}`, { token: ws.token, body: { name: "Ada" } })).status,
+    ).toBe(200);
+  });
+
+  it("protects the last active owner from removal, disabling and demotion, even by an owner (409)", async () => {
     const ws = await seedWorkspace();
     const owner = await seedUser(ws.accountId, { role: "owner" });
     await seedUser(ws.accountId, { role: "owner", status: "disabled" });
-    const lastOwner = { ...errorBody("Last owner", "last_owner"), message: expect.any(String) };
-    for (const body of [{ role: "admin" }, { status: "disabled" }]) {
-      const res = await callJson("PATCH", `/v1/users/${owner.id}`, { token: ws.token, body });
-      expect(res.status).toBe(409);
-      expect(res.body).toEqual(lastOwner);
+    const ctx = { db: db(), accountId: ws.accountId, now: Date.now() };
+    for (const body of [{ role: "admin" as const }, { status: "disabled" as const }]) {
+      await expect(updateUser(ctx, "owner", owner.id, body)).rejects.toMatchObject({
+        status: 409,
+        code: "last_owner",
+      });
     }
-    const removed = await callJson("DELETE", `/v1/users/${owner.id}`, { token: ws.token });
-    expect(removed.status).toBe(409);
-    expect(removed.body).toEqual(lastOwner);
+    await expect(removeUser(ctx, "owner", owner.id)).rejects.toMatchObject({
+      status: 409,
+      code: "last_owner",
+    });
 
     const second = await seedUser(ws.accountId, { role: "owner" });
     // With a second active owner, either may go, but not both at once.
-    const both = await Promise.all([
-      call("DELETE", `/v1/users/${owner.id}`, { token: ws.token }),
-      call("DELETE", `/v1/users/${second.id}`, { token: ws.token }),
+    const both = await Promise.allSettled([
+      removeUser(ctx, "owner", owner.id),
+      removeUser(ctx, "owner", second.id),
     ]);
-    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(both.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
   });
 
   it("removes a user, unassigning their tickets in the same write", async () => {

@@ -5,8 +5,10 @@ import {
   resendInvitation,
   revokeInvitation,
 } from "../../features/invitations/invitations.service";
+import { toUser } from "../../features/users/users.dto";
+import { countUsers, usersByIds, usersPage } from "../../features/users/users.repo";
 import { UpdateUserBodySchema } from "../../features/users/users.schemas";
-import { listAccountUsers, updateUser } from "../../features/users/users.service";
+import { updateUser } from "../../features/users/users.service";
 import { createRouter } from "../../lib/router";
 import { asApiBody } from "../inboxes/form-problem";
 import { renderPage, sessionOf } from "../page";
@@ -27,23 +29,27 @@ export const teamRouter = createRouter()
   .openapi(teamRoute, async (c) => {
     const { offset, invitations_offset, done } = c.req.valid("query");
     const session = sessionOf(c);
+    const { db, accountId } = c.var.ctx;
     const page = { limit: TEAM_PAGE_SIZE, offset: invitations_offset };
-    // GET /v1/users answers every user (a team is small); the page shows a slice of them.
-    const [users, invitations] = await Promise.all([
-      listAccountUsers(c.var.ctx),
+    // One page of users, never the whole team: a workspace may have thousands.
+    const [users, usersTotal, invitations] = await Promise.all([
+      usersPage(db, accountId, TEAM_PAGE_SIZE, offset).then((rows) => rows.map(toUser)),
+      countUsers(db, accountId),
       listAccountInvitations(c.var.ctx, "pending", page),
     ]);
+    const inviters = invitations.data.map((invitation) => invitation.invited_by);
+    const emails = new Map((await usersByIds(db, accountId, inviters)).map((user) => [user.id, user.email]));
     return renderPage(
       c,
       { title: "Team", nav: "Team" },
       <TeamPage
-        users={users.data.slice(offset, offset + TEAM_PAGE_SIZE)}
-        usersTotal={users.count}
+        users={users}
+        usersTotal={usersTotal}
         offset={offset}
         invitations={invitations.data}
         invitationsTotal={invitations.pagination.total}
         invitationsOffset={invitations_offset}
-        emails={new Map(users.data.map((user) => [user.id, user.email]))}
+        emails={emails}
         me={session.userId}
         canManage={hasRole(session, "admin")}
         csrfToken={c.var.csrfToken}
@@ -54,7 +60,8 @@ export const teamRouter = createRouter()
   .openapi(inviteRoute, async (c) => {
     const input = asApiBody(CreateInvitationBodySchema, c.req.valid("form"));
     // From the dashboard the inviter is the signed-in person, not an API key.
-    await createInvitation(c.var.ctx, sessionOf(c).userId, input);
+    const session = sessionOf(c);
+    await createInvitation(c.var.ctx, { id: session.userId, actor: session.role }, input);
     return c.redirect(toTeam("invited"), 303);
   })
   .openapi(resendInvitationRoute, async (c) => {
@@ -67,11 +74,11 @@ export const teamRouter = createRouter()
   })
   .openapi(changeRoleRoute, async (c) => {
     const input = asApiBody(UpdateUserBodySchema, c.req.valid("form"));
-    await updateUser(c.var.ctx, c.req.valid("param").id, input);
+    await updateUser(c.var.ctx, sessionOf(c).role, c.req.valid("param").id, input);
     return c.redirect(toTeam("role_changed"), 303);
   })
   .openapi(changeStatusRoute, async (c) => {
     const input = asApiBody(UpdateUserBodySchema, c.req.valid("form"));
-    await updateUser(c.var.ctx, c.req.valid("param").id, input);
+    await updateUser(c.var.ctx, sessionOf(c).role, c.req.valid("param").id, input);
     return c.redirect(toTeam(input.status === "disabled" ? "disabled" : "enabled"), 303);
   });

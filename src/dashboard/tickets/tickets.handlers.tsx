@@ -38,11 +38,12 @@ const listRouter = createRouter().openapi(ticketsPageRoute, async (c) => {
     tag: query.tag?.trim() || undefined,
     q: query.q?.trim() || undefined,
   };
-  const [list, choices, customer] = await Promise.all([
+  const [list, customer] = await Promise.all([
     listTickets(ctx, filter, { limit: query.limit, offset: query.offset }),
-    workspaceChoices(ctx.db, ctx.accountId),
     filter.customerId ? findCustomer(ctx.db, ctx.accountId, filter.customerId) : null,
   ]);
+  const named = [filter.assigneeId, ...list.data.map((ticket) => ticket.assignee_id)];
+  const choices = await workspaceChoices(ctx.db, ctx.accountId, named);
   return renderPage(
     c,
     { title: "Tickets", nav: "Tickets" },
@@ -62,11 +63,12 @@ const ticketRouter = createRouter()
     const { id } = c.req.valid("param");
     const { limit, offset, done } = c.req.valid("query");
     const ticket = await showTicket(ctx, id);
-    const [messages, choices, inbox] = await Promise.all([
+    const [messages, inbox] = await Promise.all([
       listMessages(ctx, id, undefined, { limit, offset }),
-      workspaceChoices(ctx.db, ctx.accountId),
       findInbox(ctx.db, ctx.accountId, ticket.inbox_id),
     ]);
+    const authors = messages.data.map((message) => message.author.id);
+    const choices = await workspaceChoices(ctx.db, ctx.accountId, [ticket.assignee_id, ...authors]);
     if (!inbox) throw notFound(`Inbox ${ticket.inbox_id}`);
     const htmlOnly = messages.data.filter((m) => !m.body_text && m.body_html).map((m) => m.id);
     const htmlTexts = await htmlTextsOf(ctx.db, ctx.accountId, htmlOnly);

@@ -62,7 +62,7 @@ export const ticketsPageRoute = dashboardRoute({
   path: "/dashboard/tickets",
   summary: "Tickets",
   description:
-    "The workspace's tickets, newest first, 50 a page (`limit`, `offset`), filtered exactly as GET /v1/tickets filters (`status`, `priority`, `inbox_id`, `assignee_id`, `customer_id`, `tag`, `q`; an empty value means any). Each row shows the client id, subject, customer, status, priority, assignee and last update, and links to the ticket. The filters are a plain GET form; with script, htmx swaps in only the table and keeps the address.",
+    "The workspace's tickets, newest first, 50 a page (`limit`, `offset`), filtered exactly as GET /v1/tickets filters (`status`, `priority`, `inbox_id`, `assignee_id`, `customer_id`, `tag`, `q`; an empty value means any). Each row shows the client id, subject, customer, status, priority, assignee and last update, and links to the ticket. The filters are a plain GET form; with script, htmx swaps in only the table and keeps the address. Pickers of people stay small whatever the team's size: they offer the first 50 active users (oldest first) plus every user the page names (the assignee, authors, the selected filter).",
   request: { query: TicketsQuerySchema },
 });
 
@@ -89,7 +89,7 @@ export const ticketPageRoute = dashboardRoute({
   path: "/dashboard/tickets/{id}",
   summary: "A ticket",
   description:
-    "The ticket's facts (status, priority, inbox, customer, assignee, tags, times), its messages oldest first, 50 a page, each with author, time and text (an HTML-only message is shown as text, never as HTML), drafts and internal notes marked; the Save form (subject, status, priority, assignee, tags), a message box with Send reply and Add note, and Delete.",
+    "The ticket's facts (status, priority, inbox, customer, assignee, tags, times), its messages oldest first, 50 a page, each with author, time and text (an HTML-only message is shown as text, never as HTML), drafts and internal notes marked; the Save form (subject, status, priority, assignee, tags), a message box with Send reply and Add note, and Delete. Pickers of people stay small whatever the team's size: they offer the first 50 active users (oldest first) plus every user the page names (the assignee, authors, the selected filter).",
   request: { params: TicketParamsSchema, query: TicketPageQuerySchema },
 });
 

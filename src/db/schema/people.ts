@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { accounts } from "./accounts";
 
 export const USER_ROLES = ["owner", "admin", "agent"] as const;
@@ -50,6 +50,8 @@ export const invitations = sqliteTable(
     /** Who invited: the API key id, or the user id once the dashboard invites. */
     invitedBy: text("invited_by").notNull(),
     acceptedAt: integer("accepted_at"),
+    /** Resends so far (capped); the last email left at `updated_at`, which the resend cooldown reads. */
+    resendCount: integer("resend_count").notNull().default(0),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -59,6 +61,19 @@ export const invitations = sqliteTable(
     index("invitations_account_created").on(t.accountId, t.createdAt, t.id),
     index("invitations_account_status_created").on(t.accountId, t.status, t.createdAt, t.id),
   ],
+);
+
+/** Invitation emails (new and resent) a workspace had sent per UTC hour: the hourly limit's counter. */
+export const invitationMailCounts = sqliteTable(
+  "invitation_mail_counts",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    hourStart: integer("hour_start").notNull(),
+    sent: integer("sent").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.hourStart] })],
 );
 
 /** One-time sign-in links (15 minutes). */

@@ -2,6 +2,21 @@ import { html } from "hono/html";
 import { oneLine } from "../../lib/text";
 import type { SystemEmail } from "../emails/system-mail";
 
+/** A scheme, `www.`, an address or a dotted host name such as `scam.test`. */
+const LINK_LIKE = /[a-z][a-z0-9+.-]*:\/\/|www\.|@|[a-z0-9-]\.[a-z]{2,}\b/i;
+const MAX_NAME = 60;
+
+/**
+ * The workspace name as the service's own mail shows it. Anyone who signs up chooses it, and the
+ * mail comes from SYSTEM_FROM, so a name carrying a link or host ("You won a prize - claim at
+ * scam.test") would be the service vouching for it: such a name is not shown at all, and a long one is cut.
+ */
+export function workspaceNameForMail(workspace: string) {
+  const name = oneLine(workspace).trim();
+  if (!name || LINK_LIKE.test(name)) return "a workspace";
+  return name.length > MAX_NAME ? `${name.slice(0, MAX_NAME - 1)}…` : name;
+}
+
 /** The invitation email; the link is the only place its token ever appears. */
 export function invitationMail(
   to: string,
@@ -10,7 +25,7 @@ export function invitationMail(
   link: string,
   expiresAt: number,
 ): SystemEmail {
-  const name = oneLine(workspace);
+  const name = workspaceNameForMail(workspace);
   const until = new Date(expiresAt).toISOString().slice(0, 16).replace("T", " ");
   return {
     to,

@@ -1,4 +1,5 @@
 import { createRouter } from "../../lib/router";
+import { API_KEY_ACTOR } from "../users/owner-rule";
 import {
   createInvitationRoute,
   listInvitationsRoute,
@@ -14,8 +15,8 @@ import {
 
 export const invitationsRouter = createRouter()
   .openapi(createInvitationRoute, async (c) => {
-    const invitedBy = c.var.principal?.keyId ?? "";
-    return c.json(await createInvitation(c.var.ctx, invitedBy, c.req.valid("json")), 201);
+    const inviter = { id: c.var.principal?.keyId ?? "", actor: API_KEY_ACTOR };
+    return c.json(await createInvitation(c.var.ctx, inviter, c.req.valid("json")), 201);
   })
   .openapi(listInvitationsRoute, async (c) => {
     const { status, limit, offset } = c.req.valid("query");

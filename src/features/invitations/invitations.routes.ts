@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { defineRoute, errorResponse, jsonBody, jsonResponse } from "../../lib/openapi";
+import { defineRoute, ErrorSchema, errorResponse, jsonBody, jsonResponse } from "../../lib/openapi";
 import {
   CreateInvitationBodySchema,
   InvitationListQuerySchema,
@@ -23,6 +23,18 @@ export const TEAM_LIMIT_RESPONSE = {
   },
 };
 
+/** What the invitation-mail limits (invitation-limits.ts) answer, for the create and resend routes. */
+const MAIL_LIMITS =
+  'Invitation emails are the service\'s own mail, outside the email quotas, with limits of their own on every plan: at most 20 per workspace per UTC hour (new and resent together, checked atomically, so concurrent requests never pass it), and per invitation a resend at least 60 seconds after its last email and at most 5 resends. Past one, 429 `limit_exceeded` with `quota` (`invitation_emails_per_hour`, `invitation_resend_cooldown_seconds` or `invitation_resends`), `current`, `limit`, `percentage`, and `Retry-After` when waiting helps (not for the resend cap: revoke and invite again). The workspace name appears in the email only when it holds no link, address or host name (else the email says "a workspace"), cut to 60 characters.';
+
+const mailLimitResponse = {
+  description: `A limit of invitation emails. ${MAIL_LIMITS}`,
+  headers: z.object({
+    "Retry-After": z.string().optional().openapi({ description: "Whole seconds to wait." }),
+  }),
+  content: { "application/json": { schema: ErrorSchema } },
+};
+
 const notPending = {
   409: errorResponse("The invitation is accepted, revoked or expired (`invitation_not_pending`)."),
 };
@@ -33,12 +45,21 @@ export const createInvitationRoute = defineRoute("admin", {
   tags,
   summary: "Invite a team member",
   description:
-    "Emails a one-time link, `/invitations/{token}`, valid 7 days, from the deployment's SYSTEM_FROM through the service's own email pipeline. The email shows in GET /v1/emails (status, bounces) with its body redacted; only the token's SHA-256 is stored. Opening the link shows the invitation; its form accepts it, which creates the user with the invited role and signs them in. The email is compared lowercase: 409 `already_member` for a user of the workspace, 409 `invitation_pending` for a pending invitation (resend or revoke it). 429 when users plus pending invitations reach the plan's team-member limit; checked atomically, so concurrent invitations never pass it.",
+    "Emails a one-time link, `/invitations/{token}`, valid 7 days, from the deployment's SYSTEM_FROM through the service's own email pipeline. The email shows in GET /v1/emails (status, bounces) with its body redacted; only the token's SHA-256 is stored. Opening the link shows the invitation; its form accepts it, which creates the user with the invited role and signs them in. The email is compared lowercase: 409 `already_member` for a user of the workspace, 409 `invitation_pending` for a pending invitation (resend or revoke it). 429 when users plus pending invitations reach the plan's team-member limit; checked atomically, so concurrent invitations never pass it. Inviting an owner answers 403 `owner_required`: only an owner grants that role, in the dashboard (an API key acts as an admin). " +
+    MAIL_LIMITS,
   request: { body: jsonBody(CreateInvitationBodySchema) },
   responses: {
     201: jsonResponse(InvitationSchema, "The invitation; its email is on its way."),
     409: errorResponse("Already a member, or an invitation is pending for this email."),
-    429: TEAM_LIMIT_RESPONSE,
+    429: {
+      ...mailLimitResponse,
+      description: `The team-member limit (exactly \`{"error":"Team member limit reached"}\`), or a limit of invitation emails (\`limit_exceeded\`). ${MAIL_LIMITS}`,
+      content: {
+        "application/json": {
+          schema: z.union([TEAM_LIMIT_RESPONSE.content["application/json"].schema, ErrorSchema]),
+        },
+      },
+    },
   },
 });
 
@@ -68,8 +89,11 @@ export const resendInvitationRoute = defineRoute("admin", {
   path: "/v1/invitations/{id}/resend",
   tags,
   summary: "Resend an invitation",
-  description:
-    "Emails a new link with a new 7-day expiry; the previous link stops working. Only a pending invitation can be resent (an expired one: invite again).",
+  description: `Emails a new link with a new 7-day expiry; the previous link stops working. Only a pending invitation can be resent (an expired one: invite again). ${MAIL_LIMITS}`,
   request: { params: InvitationParamsSchema },
-  responses: { 200: jsonResponse(InvitationSchema, "The invitation, with its new expiry."), ...notPending },
+  responses: {
+    200: jsonResponse(InvitationSchema, "The invitation, with its new expiry."),
+    ...notPending,
+    429: mailLimitResponse,
+  },
 });

@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { runBatch } from "../../db/client";
 import { invitations } from "../../db/schema";
@@ -10,8 +10,20 @@ import { isUniqueViolation } from "../../lib/unique-violation";
 import { findAccount } from "../accounts/accounts.repo";
 import { enqueueEmails } from "../emails/enqueue";
 import { systemEmail } from "../emails/system-mail";
+import { assertMayGrant, type TeamActor } from "../users/owner-rule";
 import { seatAvailable, teamMemberLimit } from "../users/team-limit";
 import { assertNewPerson, invitationPending } from "../users/users.service";
+import {
+  countSentStatement,
+  emailsSentThisHour,
+  hourHasRoom,
+  hourlyLimitReached,
+  INVITATION_EMAILS_PER_HOUR,
+  MAX_RESENDS,
+  RESEND_COOLDOWN_MS,
+  resendTooSoon,
+  tooManyResends,
+} from "./invitation-limits";
 import { invitationMail } from "./invitation-mail";
 import { toInvitation } from "./invitations.dto";
 import {
@@ -49,15 +61,20 @@ async function invitationEmail(ctx: InvitationContext, row: InvitationRow, token
   const link = `${ctx.env.PUBLIC_BASE_URL.replace(/\/+$/, "")}/invitations/${token}`;
   const mail = invitationMail(row.email, account?.name ?? "a workspace", row.role, link, row.expiresAt);
   const written = sql`EXISTS (SELECT 1 FROM invitations WHERE id = ${row.id} AND token_hash = ${row.tokenHash})`;
-  return systemEmail(ctx.db, ctx.env, ctx.accountId, mail, ctx.now, written);
+  return { ...systemEmail(ctx.db, ctx.env, ctx.accountId, mail, ctx.now, written), written };
 }
 
-/** POST /v1/invitations: 409 for a member or a pending invitation, 429 at the team-member limit. */
+/**
+ * POST /v1/invitations: 409 for a member or a pending invitation, 429 at the team-member limit;
+ * only an owner invites an owner (403). `inviter`: the user or API key inviting, and what it acts as.
+ */
 export async function createInvitation(
   ctx: InvitationContext,
-  invitedBy: string,
+  inviter: { id: string; actor: TeamActor },
   input: CreateInvitationInput,
 ) {
+  assertMayGrant(inviter.actor, input.role);
+  const invitedBy = inviter.id;
   await assertNewPerson(ctx, input.email);
   const limit = await teamMemberLimit(ctx.db, ctx.accountId);
   const { token, tokenHash } = await newToken();
@@ -71,15 +88,21 @@ export async function createInvitation(
     expiresAt: ctx.now + INVITATION_TTL_MS,
     invitedBy,
     acceptedAt: null,
+    resendCount: 0,
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
   const email = await invitationEmail(ctx, row, token);
+  const admitted = and(
+    seatAvailable(ctx.accountId, limit, ctx.now),
+    hourHasRoom(ctx.accountId, ctx.now),
+  ) as SQL;
   let inserted: { results: unknown[] } | undefined;
   try {
     [, inserted] = await runBatch(ctx.db, [
       expireStale(ctx.accountId, input.email, ctx.now),
-      insertInvitationIfSeat(row, seatAvailable(ctx.accountId, limit, ctx.now)),
+      insertInvitationIfSeat(row, admitted),
+      countSentStatement(ctx.accountId, ctx.now, email.written),
       ...email.statements,
     ]);
   } catch (error) {
@@ -87,7 +110,10 @@ export async function createInvitation(
     if (isUniqueViolation(error)) throw invitationPending(input.email);
     throw error;
   }
-  if (!inserted?.results.length) throw teamMemberLimitReached();
+  if (!inserted?.results.length) {
+    const sent = await emailsSentThisHour(ctx.db, ctx.accountId, ctx.now);
+    throw sent >= INVITATION_EMAILS_PER_HOUR ? hourlyLimitReached(sent, ctx.now) : teamMemberLimitReached();
+  }
   await enqueueEmails(ctx.env.EMAIL_QUEUE, [email.row], ctx.now);
   return toInvitation(row, ctx.now);
 }
@@ -139,21 +165,53 @@ export async function revokeInvitation(ctx: InvitationContext, id: string) {
   return toInvitation(updated, ctx.now);
 }
 
-/** POST /v1/invitations/{id}/resend: a new link (the old one stops working) and a new 7-day expiry. */
+/**
+ * POST /v1/invitations/{id}/resend: a new link (the old one stops working) and a new 7-day expiry,
+ * at most MAX_RESENDS times, RESEND_COOLDOWN_MS after the last email, within the hourly limit; the
+ * one conditional update checks all three, so concurrent resends cannot pass them.
+ */
 export async function resendInvitation(ctx: InvitationContext, id: string) {
   const row = await ownInvitation(ctx, id);
   const { token, tokenHash } = await newToken();
-  const renewed = { ...row, tokenHash, expiresAt: ctx.now + INVITATION_TTL_MS, updatedAt: ctx.now };
+  const renewed = {
+    ...row,
+    tokenHash,
+    expiresAt: ctx.now + INVITATION_TTL_MS,
+    resendCount: row.resendCount + 1,
+    updatedAt: ctx.now,
+  };
   const email = await invitationEmail(ctx, renewed, token);
   const [updated] = await runBatch(ctx.db, [
     ctx.db
       .update(invitations)
-      .set({ tokenHash, expiresAt: renewed.expiresAt, updatedAt: ctx.now })
-      .where(pendingWhere(ctx, id))
+      .set({
+        tokenHash,
+        expiresAt: renewed.expiresAt,
+        resendCount: sql`${invitations.resendCount} + 1`,
+        updatedAt: ctx.now,
+      })
+      .where(
+        and(
+          pendingWhere(ctx, id),
+          lt(invitations.resendCount, MAX_RESENDS),
+          lte(invitations.updatedAt, ctx.now - RESEND_COOLDOWN_MS),
+          hourHasRoom(ctx.accountId, ctx.now),
+        ),
+      )
       .returning({ id: invitations.id }),
+    countSentStatement(ctx.accountId, ctx.now, email.written),
     ...email.statements,
   ]);
-  if (!updated?.results.length) throw notPending(row, ctx.now);
+  if (!updated?.results.length) throw await resendRefusal(ctx, id);
   await enqueueEmails(ctx.env.EMAIL_QUEUE, [email.row], ctx.now);
   return toInvitation(renewed, ctx.now);
+}
+
+/** Why a resend changed nothing, read as the invitation is now. */
+async function resendRefusal(ctx: InvitationContext, id: string) {
+  const row = await ownInvitation(ctx, id);
+  if (toInvitation(row, ctx.now).status !== "pending") return notPending(row, ctx.now);
+  if (row.resendCount >= MAX_RESENDS) return tooManyResends(row.resendCount);
+  if (row.updatedAt > ctx.now - RESEND_COOLDOWN_MS) return resendTooSoon(row.updatedAt, ctx.now);
+  return hourlyLimitReached(await emailsSentThisHour(ctx.db, ctx.accountId, ctx.now), ctx.now);
 }

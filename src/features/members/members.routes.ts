@@ -32,7 +32,7 @@ export const addMemberRoute = defineRoute("admin", {
   tags,
   summary: "Add a team member",
   description:
-    "Creates the user at once (no email is sent; they sign in with a magic link at /login). The email is compared lowercase: 409 `already_member` for a user of the workspace, 409 `invitation_pending` for a pending invitation. 429 when users plus pending invitations reach the plan's team-member limit (checked atomically).",
+    "Creates the user at once (no email is sent; they sign in with a magic link at /login). The email is compared lowercase: 409 `already_member` for a user of the workspace, 409 `invitation_pending` for a pending invitation. 429 when users plus pending invitations reach the plan's team-member limit (checked atomically). Adding an owner answers 403 `owner_required`: only an owner grants that role, in the dashboard (an API key acts as an admin).",
   request: { body: jsonBody(AddMemberBodySchema) },
   responses: {
     201: jsonResponse(UserSchema, "The new user."),

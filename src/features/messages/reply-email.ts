@@ -38,6 +38,8 @@ export interface ReplyContent {
   /** The message's files, already in R2: the email refers to them rather than keeping a copy. */
   attachments: AttachmentRow[];
   subject: string;
+  /** An automatic answer (RFC 3834 `Auto-Submitted: auto-replied`), which responders leave unanswered. */
+  autoReply?: boolean;
 }
 
 function ccAddresses(cc: string[]): MailAddress[] {
@@ -91,7 +93,11 @@ export async function prepareReply(
     subject: content.subject,
     html: content.bodyHtml,
     text: content.bodyText,
-    headers: { "In-Reply-To": thread.at(-1) as string, References: thread.join(" ") },
+    headers: {
+      "In-Reply-To": thread.at(-1) as string,
+      References: thread.join(" "),
+      ...(content.autoReply ? { "Auto-Submitted": "auto-replied" } : {}),
+    },
     tags: [],
     attachments: content.attachments.map((file) => ({
       filename: file.filename,

@@ -6,6 +6,7 @@ import { createRouter } from "../../lib/router";
 import { admitAttempt, clientIp } from "../../sessions/rate-limit";
 import { createTicket } from "../tickets/tickets.service";
 import { ContactPage, ThankYouPage } from "./contact.pages";
+import { acknowledgeContact } from "./contact-ack";
 import { InboxNotFoundPage, PortalMessagePage } from "./portal.components";
 import { actingFor, fieldErrors, formValues, normalizeLineBreaks, postedData } from "./portal.forms";
 import { CONTACT_POSTS, RETRY_AFTER_SECONDS, TOO_MANY_POSTS } from "./portal.limits";
@@ -44,16 +45,17 @@ export const contactRouter = createRouter()
       const inbox = await inboxFor(c, c.req.valid("param").inbox_id);
       if (!inbox) return c.html(<InboxNotFoundPage />, 404);
       const form = c.req.valid("form");
-      if (form.website) return c.html(<ThankYouPage ticket={null} />, 200);
+      if (form.website) return c.html(<ThankYouPage />, 200);
       const ctx = c.var.ctx;
       const attempt = { ip: clientIp(c.req.header("CF-Connecting-IP")), email: form.email };
       if (!(await admitAttempt(ctx.db, CONTACT_POSTS, attempt, ctx.now))) {
         c.header("Retry-After", RETRY_AFTER_SECONDS);
         return c.html(<PortalMessagePage title="Slow down" text={TOO_MANY_POSTS} />, 429);
       }
+      const acting = actingFor(ctx, inbox.accountId);
       try {
         const ticket = await createTicket(
-          actingFor(ctx, inbox.accountId),
+          acting,
           {
             inbox_id: inbox.id,
             customer: { email: form.email, name: form.name },
@@ -62,13 +64,11 @@ export const contactRouter = createRouter()
           },
           { announceMessage: true },
         );
-        return c.html(
-          <ThankYouPage ticket={{ clientId: ticket.client_id, publicUrl: ticket.public_url }} />,
-          200,
-        );
+        await acknowledgeContact(acting, ticket.id, ticket.client_id);
+        return c.html(<ThankYouPage />, 200);
       } catch (error) {
         // A blocked address opens nothing and is told nothing: the page a honeypot gets.
-        if (isBlocked(error)) return c.html(<ThankYouPage ticket={null} />, 200);
+        if (isBlocked(error)) return c.html(<ThankYouPage />, 200);
         throw error;
       }
     },

@@ -75,26 +75,19 @@ export function ContactPage(props: { inbox: PublicInbox; values?: FormValues; er
 }
 
 /**
- * The answer to every accepted post. Without a ticket (a filled honeypot, a blocked address) the
- * page says the same and only lacks the link. Whoever posted may follow the ticket they opened.
+ * The answer to every accepted post, the same whatever happened (a filled honeypot, a blocked
+ * address). It never shows the ticket's link: whoever posted may have typed someone else's address,
+ * so the link goes only to that address, in the inbox's acknowledgement (contact-ack.ts).
  */
-export function ThankYouPage(props: { ticket: { clientId: string; publicUrl: string } | null }) {
+export function ThankYouPage() {
   return (
     <Layout title="Thank you">
       <h1>Thank you</h1>
       <p>We have your message and will answer by email.</p>
-      {props.ticket ? (
-        <>
-          <p>
-            Your ticket is <strong>{props.ticket.clientId}</strong>. Follow the conversation and reply on its
-            page:
-          </p>
-          <p class="portal-link">
-            <a href={props.ticket.publicUrl}>{props.ticket.publicUrl}</a>
-          </p>
-          <p class="muted">Keep this link to yourself: anyone who has it can read the conversation.</p>
-        </>
-      ) : null}
+      <p>
+        <strong>Check your email:</strong> we have sent you a link to follow the conversation and reply on its
+        page.
+      </p>
     </Layout>
   );
 }

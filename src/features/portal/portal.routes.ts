@@ -71,10 +71,10 @@ export const contactPostRoute = page({
   tags,
   summary: "Open a ticket from the contact form",
   description:
-    "The contact form's post (same origin only, no session). Opens a ticket in the inbox as POST /v1/tickets does with a first customer message: the customer is found or created by email (with the name given when created), the ticket is `open`, and `ticket.created` then `message.created` fire. The answer is a thank-you page that links to the new ticket's public page (`public_url`): whoever submits the form may follow the ticket they opened. At most 10 posts per IP and 5 per email address in 15 minutes (429). A filled honeypot, or a blocked customer's address, gets the same thank-you page without a ticket link, and nothing is stored; someone typing another person's address could tell from the missing link that it is blocked, which is the price of showing the link at once. Invalid fields show the form again with what was typed (400).",
+    "The contact form's post (same origin only, no session). Opens a ticket in the inbox as POST /v1/tickets does with a first customer message: the customer is found or created by email (with the name given when created), the ticket is `open`, and `ticket.created` then `message.created` fire. The answer is a thank-you page asking to check one's email: it never shows the ticket's public page (`public_url`), since whoever submits may have typed someone else's address. The link goes only to the address given, in a short acknowledgement from the inbox (`[<client_id>] Re: <subject>`, `Auto-Submitted: auto-replied`) sent like a reply, through every check of POST /v1/emails and the workspace's quotas; a refused acknowledgement leaves the ticket as it is. At most 10 posts per IP and 5 per email address in 15 minutes (429). A filled honeypot, or a blocked customer's address, gets the very same thank-you page, and nothing is stored or sent. Invalid fields show the form again with what was typed (400).",
   request: { params: InboxIdParams, body: formBody(ContactFormSchema) },
   responses: {
-    200: htmlPage("Thank you, with the ticket's link when one was opened."),
+    200: htmlPage("Thank you: check your email (the ticket's link is only mailed)."),
     400: htmlPage("The form again, saying which fields to fix."),
     404: htmlPage("No such inbox; the page names no workspace."),
     ...FORM_ERRORS,

@@ -15,6 +15,37 @@ export function listUsers(db: Db, accountId: string) {
     .orderBy(asc(users.createdAt), asc(users.id));
 }
 
+/** A page of the workspace's users, oldest first, for pages that must stay small whatever the team's size. */
+export function usersPage(db: Db, accountId: string, limit: number, offset = 0, activeOnly = false) {
+  return db
+    .select()
+    .from(users)
+    .where(and(eq(users.accountId, accountId), activeOnly ? eq(users.status, "active") : undefined))
+    .orderBy(asc(users.createdAt), asc(users.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+export async function countUsers(db: Db, accountId: string) {
+  const row = await db.get<{ n: number }>(
+    sql`SELECT count(*) AS n FROM users WHERE account_id = ${accountId}`,
+  );
+  return row.n;
+}
+
+/** The named users of the workspace (any number of ids: one bound list, read with json_each). */
+export function usersByIds(db: Db, accountId: string, ids: string[]) {
+  return db
+    .select()
+    .from(users)
+    .where(
+      and(
+        eq(users.accountId, accountId),
+        sql`${users.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+      ),
+    );
+}
+
 export async function findUser(db: Db, accountId: string, id: string) {
   const rows = await db
     .select()

@@ -8,9 +8,14 @@ import {
 } from "./users.schemas";
 
 const tags = ["Users"];
-const lastOwner = {
+const ownership = {
+  403: errorResponse(
+    "The key lacks the admin permission, the workspace is suspended, or the change touches ownership (`owner_required`).",
+  ),
   409: errorResponse("The workspace's last active owner cannot lose that role (`last_owner`)."),
 };
+const OWNER_RULE =
+  "Only an owner grants or removes the owner role, or disables, enables or removes an owner: an API key acts as an admin (any admin can create one), so such a change answers 403 `owner_required` here and is made by an owner in the dashboard.";
 
 export const listUsersRoute = defineRoute("read", {
   method: "get",
@@ -36,10 +41,9 @@ export const updateUserRoute = defineRoute("admin", {
   path: "/v1/users/{id}",
   tags,
   summary: "Update a user",
-  description:
-    "Changes `name`, `role` or `status`. Disabling a user ends their dashboard sessions and unused sign-in links at once; a disabled user cannot sign in. Demoting or disabling the last active owner answers 409 `last_owner`.",
+  description: `Changes \`name\`, \`role\` or \`status\`. Disabling a user ends their dashboard sessions and unused sign-in links at once; a disabled user cannot sign in. Demoting or disabling the last active owner answers 409 \`last_owner\`. ${OWNER_RULE}`,
   request: { params: UserParamsSchema, body: jsonBody(UpdateUserBodySchema) },
-  responses: { 200: jsonResponse(UserSchema, "The updated user."), ...lastOwner },
+  responses: { 200: jsonResponse(UserSchema, "The updated user."), ...ownership },
 });
 
 export const deleteUserRoute = defineRoute("admin", {
@@ -47,8 +51,7 @@ export const deleteUserRoute = defineRoute("admin", {
   path: "/v1/users/{id}",
   tags,
   summary: "Remove a user",
-  description:
-    "Removes the user from the workspace: their sessions end, and tickets assigned to them become unassigned in the same transaction (no `ticket.updated` event: the ticket was not edited). Frees a team-member seat. The last active owner cannot be removed (409 `last_owner`).",
+  description: `Removes the user from the workspace: their sessions end, and tickets assigned to them become unassigned in the same transaction (no \`ticket.updated\` event: the ticket was not edited). Frees a team-member seat. The last active owner cannot be removed (409 \`last_owner\`). ${OWNER_RULE}`,
   request: { params: UserParamsSchema },
-  responses: { 200: jsonResponse(DeletedUserSchema, "The user was removed."), ...lastOwner },
+  responses: { 200: jsonResponse(DeletedUserSchema, "The user was removed."), ...ownership },
 });

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { type Db, runBatch } from "../../db/client";
 import { loginTokens, sessions, tickets, users } from "../../db/schema";
 import { AppError, conflict, notFound, teamMemberLimitReached } from "../../lib/errors";
@@ -6,6 +6,7 @@ import { newId } from "../../lib/ids";
 import { countedList } from "../../lib/pagination";
 import { isUniqueViolation } from "../../lib/unique-violation";
 import { findPendingInvitationByEmail } from "../invitations/invitations.repo";
+import { assertMayGrant, notAnOwnerUnlessOwner, ownerRequired, type TeamActor } from "./owner-rule";
 import { seatAvailable, teamMemberLimit } from "./team-limit";
 import { toUser } from "./users.dto";
 import {
@@ -62,8 +63,9 @@ export async function assertNewPerson(ctx: PeopleContext, email: string) {
     throw invitationPending(email);
 }
 
-/** POST /v1/members: the user exists at once, if a seat is free. */
-export async function addMember(ctx: PeopleContext, input: AddMemberInput) {
+/** POST /v1/members: the user exists at once, if a seat is free; only an owner adds an owner. */
+export async function addMember(ctx: PeopleContext, actor: TeamActor, input: AddMemberInput) {
+  assertMayGrant(actor, input.role);
   await assertNewPerson(ctx, input.email);
   const limit = await teamMemberLimit(ctx.db, ctx.accountId);
   const row = {
@@ -89,16 +91,21 @@ export async function addMember(ctx: PeopleContext, input: AddMemberInput) {
 }
 
 /**
- * PATCH: name, role, status. Demoting or disabling the last active owner is refused (409) by the
- * statement itself, so two admins demoting the last two owners at once cannot both succeed.
- * Disabling ends the user's sessions and unused sign-in links in the same batch.
+ * PATCH: name, role, status. Only an owner makes an owner or changes an owner's role or status
+ * (403 `owner_required`); the target's role is checked by the statement itself. Demoting or
+ * disabling the last active owner is refused (409) by the statement too, so two owners demoting
+ * the last two owners at once cannot both succeed. Disabling ends the user's sessions and unused
+ * sign-in links in the same batch.
  */
-export async function updateUser(ctx: PeopleContext, id: string, input: UpdateUserInput) {
-  const user = await ownUser(ctx, id);
+export async function updateUser(ctx: PeopleContext, actor: TeamActor, id: string, input: UpdateUserInput) {
+  assertMayGrant(actor, input.role);
+  await ownUser(ctx, id);
   const losesOwnership = (input.role !== undefined && input.role !== "owner") || input.status === "disabled";
+  const touchesStanding = input.role !== undefined || input.status !== undefined;
   const where = and(
     eq(users.id, id),
     eq(users.accountId, ctx.accountId),
+    touchesStanding ? notAnOwnerUnlessOwner(actor) : undefined,
     losesOwnership ? notLastOwner(ctx.accountId, id) : undefined,
   );
   const changes = {
@@ -113,20 +120,33 @@ export async function updateUser(ctx: PeopleContext, id: string, input: UpdateUs
     ctx.db.delete(sessions).where(and(eq(sessions.userId, id), disabled)),
     ctx.db.delete(loginTokens).where(and(eq(loginTokens.userId, id), disabled)),
   ]);
-  if (!updated?.meta.changes) {
-    if (losesOwnership && user.role === "owner" && user.status === "active") throw lastOwner();
-    throw notFound(`User ${id}`);
-  }
+  if (!updated?.meta.changes) await refusal(ctx, actor, id, losesOwnership);
   return getUser(ctx, id);
+}
+
+/** Why a guarded write of a user changed nothing, read as the user is now. */
+async function refusal(
+  ctx: PeopleContext,
+  actor: TeamActor,
+  id: string,
+  losesOwnership: boolean,
+): Promise<never> {
+  const user = await ownUser(ctx, id);
+  if (user.role === "owner" && actor !== "owner") throw ownerRequired();
+  if (losesOwnership && user.role === "owner" && user.status === "active") throw lastOwner();
+  throw notFound(`User ${id}`);
 }
 
 /**
  * DELETE: the user goes, with their sessions and sign-in links (cascade), and every ticket
- * assigned to them is unassigned in the same batch. The last active owner stays (409).
+ * assigned to them is unassigned in the same batch. Only an owner removes an owner (403); the
+ * last active owner stays (409).
  */
-export async function removeUser(ctx: PeopleContext, id: string) {
-  const user = await ownUser(ctx, id);
-  const guard = notLastOwner(ctx.accountId, id);
+export async function removeUser(ctx: PeopleContext, actor: TeamActor, id: string) {
+  await ownUser(ctx, id);
+  const ownerOnly =
+    actor === "owner" ? sql`1` : sql`NOT EXISTS (SELECT 1 FROM users WHERE id = ${id} AND role = 'owner')`;
+  const guard = and(notLastOwner(ctx.accountId, id), ownerOnly) as SQL;
   const [, removed] = await runBatch(ctx.db, [
     ctx.db
       .update(tickets)
@@ -134,10 +154,7 @@ export async function removeUser(ctx: PeopleContext, id: string) {
       .where(and(eq(tickets.accountId, ctx.accountId), eq(tickets.assigneeId, id), guard)),
     ctx.db.delete(users).where(and(eq(users.id, id), eq(users.accountId, ctx.accountId), guard)),
   ]);
-  if (!removed?.meta.changes) {
-    if (user.role === "owner" && user.status === "active") throw lastOwner();
-    throw notFound(`User ${id}`);
-  }
+  if (!removed?.meta.changes) await refusal(ctx, actor, id, true);
   return { id, deleted: true as const };
 }
 
