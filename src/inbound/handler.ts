@@ -51,10 +51,11 @@ async function report(
 ): Promise<Outcome> {
   const isMail = !(mail instanceof Error);
   const { email } = found;
+  const named = email ? await namedRecipient(secret, email, found.recipientTag) : null;
   const outcome = await receiveReport(db, {
-    report: isMail ? await readReport(mail) : null,
+    report: isMail ? await readReport(mail, named) : null,
     email,
-    named: email ? await namedRecipient(secret, email, found.recipientTag) : null,
+    named,
     envelope: { mailFrom: message.from, rcptTo: message.to },
     messageId: isMail ? mail.messageId : null,
     raw,

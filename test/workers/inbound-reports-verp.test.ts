@@ -97,3 +97,19 @@ describe("keys that name the email only", () => {
     expect((await reportsOf({ emailId: sent.id })).map((r) => r.outcome)).toEqual(["unmatched"]);
   });
 });
+
+describe("complaints through a recipient's own token", () => {
+  it("an ARF report naming no Original-Rcpt-To is about the copy whose token it came back to, a Bcc one too", async () => {
+    const sent = await sentEmail([TO], undefined, [BCC]);
+    const own = await returnPathOf(sent.id, BCC);
+    // The Bcc recipient's copy carries the original's To: (the other recipient) and no complainant.
+    const arf = report(FIXTURES.arf, sent, TO, own).replace(/^Original-Rcpt-To: .*\r?\n/m, "");
+    expect(arf).not.toContain("Original-Rcpt-To");
+    expect(await deliver(arf, { from: MAILER_DAEMON, to: own })).toEqual({ outcome: "accepted" });
+
+    expect(await suppressionsOf(sent.ws.token)).toEqual([
+      expect.objectContaining({ email: BCC, reason: "complaint", source_email_id: sent.id }),
+    ]);
+    expect((await reportsOf({ emailId: sent.id })).map((r) => r.outcome)).toEqual(["applied"]);
+  });
+});

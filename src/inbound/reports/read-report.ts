@@ -91,10 +91,21 @@ async function originalOf(mail: InboundMail) {
   }
 }
 
-async function feedbackRecipients(mail: InboundMail, fields: Header[], to: string[]) {
+/**
+ * Who complained: the report's `Original-Rcpt-To`; without one, the recipient whose envelope the
+ * report came back to (each recipient's copy has its own bounce address, so a feedback loop
+ * reporting a Bcc recipient's copy reaches that recipient's token though the original's To: names
+ * others); failing both, the original's To: addresses.
+ */
+async function feedbackRecipients(
+  mail: InboundMail,
+  fields: Header[],
+  to: string[],
+  envelopeRecipient: string | null,
+) {
   const feedbackType = fieldOf(fields, "feedback-type").toLowerCase();
   const named = fields.filter((h) => h.key === "original-rcpt-to").map((h) => addressOf(h.value));
-  const addresses = named.some(Boolean) ? named : to.map(addressOf);
+  const addresses = named.some(Boolean) ? named : envelopeRecipient ? [envelopeRecipient] : to.map(addressOf);
   const kind: BounceKind | null = COMPLAINTS.has(feedbackType) ? "complaint" : null;
   return [...new Set(addresses.filter((a): a is string => a !== null))].map((address) => ({
     address,
@@ -114,9 +125,13 @@ function reportTypeOf(mail: InboundMail): string | null {
 
 /**
  * A bounce (RFC 3464 `delivery-status`) or complaint (RFC 5965 `feedback-report`) in a parsed
- * mail, with the recipients it is about; null when the mail is no such report.
+ * mail, with the recipients it is about; null when the mail is no such report. `envelopeRecipient`
+ * is the recipient the report's bounce address names, when it names one (see `namedRecipient`).
  */
-export async function readReport(mail: InboundMail): Promise<MailReport | null> {
+export async function readReport(
+  mail: InboundMail,
+  envelopeRecipient: string | null = null,
+): Promise<MailReport | null> {
   const reportType = reportTypeOf(mail);
   const wanted =
     reportType === "delivery-status"
@@ -130,7 +145,7 @@ export async function readReport(mail: InboundMail): Promise<MailReport | null> 
   const originalMessageId = ownMessageId(original?.messageId);
   if (reportType === "feedback-report") {
     const to = (original?.to ?? []).map((a) => a.address ?? "");
-    const recipients = await feedbackRecipients(mail, groups.flat(), to);
+    const recipients = await feedbackRecipients(mail, groups.flat(), to, envelopeRecipient);
     return { type: "feedback", recipients: recipients.slice(0, MAX_RECIPIENTS), originalMessageId };
   }
   // The first group is about the message, each further one about one recipient.
