@@ -7,11 +7,17 @@ import type { EmailRow, NewEmailRow } from "./emails.repo";
 
 /**
  * How long a claim lasts. Building a message and handing it over take seconds; a sender that has
- * not finished by then died (an evicted Worker, a crash), and the minute sweep takes the email back.
+ * not finished by then died (an evicted Worker, a crash), and the minute sweep takes the email back,
+ * so a crashed email is settled within the lease plus a minute (at most 2¼ minutes).
  */
-export const LEASE_MS = 10 * 60_000;
-/** The transport is called only while at least this much of the lease is left (SMTP deadlines are 30 s a step). */
-export const TRANSPORT_BUDGET_MS = 5 * 60_000;
+export const LEASE_MS = 75_000;
+/**
+ * An email is handed off only while at least this much of its lease is left: the server's answer
+ * to the final dot (30 s at most, the SMTP client's per-command deadline) and the record after it.
+ */
+export const TRANSPORT_BUDGET_MS = 40_000;
+/** The transport must have answered this long before the lease ends, so its outcome can be written. */
+export const RECORD_MARGIN_MS = 5_000;
 
 /**
  * Takes a due email for sending with a lease. The status test makes this the one place where an
@@ -137,7 +143,7 @@ export function finishStatements(
  * workspace is suspended: `response` then says so); `storedBytes` is what the email still keeps in
  * R2, so the storage reserved for an unbuilt message is given back.
  */
-export function failBeforeHandoff(
+export function failBeforeHandoffStatements(
   db: Db,
   email: EmailRow,
   reason: string,
@@ -145,21 +151,18 @@ export function failBeforeHandoff(
   now: number,
   response = `Could not build the message: ${reason}`,
 ) {
-  return runBatch(
+  return finishStatements(
     db,
-    finishStatements(
-      db,
-      email,
-      [],
-      {
-        status: "failed",
-        lastEvent: "failed",
-        lastResponse: response,
-        storedBytes,
-      },
-      reason,
-      now,
-    ),
+    email,
+    [],
+    {
+      status: "failed",
+      lastEvent: "failed",
+      lastResponse: response,
+      storedBytes,
+    },
+    reason,
+    now,
   );
 }
 
@@ -167,17 +170,20 @@ export function failBeforeHandoff(
  * Gives a claim back before the hand-off, after a passing failure of ours (R2, D1): the email is
  * `queued` again and not due before `retryAt`, so the queue's retry finds it ready.
  */
-export function releaseClaim(db: Db, email: EmailRow, reason: string, retryAt: number, now: number) {
-  return runBatch(
+export function releaseClaimStatements(
+  db: Db,
+  email: EmailRow,
+  reason: string,
+  retryAt: number,
+  now: number,
+) {
+  return finishStatements(
     db,
-    finishStatements(
-      db,
-      email,
-      [],
-      { status: "queued", lastEvent: "deferred", lastResponse: reason, nextAttemptAt: retryAt },
-      reason,
-      now,
-    ),
+    email,
+    [],
+    { status: "queued", lastEvent: "deferred", lastResponse: reason, nextAttemptAt: retryAt },
+    reason,
+    now,
   );
 }
 

@@ -12,7 +12,8 @@ export const capturedPrefix = (emailId: string) => `captured/${emailId}/`;
 export function captureTransport(files: R2Bucket): Transport {
   return {
     name: "capture",
-    async send(message) {
+    async send(message, hooks) {
+      if (!(await hooks.handOff())) return { kind: "withheld" };
       await Promise.all(
         message.envelopes.map((envelope) =>
           files.put(
@@ -27,5 +28,6 @@ export function captureTransport(files: R2Bucket): Transport {
       );
       return { kind: "sent", response: "250 captured (EMAIL_TRANSPORT=capture)", rejected: [] };
     },
+    close: async () => {},
   };
 }

@@ -14,7 +14,8 @@ import type { Transport, TransportResult } from "./transport";
 export function cloudflareTransport(binding: SendEmail): Transport {
   return {
     name: "cloudflare",
-    async send(message): Promise<TransportResult> {
+    async send(message, hooks): Promise<TransportResult> {
+      if (!(await hooks.handOff())) return { kind: "withheld" };
       const outcomes = await Promise.all(
         message.envelopes.map(async ({ recipient }) => {
           try {
@@ -40,5 +41,6 @@ export function cloudflareTransport(binding: SendEmail): Transport {
       }
       return { kind: "sent", response: "250 accepted by send_email", rejected };
     },
+    close: async () => {},
   };
 }

@@ -1,4 +1,5 @@
-import { sendTransactions } from "./smtp/client";
+import { asFailure } from "./smtp/failure";
+import { SessionPool } from "./smtp/session-pool";
 import type { SmtpOptions, SmtpResult } from "./smtp/types";
 import type { Envelope, RejectedRecipient, Transport, TransportResult } from "./transport";
 
@@ -32,20 +33,29 @@ function rejectionOf(envelope: Envelope, result: Extract<SmtpResult, { ok: false
 }
 
 /**
- * A smart host over TCP (STARTTLS and AUTH): one connection, one transaction per recipient, each
- * with that recipient's own MAIL FROM and the same bytes. 5xx answers are permanent, 4xx and
- * network errors are not.
+ * A smart host over TCP (STARTTLS and AUTH): a few sessions (see `SessionPool`) carry the
+ * messages one after another, one transaction per recipient, each with that recipient's own MAIL
+ * FROM and the same bytes. The hand-off is asked for just before the first final dot. 5xx answers
+ * are permanent, 4xx and network errors are not.
  */
 export function smtpTransport(config: SmtpConfig): Transport {
-  const options = optionsOf(config);
+  const pool = new SessionPool(optionsOf(config));
   return {
     name: "smtp",
-    async send(message): Promise<TransportResult> {
-      const results = await sendTransactions(
-        options,
-        message.envelopes.map((e) => ({ from: e.mailFrom, to: [e.recipient] })),
-        message.raw,
-      );
+    async send(message, hooks): Promise<TransportResult> {
+      const envelopes = message.envelopes.map((e) => ({ from: e.mailFrom, to: [e.recipient] }));
+      let results: SmtpResult[];
+      try {
+        const outcome = await pool.with((session) =>
+          session.send(envelopes, message.raw, { beforeCommit: hooks.handOff, deadline: hooks.deadline }),
+        );
+        if (outcome.withheld) return { kind: "withheld" };
+        results = outcome.results;
+      } catch (error) {
+        // The session could not be opened: every envelope shares the answer.
+        const failure = asFailure("connect", error).toResult();
+        results = envelopes.map(() => failure);
+      }
       const rejected = message.envelopes.flatMap((envelope, i) => {
         const result = results[i];
         return result && !result.ok ? [rejectionOf(envelope, result)] : [];
@@ -60,5 +70,6 @@ export function smtpTransport(config: SmtpConfig): Transport {
         rejected,
       };
     },
+    close: () => pool.close(),
   };
 }

@@ -28,9 +28,27 @@ export interface RejectedRecipient {
 export type TransportResult =
   | { kind: "sent"; response: string; rejected: RejectedRecipient[] }
   /** Nothing was delivered. `recipients` lists those the refusal was about when it was per recipient. */
-  | { kind: "failed"; permanent: boolean; response: string; rejected: RejectedRecipient[] };
+  | { kind: "failed"; permanent: boolean; response: string; rejected: RejectedRecipient[] }
+  /** `handOff` answered no: the email is no longer this sender's, and nothing was sent. */
+  | { kind: "withheld" };
+
+/**
+ * What the sender gives the transport with each message. `handOff` is called once, at the last
+ * moment the message can still be held back (for SMTP, before the data's final dot; for the
+ * others, right before the call): it records that the message may now reach someone, so that a
+ * crash from here on closes the email instead of sending it again, and it answers false when the
+ * sender lost the email meanwhile, in which case the transport sends nothing. A transaction that
+ * never reaches that moment (every recipient refused) sends nothing and calls no hand-off.
+ */
+export interface SendHooks {
+  handOff(): Promise<boolean>;
+  /** Epoch ms by which the transport must have answered; work not begun by then is left for a retry. */
+  deadline: number;
+}
 
 export interface Transport {
   readonly name: "capture" | "smtp" | "cloudflare";
-  send(message: OutgoingMessage): Promise<TransportResult>;
+  send(message: OutgoingMessage, hooks: SendHooks): Promise<TransportResult>;
+  /** Ends what the transport keeps open between messages (SMTP sessions); safe to call twice. */
+  close(): Promise<void>;
 }

@@ -21,41 +21,115 @@ export async function sendMail(
   return result ?? NOT_SENT;
 }
 
+/** What a message's sender is told and asked (see `SendHooks` in ../transport.ts). */
+export interface MessageHooks {
+  /** Called before the first final dot; false drops the connection so nothing is delivered. */
+  beforeCommit?: () => Promise<boolean>;
+  /** Epoch ms no exchange of this message may outlast. */
+  deadline?: number;
+}
+
+export interface MessageOutcome {
+  results: SmtpResult[];
+  /** `beforeCommit` answered no: nothing was delivered and the session is gone. */
+  withheld: boolean;
+}
+
 /**
- * Submits the same message once per envelope over one SMTP session: greeting, EHLO, STARTTLS,
- * AUTH, then MAIL, RCPT, DATA for each envelope in turn, then QUIT. A new MAIL follows the end of
- * a transaction's data (RFC 5321 §3.3); a refused transaction is cleared with RSET (§4.1.1.5) and
- * the next goes on. Never throws: one result per envelope, in order; a failure of the session
- * (connecting, AUTH, a lost connection) is the result of every envelope not yet sent. The socket
- * is closed whatever happens.
+ * One SMTP session (greeting, EHLO, STARTTLS, AUTH) that carries several messages in turn, so a
+ * sender keeps few connections open (Workers allow six at once per invocation). A session whose
+ * connection failed is `broken` and must not be given another message.
+ */
+export class SmtpSession {
+  broken = false;
+
+  private constructor(
+    private readonly connection: SmtpConnection,
+    private readonly capabilities: Capabilities,
+    private readonly heloName: string,
+  ) {}
+
+  static async open(options: SmtpOptions): Promise<SmtpSession> {
+    const connection = await SmtpConnection.open(options, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    try {
+      return new SmtpSession(connection, await openSession(connection, options), options.heloName);
+    } catch (error) {
+      const failure = asFailure("connect", error);
+      if (failure.code !== null) await connection.quit();
+      await connection.close();
+      throw failure;
+    }
+  }
+
+  /**
+   * The message once per envelope: MAIL, RCPT, DATA for each in turn. A refused transaction is
+   * cleared with RSET (RFC 5321 §4.1.1.5) and the next goes on; a failure of the connection is the
+   * result of every envelope not yet sent, and breaks the session. Never throws.
+   */
+  async send(envelopes: SmtpEnvelope[], message: string, hooks: MessageHooks = {}): Promise<MessageOutcome> {
+    const results: Array<SmtpResult | undefined> = envelopes.map((e) =>
+      checkEnvelope(e, this.heloName)?.toResult(),
+    );
+    const data = messageData(message);
+    // Asked once per message: the first transaction to reach its dot hands the message off for all.
+    const ask = hooks.beforeCommit;
+    let asked: Promise<boolean> | undefined;
+    const commit = ask && (() => (asked ??= ask()));
+    this.connection.deadline = hooks.deadline ?? Number.POSITIVE_INFINITY;
+    try {
+      for (const [i, envelope] of envelopes.entries()) {
+        if (results[i] !== undefined) continue;
+        const result = await transaction(this.connection, this.capabilities, envelope, data, commit);
+        if (result === WITHHELD) {
+          this.broken = true;
+          await this.connection.close();
+          return { results: envelopes.map(() => NOT_SENT), withheld: true };
+        }
+        results[i] = result;
+      }
+    } catch (error) {
+      const failure = asFailure("connect", error);
+      this.broken = true;
+      if (failure.code !== null) await this.connection.quit();
+      await this.connection.close();
+      for (const i of results.keys()) results[i] ??= failure.toResult();
+    } finally {
+      this.connection.deadline = Number.POSITIVE_INFINITY;
+    }
+    return { results: results.map((r) => r ?? NOT_SENT), withheld: false };
+  }
+
+  /** QUIT, then the socket closed, whatever the server says. */
+  async end(): Promise<void> {
+    if (!this.broken) await this.connection.quit();
+    this.broken = true;
+    await this.connection.close();
+  }
+}
+
+/**
+ * Submits the same message once per envelope over one SMTP session of its own (see
+ * `SmtpSession.send`), then QUIT. Never throws: one result per envelope, in order; a failure of
+ * the session (connecting, AUTH, a lost connection) is the result of every envelope not yet sent.
+ * The socket is closed whatever happens.
  */
 export async function sendTransactions(
   options: SmtpOptions,
   envelopes: SmtpEnvelope[],
   message: string,
 ): Promise<SmtpResult[]> {
-  const results: Array<SmtpResult | undefined> = envelopes.map((e) =>
-    checkEnvelope(e, options.heloName)?.toResult(),
-  );
-  if (results.every((r) => r !== undefined)) return results;
-  let connection: SmtpConnection | undefined;
+  const checked = envelopes.map((e) => checkEnvelope(e, options.heloName)?.toResult());
+  if (checked.every((r) => r !== undefined)) return checked;
+  let session: SmtpSession;
   try {
-    connection = await SmtpConnection.open(options, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const capabilities = await openSession(connection, options);
-    const data = messageData(message);
-    for (const [i, envelope] of envelopes.entries()) {
-      if (results[i] === undefined) results[i] = await transaction(connection, capabilities, envelope, data);
-    }
-    await connection.quit();
+    session = await SmtpSession.open(options);
   } catch (error) {
-    const failure = asFailure("connect", error);
-    // After a refusal the server is still listening and deserves a QUIT; after a network error it is not.
-    if (failure.code !== null) await connection?.quit();
-    for (const i of results.keys()) results[i] ??= failure.toResult();
-  } finally {
-    await connection?.close();
+    const failure = asFailure("connect", error).toResult();
+    return checked.map((r) => r ?? failure);
   }
-  return results.map((r) => r ?? NOT_SENT);
+  const { results } = await session.send(envelopes, message);
+  await session.end();
+  return results;
 }
 
 async function openSession(connection: SmtpConnection, options: SmtpOptions): Promise<Capabilities> {
@@ -66,13 +140,23 @@ async function openSession(connection: SmtpConnection, options: SmtpOptions): Pr
   return capabilities;
 }
 
-/** One MAIL, RCPT…, DATA; a refusal is this transaction's result, a network failure ends the session. */
+const WITHHELD = Symbol("withheld");
+/** The terminating CRLF "." CRLF that ends `messageData`'s bytes. */
+const FINAL_DOT = 3;
+
+/**
+ * One MAIL, RCPT…, DATA; a refusal is this transaction's result, a network failure ends the
+ * session. With `beforeCommit`, the data goes out without its final dot, the sender is asked, and
+ * only then the dot: until the dot the server may not deliver (RFC 5321 §4.1.1.4), so a crash or a
+ * "no" before it delivers nothing.
+ */
 async function transaction(
   connection: SmtpConnection,
   capabilities: Capabilities,
   envelope: SmtpEnvelope,
   data: Uint8Array,
-): Promise<SmtpResult> {
+  beforeCommit?: () => Promise<boolean>,
+): Promise<SmtpResult | typeof WITHHELD> {
   try {
     const eightBit = data.some((byte) => byte > 0x7f);
     await connection.command(
@@ -82,7 +166,13 @@ async function transaction(
     );
     const rejected = await addRecipients(connection, envelope.to);
     await connection.command("data", "DATA", 354);
-    const reply = await connection.send("message", data);
+    let end = data;
+    if (beforeCommit) {
+      await connection.write("message", data.subarray(0, data.byteLength - FINAL_DOT));
+      if (!(await beforeCommit())) return WITHHELD;
+      end = data.subarray(data.byteLength - FINAL_DOT);
+    }
+    const reply = await connection.send("message", end);
     if (reply.code !== 250) throw replyFailure("message", reply);
     return { ok: true, code: reply.code, response: reply.text, rejected };
   } catch (error) {

@@ -15,6 +15,8 @@ export class SmtpConnection {
   #reader: ReplyReader;
   #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #encoder = new TextEncoder();
+  /** Epoch ms no exchange may outlast (the sender's lease), on top of the per-command deadline. */
+  deadline = Number.POSITIVE_INFINITY;
 
   private constructor(
     socket: Socket,
@@ -74,6 +76,11 @@ export class SmtpConnection {
     });
   }
 
+  /** Writes bytes the server answers nothing to yet: a message's data before its final dot. */
+  write(stage: SmtpStage, bytes: Uint8Array): Promise<void> {
+    return this.#run(stage, "the write", () => this.#writer.write(bytes));
+  }
+
   /**
    * Upgrades in place after the server's 220 to STARTTLS. workerd checks the certificate against the
    * host name given to `connect()` (it rejects `expectedServerHostname`), so there is none to pass.
@@ -102,7 +109,9 @@ export class SmtpConnection {
 
   async #run<T>(stage: SmtpStage, what: string, work: () => Promise<T>): Promise<T> {
     try {
-      return await withDeadline(work(), this.timeoutMs, what);
+      const ms = Math.min(this.timeoutMs, this.deadline - Date.now());
+      if (ms <= 0) throw new Error(`the attempt's deadline passed before ${what}`);
+      return await withDeadline(work(), ms, what);
     } catch (error) {
       throw asFailure(stage, error);
     }
