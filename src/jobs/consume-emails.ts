@@ -8,10 +8,18 @@ const SendMessageSchema = z.object({ emailId: z.string().regex(/^eml_/) });
 /** A campaign's next batch of recipients (see features/campaigns/send-batch.ts). */
 const CampaignBatchSchema = z.object({ campaignId: z.string().regex(/^cmp_/) });
 
-/** Sends the campaign's next batch; when more remain, the following batch is queued before the ack. */
+/**
+ * Sends the campaign's next batch; when more remain, the following batch is queued as soon as this
+ * one is written (so it is prepared while this one is delivered), and in any case before the ack.
+ */
 async function consumeCampaignBatch(message: Message<unknown>, campaignId: string, env: Env) {
   try {
-    if ((await sendCampaignBatch(env, campaignId)) === "continue")
+    let queued = false;
+    const queueNext = async () => {
+      queued = true;
+      await queueBatch(env.EMAIL_QUEUE, campaignId);
+    };
+    if ((await sendCampaignBatch(env, campaignId, Date.now(), queueNext)) === "continue" && !queued)
       await queueBatch(env.EMAIL_QUEUE, campaignId);
     message.ack();
   } catch (error) {

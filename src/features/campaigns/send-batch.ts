@@ -7,6 +7,7 @@ import { limitsFor, type PlanName, parseQuotaOverrides } from "../../lib/plans";
 import { mayAct, SUSPENDED_CODE } from "../../lib/workspace-gate";
 import { domainOf, parseAddress } from "../../mail/address";
 import { unsubscribeHeaders, unsubscribeUrl } from "../../mail/unsubscribe-token";
+import { deliverEmails } from "../emails/deliver";
 import { prepareEmails } from "../emails/emails.accept";
 import { normalizeEmail } from "../emails/emails.input";
 import type { EmailRow } from "../emails/emails.repo";
@@ -90,14 +91,17 @@ async function pauseFor(db: Db, campaign: CampaignRow, reason: AppError, now: nu
 /**
  * Sends a campaign's next batch of at most 100 pending recipients through the email pipeline:
  * suppressed addresses become `suppressed`, customers unsubscribed since the send began `skipped`,
- * the rest become emails whose rows are written only with their recipient's claim, then queued
- * for delivery. A quota that cannot take them all sends what fits and pauses the campaign with the
- * reason. Answers whether another batch should follow.
+ * the rest become emails whose rows are written only with their recipient's claim, then delivered
+ * here at once (see `deliverNow`). A quota that cannot take them all sends what fits and pauses
+ * the campaign with the reason. Answers whether another batch should follow; `queueNext`, when
+ * given, is called as soon as this batch's emails are written and another should follow, so the
+ * next batch is prepared while this one is being delivered.
  */
 export async function sendCampaignBatch(
   env: Env,
   campaignId: string,
   now = Date.now(),
+  queueNext?: () => Promise<void>,
 ): Promise<BatchOutcome> {
   const db = createDb(env.DB);
   const [found, pending] = await db.batch([
@@ -150,7 +154,8 @@ export async function sendCampaignBatch(
   const stop = toSend.length < wanted.length ? quota.refusal(wanted.length) : null;
 
   try {
-    await sendEmails(env, db, campaign, toSend, { ...state, suppressed: [] }, settle, now);
+    const next = stop ? undefined : queueNext;
+    await sendEmails(env, db, campaign, toSend, { ...state, suppressed: [] }, settle, now, next);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     // Domain no longer verified, a quota taken by a concurrent send, an email too large: stop here.
@@ -165,7 +170,29 @@ export async function sendCampaignBatch(
   return "continue";
 }
 
-/** Writes the batch's emails with their claims and settled recipients in one D1 batch, then queues them. */
+/**
+ * A campaign batch hands its own emails to the transport: no second trip through the email queue,
+ * one claim and about one record for the hundred. What must wait (a deferral) goes on the email
+ * queue with its pause; if delivering fails outright they all go there, and the minute sweep
+ * finds any the queue did not take.
+ */
+async function deliverNow(env: Env, rows: EmailRow[], now: number) {
+  const ids = rows.map((row) => row.id);
+  try {
+    const outcomes = await deliverEmails(env, ids);
+    const later = outcomes.flatMap((outcome, i) =>
+      outcome.kind === "retry"
+        ? [{ body: { emailId: ids[i] as string }, delaySeconds: outcome.delaySeconds }]
+        : [],
+    );
+    if (later.length > 0) await env.EMAIL_QUEUE.sendBatch(later);
+  } catch (error) {
+    log.warn("campaigns.deliver_failed", { count: ids.length, ...describeError(error) });
+    await enqueueEmails(env.EMAIL_QUEUE, rows, now);
+  }
+}
+
+/** Writes the batch's emails with their claims and settled recipients in one D1 batch, then delivers them. */
 async function sendEmails(
   env: Env,
   db: Db,
@@ -174,6 +201,7 @@ async function sendEmails(
   state: SendState,
   settle: ReturnType<typeof settleStatements>,
   now: number,
+  queueNext?: () => Promise<void>,
 ) {
   const touch = sql`UPDATE campaigns SET updated_at = ${now} WHERE id = ${campaign.id}`;
   if (recipients.length === 0) {
@@ -210,5 +238,8 @@ async function sendEmails(
   // Another run claimed these recipients first: their emails were not written; give the quota back.
   if (claimed === 0)
     await prepared.abort().catch((e: unknown) => log.warn("campaigns.release_failed", describeError(e)));
-  else await enqueueEmails(env.EMAIL_QUEUE, prepared.rows as EmailRow[], now);
+  else {
+    await queueNext?.();
+    await deliverNow(env, prepared.rows as EmailRow[], now);
+  }
 }
