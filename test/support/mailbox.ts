@@ -9,9 +9,27 @@ import type { ReceivedMessage } from "./smtp-test-env";
 export class Mailbox {
   readonly messages: ReceivedMessage[] = [];
   #server: Server | undefined;
+  #held = new Map<string, () => void>();
+
+  /**
+   * For a message to a `held-…` recipient the fixtures answer the final dot only once a test
+   * releases it (`POST <mailboxUrl>?release=<address>`), so the test can look at the sender while
+   * the server still has the message in hand.
+   */
+  releaseOf(address: string): Promise<void> {
+    return new Promise((resolve) => this.#held.set(address, resolve));
+  }
 
   async listen(): Promise<string> {
-    const server = createServer((_req, res) => {
+    const server = createServer((req, res) => {
+      const release = new URL(req.url ?? "/", "http://mailbox").searchParams.get("release");
+      if (req.method === "POST" && release) {
+        const held = this.#held.get(release);
+        this.#held.delete(release);
+        held?.();
+        res.writeHead(held ? 204 : 404).end();
+        return;
+      }
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(this.messages));
     });

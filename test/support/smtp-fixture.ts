@@ -37,7 +37,10 @@ export async function startSmtpFixture(
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
+      const held = session.envelope.rcptTo.find((rcpt) => rcpt.address.startsWith("held-"));
+      const released = held ? mailbox.releaseOf(held.address) : Promise.resolve();
+      stream.on("end", async () => {
+        await released;
         mailbox.messages.push({
           server: name,
           session: session.id,

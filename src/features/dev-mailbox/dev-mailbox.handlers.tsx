@@ -26,8 +26,11 @@ devMailboxRouter.use("/_dev/mailbox", pageSecurity);
 
 devMailboxRouter
   .openapi(mailboxPageRoute, async (c) =>
-    c.html(<MailboxPage messages={await newestMessages(c.var.ctx.db, c.env.FILES)} />, 200),
+    c.html(
+      <MailboxPage messages={await newestMessages(c.var.ctx.db, c.env.FILES, c.env.ENCRYPTION_KEY)} />,
+      200,
+    ),
   )
   .openapi(mailboxJsonRoute, async (c) =>
-    c.json({ data: await newestMessages(c.var.ctx.db, c.env.FILES) }, 200),
+    c.json({ data: await newestMessages(c.var.ctx.db, c.env.FILES, c.env.ENCRYPTION_KEY) }, 200),
   );

@@ -1,7 +1,8 @@
-import { desc, isNotNull } from "drizzle-orm";
+import { desc, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { emails } from "../../db/schema";
-import { capturedPrefix } from "../../mail/transports/capture";
+import { bounceAddress } from "../../mail/bounce-address";
+import { messageKey } from "../emails/message-key";
 
 /** How many of the newest messages the mailbox shows. */
 export const MAILBOX_SIZE = 50;
@@ -19,30 +20,45 @@ export interface MailboxMessage {
   raw: string;
 }
 
-/** Every envelope's copy of one email the capture transport kept, in recipient order. */
-async function copiesOf(files: R2Bucket, emailId: string) {
-  const listed = await files.list({ prefix: capturedPrefix(emailId), include: ["customMetadata"] });
-  const copies = await Promise.all(
-    listed.objects.map(async (o) => {
-      const object = await files.get(o.key);
-      const { recipient, mailFrom } = o.customMetadata ?? {};
-      if (!object || !recipient || !mailFrom) return null;
-      return { recipient, return_path: mailFrom, raw: await object.text() };
+/**
+ * Every envelope's copy of one email: the message as built (kept in R2 when it was built) under
+ * the Return-Path its envelope carried, for each recipient the transport accepted (a bounce
+ * reported later does not unsend it), in the order they were written.
+ */
+async function copiesOf(files: R2Bucket, secret: string, email: MailboxRow, recipients: string[]) {
+  if (recipients.length === 0) return [];
+  const object = await files.get(messageKey(email.id));
+  if (!object) return [];
+  const raw = await object.text();
+  return Promise.all(
+    recipients.map(async (recipient) => {
+      const returnPath = await bounceAddress(secret, email.id, recipient, email.fromAddress);
+      return { recipient, return_path: returnPath, raw: `Return-Path: <${returnPath}>\r\n${raw}` };
     }),
   );
-  return copies.filter((c) => c !== null);
+}
+
+interface MailboxRow {
+  id: string;
+  from: string;
+  fromAddress: string;
+  to: string;
+  subject: string;
+  createdAt: number;
 }
 
 /**
  * The newest emails handed to the transport, in every workspace (a development tool: the local
- * database is the developer's own), one entry per envelope with the copy the capture transport
- * kept in R2. Development only, so the scan of `emails` by `sent_at` needs no index of its own.
+ * database is the developer's own), one entry per envelope the transport accepted: with the
+ * capture transport, what each recipient's server would have stored.
+ * Development only, so the scan of `emails` by `sent_at` needs no index of its own.
  */
-export async function newestMessages(db: Db, files: R2Bucket): Promise<MailboxMessage[]> {
-  const rows = await db
+export async function newestMessages(db: Db, files: R2Bucket, secret: string): Promise<MailboxMessage[]> {
+  const rows: MailboxRow[] = await db
     .select({
       id: emails.id,
       from: emails.from,
+      fromAddress: emails.fromAddress,
       to: emails.to,
       subject: emails.subject,
       createdAt: emails.createdAt,
@@ -51,17 +67,23 @@ export async function newestMessages(db: Db, files: R2Bucket): Promise<MailboxMe
     .where(isNotNull(emails.sentAt))
     .orderBy(desc(emails.createdAt), desc(emails.id))
     .limit(MAILBOX_SIZE);
+  const accepted = await db.all<{ email_id: string; address: string }>(sql`
+    SELECT email_id, address FROM email_recipients
+    WHERE email_id IN (SELECT value FROM json_each(${JSON.stringify(rows.map((r) => r.id))}))
+      AND state IN ('accepted', 'bounced')
+    ORDER BY rowid`);
   const messages = await Promise.all(
-    rows.map(async (row) =>
-      (await copiesOf(files, row.id)).map((copy) => ({
+    rows.map(async (row) => {
+      const recipients = accepted.filter((r) => r.email_id === row.id).map((r) => r.address);
+      return (await copiesOf(files, secret, row, recipients)).map((copy) => ({
         id: row.id,
         from: row.from,
         to: JSON.parse(row.to) as string[],
         subject: row.subject,
         created_at: new Date(row.createdAt).toISOString(),
         ...copy,
-      })),
-    ),
+      }));
+    }),
   );
   return messages.flat();
 }

@@ -11,6 +11,6 @@ export function transportFor(env: Env): Transport {
     case "cloudflare":
       return cloudflareTransport(env.SEND_EMAIL);
     default:
-      return captureTransport(env.FILES);
+      return captureTransport();
   }
 }
