@@ -14,11 +14,17 @@ import { db, seedWorkspace, sendingWorkspace } from "./helpers";
  */
 function countingD1(d1: D1Database) {
   const trips: string[] = [];
+  /** How many values each statement bound: D1 allows at most 100. */
+  const bound: number[] = [];
   const real = new WeakMap<object, D1PreparedStatement>();
   const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
     const proxy = new Proxy(statement, {
       get(target, prop) {
-        if (prop === "bind") return (...values: unknown[]) => wrap(target.bind(...values));
+        if (prop === "bind")
+          return (...values: unknown[]) => {
+            bound.push(values.length);
+            return wrap(target.bind(...values));
+          };
         const value = Reflect.get(target, prop, target);
         if (typeof value !== "function") return value;
         return (...args: unknown[]) => {
@@ -46,7 +52,7 @@ function countingD1(d1: D1Database) {
       };
     },
   });
-  return { binding, trips };
+  return { binding, trips, bound };
 }
 
 const contextFor = (accountId: string, d1: D1Database): EmailContext => ({
@@ -59,16 +65,23 @@ const contextFor = (accountId: string, d1: D1Database): EmailContext => ({
 describe("accepting an email", () => {
   it("takes one D1 round trip: checks, quota and writes in one batch", async () => {
     const ws = await sendingWorkspace("one-trip.test", { plan: "free" });
-    const { binding, trips } = countingD1(env.DB);
+    const { binding, trips, bound } = countingD1(env.DB);
     const input = SendEmailBodySchema.parse({
-      from: "hello@one-trip.test",
+      from: "Acme <hello@one-trip.test>",
       to: ["ada@example.com", "grace@example.com"],
+      cc: "cc@example.com",
+      bcc: "bcc@example.com",
+      reply_to: "help@one-trip.test",
       subject: "Receipt",
       text: "Thanks!",
+      html: "<p>Thanks!</p>",
+      headers: { "X-Ref": "1" },
       tags: [{ name: "kind", value: "receipt" }],
+      scheduled_at: new Date(Date.now() + 60_000).toISOString(),
     });
     const answer = await sendEmail(contextFor(ws.accountId, binding), input, undefined);
     expect(trips).toEqual(["batch"]);
+    expect(Math.max(...bound)).toBeLessThanOrEqual(100);
 
     const id = (answer.body as { id: string }).id;
     const row = await env.DB.prepare(
@@ -76,7 +89,7 @@ describe("accepting an email", () => {
     )
       .bind(id)
       .first<{ connection_id: string; track_opens: number; recipients: number }>();
-    expect(row).toEqual({ connection_id: ws.connection.id, track_opens: 0, recipients: 2 });
+    expect(row).toEqual({ connection_id: ws.connection.id, track_opens: 0, recipients: 4 });
     const usage = await env.DB.prepare(
       "SELECT emails_hour, storage_bytes FROM account_usage WHERE account_id = ?",
     )
