@@ -5,7 +5,7 @@ import { SendEmailBodySchema } from "../../src/features/emails/emails.schemas";
 import { type EmailContext, sendEmail } from "../../src/features/emails/emails.service";
 import { limitSql } from "../../src/features/usage/limits-sql";
 import { limitsFor, type PlanName, parseQuotaOverrides, QUOTA_NAMES } from "../../src/lib/plans";
-import { db, seedWorkspace, sendingWorkspace } from "./helpers";
+import { call, db, seedWorkspace, sendingWorkspace } from "./helpers";
 
 /**
  * The real D1 binding, counting its round trips: each `batch` and each prepared statement's
@@ -123,6 +123,26 @@ describe("accepting an email", () => {
       .bind(ws.accountId)
       .first();
     expect(written).toEqual({ emails: 0, usage: 0 });
+  });
+});
+
+describe("accepting under concurrency", () => {
+  it("admits exactly the quota's room: every other request 429, counters exact", async () => {
+    const ws = await sendingWorkspace("one-trip-race.test", {
+      plan: "free",
+      overrides: { emails_per_hour: 3 },
+    });
+    const body = { from: "hello@one-trip-race.test", to: "ada@example.com", subject: "Hi", text: "Hi" };
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => call("POST", "/v1/emails", { token: ws.token, body })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
+    const counts = await env.DB.prepare(
+      "SELECT (SELECT count(*) FROM emails WHERE account_id = ?1) AS emails, (SELECT emails_hour FROM account_usage WHERE account_id = ?1) AS hour",
+    )
+      .bind(ws.accountId)
+      .first();
+    expect(counts).toEqual({ emails: 3, hour: 3 });
   });
 });
 
