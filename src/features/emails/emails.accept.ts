@@ -39,17 +39,20 @@ export interface PreparedEmails {
 }
 
 /** The bytes an email keeps in R2 of its own: attachments given as bytes, and the built message. */
-const ownBytes = (email: NormalizedEmail) =>
+export const ownBytes = (email: NormalizedEmail) =>
   email.attachments.reduce((sum, a) => sum + ("bytes" in a.content ? a.size : 0), 0) + estimateSize(email);
 
+/** What of the account an email's row takes: its id and its tracking defaults. */
+export type RowAccount = Pick<AccountRow, "id" | "defaultTrackOpens" | "defaultTrackClicks">;
+
 /** Builds the stored row of an accepted email. */
-function rowFor(
-  ctx: AcceptContext,
+export function rowFor(
+  ctx: { account: RowAccount; now: number },
   email: NormalizedEmail,
   connectionId: string,
   source: string,
+  id = newId("eml"),
 ): NewEmailRow {
-  const id = newId("eml");
   const attachments: StoredAttachment[] = email.attachments.map((a, i) => ({
     filename: a.filename,
     content_type: a.contentType,
@@ -90,6 +93,30 @@ function rowFor(
 }
 
 /**
+ * The checks of a send in the order the API promises, against what `loadSendState` read: a
+ * workspace that may act (403), sender domain (403), plan limits and quotas (429), suppressed
+ * recipients (422), size (413). Throws the first that fails; answers the sender connections and
+ * the account's limits.
+ */
+export function checkInOrder(state: SendState, account: AccountRow, emails: NormalizedEmail[], now: number) {
+  if (!mayAct(account.status)) throw workspaceSuspended();
+  const connections = senderConnections(state, emails);
+  const limits = limitsFor(account.plan as PlanName, parseQuotaOverrides(account.quotaOverrides));
+  checkQuotas(state, limits, emails, now);
+  checkSuppressions(state);
+  checkSizes(emails);
+  return { connections, limits };
+}
+
+/** The attachment bytes the emails own, with the R2 keys they go to. */
+export const attachmentFiles = (rows: NewEmailRow[], emails: NormalizedEmail[]) =>
+  rows.flatMap((row, i) =>
+    (emails[i]?.attachments ?? []).flatMap((a, j) =>
+      "bytes" in a.content ? [{ key: attachmentKey(row.id, j), bytes: a.content.bytes }] : [],
+    ),
+  );
+
+/**
  * Checks emails in the order the API promises: a workspace that may act (403 `account_suspended`:
  * the one check every path that writes an email meets, whoever calls), sender domain (403), plan limits and quotas (429),
  * suppressed recipients (422), size (413); then reserves their sends and storage atomically (429
@@ -105,21 +132,12 @@ export async function prepareEmails(
   onlyIf?: (row: NewEmailRow, index: number) => SQL,
 ): Promise<PreparedEmails> {
   const { db, account, now } = ctx;
-  if (!mayAct(account.status)) throw workspaceSuspended();
-  const connections = senderConnections(ctx.state, emails);
-  const limits = limitsFor(account.plan as PlanName, parseQuotaOverrides(account.quotaOverrides));
-  checkQuotas(ctx.state, limits, emails, now);
-  checkSuppressions(ctx.state);
-  checkSizes(emails);
+  const { connections, limits } = checkInOrder(ctx.state, account, emails, now);
 
   const rows = emails.map((email) => rowFor(ctx, email, connections.get(email.fromDomain)?.id ?? "", source));
   const bytes = rows.reduce((sum, row) => sum + (row.storedBytes ?? 0), extraBytes);
   const reservation = await reserveQuota(db, account.id, limits, { emails: emails.length, bytes }, now);
-  const files = rows.flatMap((row, i) =>
-    (emails[i]?.attachments ?? []).flatMap((a, j) =>
-      "bytes" in a.content ? [{ key: attachmentKey(row.id, j), bytes: a.content.bytes }] : [],
-    ),
-  );
+  const files = attachmentFiles(rows, emails);
   return {
     rows,
     statements: rows.flatMap((row, i) =>

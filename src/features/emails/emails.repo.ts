@@ -5,12 +5,15 @@ import { mayActSql } from "../../lib/workspace-gate";
 
 export type EmailRow = typeof emails.$inferSelect;
 export type NewEmailRow = typeof emails.$inferInsert;
+/** Columns whose value a conditional insert reads as it runs (the sender connection's id). */
+export type DerivedColumns = Partial<Record<keyof NewEmailRow, SQL>>;
 
 /**
  * The statements that create one email with its recipients, tags and first event (for runBatch).
  * With `onlyIf`, every one of them writes only when that condition holds as the batch runs: an
  * email that belongs to a conditional write (an invitation that needs a free seat) commits with it
- * in one batch, or not at all.
+ * in one batch, or not at all. `derived` columns take their value from SQL evaluated as the
+ * conditional insert runs instead of from `row` (only with `onlyIf`).
  */
 export function insertEmailStatements(
   db: Db,
@@ -18,10 +21,11 @@ export function insertEmailStatements(
   recipients: string[],
   tags: Array<{ name: string; value: string }>,
   onlyIf?: SQL,
+  derived: DerivedColumns = {},
 ): Statement[] {
   const written = onlyIf ? sql`EXISTS (SELECT 1 FROM emails WHERE id = ${row.id})` : sql`1`;
   return [
-    onlyIf ? insertRowIf(row, onlyIf) : db.insert(emails).values(row),
+    onlyIf ? insertRowIf(row, onlyIf, derived) : db.insert(emails).values(row),
     sql`
       INSERT OR IGNORE INTO email_recipients (email_id, account_id, address, created_at)
       SELECT ${row.id}, ${row.accountId}, j.value, ${row.createdAt} FROM json_each(${JSON.stringify(recipients)}) AS j
@@ -37,7 +41,7 @@ export function insertEmailStatements(
 }
 
 /** `INSERT INTO emails (...) SELECT ... WHERE condition`, from the row's own fields. */
-function insertRowIf(row: NewEmailRow, condition: SQL): SQL {
+function insertRowIf(row: NewEmailRow, condition: SQL, derived: DerivedColumns): SQL {
   const columns = getTableColumns(emails);
   const fields = (Object.keys(row) as Array<keyof NewEmailRow>).filter((key) => row[key] !== undefined);
   const names = sql.join(
@@ -45,7 +49,7 @@ function insertRowIf(row: NewEmailRow, condition: SQL): SQL {
     sql`, `,
   );
   const values = sql.join(
-    fields.map((key) => sql`${columns[key].mapToDriverValue(row[key])}`),
+    fields.map((key) => derived[key] ?? sql`${columns[key].mapToDriverValue(row[key])}`),
     sql`, `,
   );
   return sql`INSERT INTO emails (${names}) SELECT ${values} WHERE ${condition}`;

@@ -1,10 +1,12 @@
+import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { AppError, conflict, notFound } from "../../lib/errors";
 import { flatList, type OffsetParams, standardList } from "../../lib/pagination";
 import { iso, isoOrNull } from "../../lib/time";
 import { parseAddress } from "../../mail/address";
 import type { AccountRow } from "../accounts/accounts.repo";
-import { commitEmails, type PreparedEmails, prepareEmails } from "./emails.accept";
+import { type PreparedEmails, prepareEmails } from "./emails.accept";
+import { acceptEmails } from "./emails.accept-once";
 import { toEmail, toEmailSummary } from "./emails.dto";
 import { type NormalizedEmail, normalizeEmail } from "./emails.input";
 import { normalizeRaw, type RawEnvelope } from "./emails.raw";
@@ -21,7 +23,7 @@ import {
 } from "./emails.repo";
 import type { BatchEmailInput, SendEmailInput } from "./emails.schemas";
 import { enqueueEmails } from "./enqueue";
-import { answerFrom, type Idempotency, idempotencyOf, storeAnswer, storedAnswer } from "./idempotency";
+import { type Idempotency, idempotencyOf, storeAnswer, storedAnswer } from "./idempotency";
 import { messageKey } from "./message-key";
 import { loadSendState, type SendState } from "./send-state";
 import { isSystemEmail } from "./system-mail";
@@ -46,9 +48,9 @@ export interface Answer {
 }
 
 /**
- * POST /v1/emails and /v1/emails/batch share this: validate, read what the checks need in one
- * batch, replay an idempotent answer if there is one, else check, store and queue. Answers 200
- * with Resend's shapes.
+ * POST /v1/emails and /v1/emails/batch share this: validate, replay an idempotent answer if there
+ * is one, else check, store and count in one batch (acceptEmails) and queue. Answers 200 with
+ * Resend's shapes.
  */
 function send(
   ctx: EmailContext,
@@ -72,17 +74,18 @@ async function sendNormalized(
   answerOf: (rows: NewEmailRow[]) => unknown,
 ): Promise<Answer> {
   const idem = await idempotencyOf(idempotencyKey, body);
-  const state = await stateFor(ctx, emails, idem);
-  const replay = idem && answerFrom(state.stored, idem);
+  // A key costs a read of its own before the accepting batch: its stored answer is replayed
+  // before any check, and a batch cannot answer with what a read in it found.
+  const replay = idem && (await storedAnswer(ctx.db, ctx.accountId, idem, ctx.now));
   if (replay) return { status: 200, body: replay.body };
-  if (!state.account) throw notFound(`Account ${ctx.accountId}`);
 
-  const prepared = await prepareEmails(acceptContext(ctx, state.account, state), emails, source);
+  let rows: NewEmailRow[];
   try {
-    await commitEmails(
-      ctx.db,
-      prepared,
-      idem ? [storeAnswer(ctx.db, ctx.accountId, idem, 200, answerOf(prepared.rows), ctx.now)] : [],
+    rows = await acceptEmails(
+      { db: ctx.db, files: ctx.env.FILES, accountId: ctx.accountId, now: ctx.now },
+      emails,
+      source,
+      idem ? (drafts, written) => rememberAnswer(ctx, idem, answerOf(drafts), written) : undefined,
     );
   } catch (error) {
     // A concurrent request with the same key won the race: answer what it answered.
@@ -90,8 +93,21 @@ async function sendNormalized(
     if (raced) return { status: 200, body: raced.body };
     throw error;
   }
-  await enqueueEmails(ctx.env.EMAIL_QUEUE, prepared.rows as EmailRow[], ctx.now);
-  return { status: 200, body: answerOf(prepared.rows) };
+  await enqueueEmails(ctx.env.EMAIL_QUEUE, rows as EmailRow[], ctx.now);
+  return { status: 200, body: answerOf(rows) };
+}
+
+/**
+ * Stores the idempotent answer in the accepting batch, and takes it out again in the same batch
+ * when the emails were refused (`written` false): only an accepted send is replayed, a refusal is
+ * answered afresh. Storing fails on a concurrent twin's key, which rolls the whole batch back.
+ */
+function rememberAnswer(ctx: EmailContext, idem: Idempotency, answer: unknown, written: SQL) {
+  return [
+    storeAnswer(ctx.db, ctx.accountId, idem, 200, answer, ctx.now),
+    sql`DELETE FROM idempotency_keys
+        WHERE account_id = ${ctx.accountId} AND key = ${idem.key} AND NOT ${written}`,
+  ];
 }
 
 function stateFor(ctx: EmailContext, emails: NormalizedEmail[], idem: Idempotency | null) {

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, lt, sql, type Table } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accounts, accountUsage, connections, idempotencyKeys, suppressions } from "../../db/schema";
 import { IDEMPOTENCY_TTL_MS, type Idempotency } from "./idempotency";
@@ -32,6 +32,26 @@ export async function loadSendState(
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, idemKey)))
       .limit(1),
+    ...sendStateQueries(db, accountId, domains, recipients),
+  ]);
+  return {
+    stored: idem ? (stored[0] ?? null) : null,
+    account: account[0] ?? null,
+    connections: new Map(connectionRows.map((row) => [row.domain, row])),
+    usage: usage[0] ?? null,
+    suppressed: suppressed.map((row) => row.email),
+  };
+}
+
+export type SendState = Awaited<ReturnType<typeof loadSendState>>;
+
+/**
+ * The reads of a send's checks but the idempotent answer (account, sender connections, usage,
+ * suppressed recipients), as queries for a batch: `loadSendState`'s, or the first statements of a
+ * batch that also writes (`sendStateOf` reads their answers).
+ */
+export function sendStateQueries(db: Db, accountId: string, domains: string[], recipients: string[]) {
+  return [
     db.select().from(accounts).where(eq(accounts.id, accountId)).limit(1),
     db
       .select()
@@ -52,14 +72,33 @@ export async function loadSendState(
           sql`${suppressions.email} IN (SELECT value FROM json_each(${JSON.stringify(recipients)}))`,
         ),
       ),
-  ]);
-  return {
-    stored: idem ? (stored[0] ?? null) : null,
-    account: account[0] ?? null,
-    connections: new Map(connectionRows.map((row) => [row.domain, row])),
-    usage: usage[0] ?? null,
-    suppressed: suppressed.map((row) => row.email),
-  };
+  ] as const;
 }
 
-export type SendState = Awaited<ReturnType<typeof loadSendState>>;
+/** A whole-table row as D1 answers it (keys are column names) in drizzle's shape. */
+function rowOf<T extends Table>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? value : column.mapFromDriverValue(value);
+  }
+  return row as T["$inferSelect"];
+}
+
+/** The state `sendStateQueries` read, from D1's raw answers to them (run with `runBatch`). */
+export function sendStateOf(results: D1Result[]): SendState {
+  const [account, connectionRows, usage, suppressed] = results.map(
+    (result) => result.results as Array<Record<string, unknown>>,
+  );
+  const accountRow = account?.[0];
+  const usageRow = usage?.[0];
+  return {
+    stored: null,
+    account: accountRow ? rowOf(accounts, accountRow) : null,
+    connections: new Map(
+      (connectionRows ?? []).map((raw) => rowOf(connections, raw)).map((row) => [row.domain, row]),
+    ),
+    usage: usageRow ? rowOf(accountUsage, usageRow) : null,
+    suppressed: (suppressed ?? []).map((raw) => String(raw.email)),
+  };
+}

@@ -1,0 +1,176 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createDb } from "../../src/db/client";
+import { SendEmailBodySchema } from "../../src/features/emails/emails.schemas";
+import { type EmailContext, sendEmail } from "../../src/features/emails/emails.service";
+import { limitSql } from "../../src/features/usage/limits-sql";
+import { limitsFor, type PlanName, parseQuotaOverrides, QUOTA_NAMES } from "../../src/lib/plans";
+import { call, db, seedWorkspace, sendingWorkspace } from "./helpers";
+
+/**
+ * The real D1 binding, counting its round trips: each `batch` and each prepared statement's
+ * run/all/first/raw is one; `prepare` and `bind` cost none. Statements go to the real batch as
+ * the real objects they wrap.
+ */
+function countingD1(d1: D1Database) {
+  const trips: string[] = [];
+  /** How many values each statement bound: D1 allows at most 100. */
+  const bound: number[] = [];
+  const real = new WeakMap<object, D1PreparedStatement>();
+  const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(statement, {
+      get(target, prop) {
+        if (prop === "bind")
+          return (...values: unknown[]) => {
+            bound.push(values.length);
+            return wrap(target.bind(...values));
+          };
+        const value = Reflect.get(target, prop, target);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          if (typeof prop === "string" && ["run", "all", "first", "raw"].includes(prop)) trips.push(prop);
+          return value.apply(target, args);
+        };
+      },
+    });
+    real.set(proxy, statement);
+    return proxy;
+  };
+  const binding = new Proxy(d1, {
+    get(target, prop) {
+      if (prop === "prepare") return (query: string) => wrap(target.prepare(query));
+      if (prop === "batch")
+        return (statements: D1PreparedStatement[]) => {
+          trips.push("batch");
+          return target.batch(statements.map((s) => real.get(s) ?? s));
+        };
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        trips.push(String(prop));
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { binding, trips, bound };
+}
+
+const contextFor = (accountId: string, d1: D1Database): EmailContext => ({
+  db: createDb(d1),
+  env: { FILES: env.FILES, EMAIL_QUEUE: env.EMAIL_QUEUE },
+  accountId,
+  now: Date.now(),
+});
+
+describe("accepting an email", () => {
+  it("takes one D1 round trip: checks, quota and writes in one batch", async () => {
+    const ws = await sendingWorkspace("one-trip.test", { plan: "free" });
+    const { binding, trips, bound } = countingD1(env.DB);
+    const input = SendEmailBodySchema.parse({
+      from: "Acme <hello@one-trip.test>",
+      to: ["ada@example.com", "grace@example.com"],
+      cc: "cc@example.com",
+      bcc: "bcc@example.com",
+      reply_to: "help@one-trip.test",
+      subject: "Receipt",
+      text: "Thanks!",
+      html: "<p>Thanks!</p>",
+      headers: { "X-Ref": "1" },
+      tags: [{ name: "kind", value: "receipt" }],
+      scheduled_at: new Date(Date.now() + 60_000).toISOString(),
+    });
+    const answer = await sendEmail(contextFor(ws.accountId, binding), input, undefined);
+    expect(trips).toEqual(["batch"]);
+    expect(Math.max(...bound)).toBeLessThanOrEqual(100);
+
+    const id = (answer.body as { id: string }).id;
+    const row = await env.DB.prepare(
+      "SELECT connection_id, track_opens, (SELECT count(*) FROM email_recipients WHERE email_id = emails.id) AS recipients FROM emails WHERE id = ?",
+    )
+      .bind(id)
+      .first<{ connection_id: string; track_opens: number; recipients: number }>();
+    expect(row).toEqual({ connection_id: ws.connection.id, track_opens: 0, recipients: 4 });
+    const usage = await env.DB.prepare(
+      "SELECT emails_hour, storage_bytes FROM account_usage WHERE account_id = ?",
+    )
+      .bind(ws.accountId)
+      .first<{ emails_hour: number; storage_bytes: number }>();
+    expect(usage?.emails_hour).toBe(1);
+    expect(usage?.storage_bytes).toBeGreaterThan(0);
+  });
+
+  it("refuses a spent quota from the same batch's reads, writing nothing", async () => {
+    const ws = await sendingWorkspace("one-trip-full.test", {
+      plan: "free",
+      overrides: { emails_per_hour: 0 },
+    });
+    const { binding, trips } = countingD1(env.DB);
+    const input = SendEmailBodySchema.parse({
+      from: "hello@one-trip-full.test",
+      to: "ada@example.com",
+      subject: "Receipt",
+      text: "Thanks!",
+    });
+    const refused = await sendEmail(contextFor(ws.accountId, binding), input, undefined).catch((e) => e);
+    expect(refused).toMatchObject({
+      status: 429,
+      extras: { quota: "emails_per_hour", current: 0, limit: 0 },
+    });
+    expect(trips).toEqual(["batch"]);
+    const written = await env.DB.prepare(
+      "SELECT (SELECT count(*) FROM emails WHERE account_id = ?1) AS emails, (SELECT emails_hour + storage_bytes FROM account_usage WHERE account_id = ?1) AS usage",
+    )
+      .bind(ws.accountId)
+      .first();
+    expect(written).toEqual({ emails: 0, usage: 0 });
+  });
+});
+
+describe("accepting under concurrency", () => {
+  it("admits exactly the quota's room: every other request 429, counters exact", async () => {
+    const ws = await sendingWorkspace("one-trip-race.test", {
+      plan: "free",
+      overrides: { emails_per_hour: 3 },
+    });
+    const body = { from: "hello@one-trip-race.test", to: "ada@example.com", subject: "Hi", text: "Hi" };
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => call("POST", "/v1/emails", { token: ws.token, body })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
+    const counts = await env.DB.prepare(
+      "SELECT (SELECT count(*) FROM emails WHERE account_id = ?1) AS emails, (SELECT emails_hour FROM account_usage WHERE account_id = ?1) AS hour",
+    )
+      .bind(ws.accountId)
+      .first();
+    expect(counts).toEqual({ emails: 3, hour: 3 });
+  });
+});
+
+describe("limitSql", () => {
+  it("answers what limitsFor(plan, parseQuotaOverrides(json)) answers", async () => {
+    const cases: Array<[PlanName, string]> = [
+      ["free", "{}"],
+      ["starter", '{"emails_per_hour": 7, "emails_per_day": null, "storage_bytes": -1}'],
+      ["pro", '{"emails_per_month": "12", "recipients_per_email": 2.5, "team_members": true}'],
+      ["enterprise", '{"emails_per_hour": 0}'],
+      ["free", "not json"],
+      ["starter", "[1, 2]"],
+    ];
+    for (const [plan, overrides] of cases) {
+      const ws = await seedWorkspace({ plan });
+      await env.DB.prepare("UPDATE accounts SET quota_overrides = ? WHERE id = ?")
+        .bind(overrides, ws.accountId)
+        .run();
+      const { sql } = await import("drizzle-orm");
+      const columns = QUOTA_NAMES.map((quota) => sql`${limitSql(quota, "acct")} AS ${sql.identifier(quota)}`);
+      const [row] = await db().all<Record<string, number | null>>(
+        sql`SELECT ${sql.join(columns, sql`, `)} FROM accounts AS acct WHERE acct.id = ${ws.accountId}`,
+      );
+      expect({ plan, overrides, limits: row }).toEqual({
+        plan,
+        overrides,
+        limits: limitsFor(plan, parseQuotaOverrides(overrides)),
+      });
+    }
+  });
+});
