@@ -1,11 +1,11 @@
 import type { EnrollmentStatus } from "../../db/schema";
 import { AppError, conflict, notFound } from "../../lib/errors";
+import { idempotencyOf, storeAnswer, storedAnswer } from "../../lib/idempotency";
 import { newId } from "../../lib/ids";
 import type { RequestContext } from "../../lib/request-context";
 import { isUniqueViolation } from "../../lib/unique-violation";
 import { findCustomer } from "../customers/customers.repo";
 import { findOrCreateCustomer } from "../customers/customers.service";
-import { idempotencyOf, storeAnswer, storedAnswer } from "../emails/idempotency";
 import type { AutomationRow } from "./automations.repo";
 import { ownAutomation } from "./automations.service";
 import { stopEnrollment } from "./engine/lifecycle";
