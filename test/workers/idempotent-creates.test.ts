@@ -68,6 +68,24 @@ const routes: CreateRoute[] = [
     readBack: (answer) => `/v1/messages/${answer.id}`,
   },
   {
+    name: "POST /v1/tickets/compose",
+    status: 201,
+    prepare: async (desk) => ({
+      path: "/v1/tickets/compose",
+      body: (n) => ({
+        inbox_id: desk.inbox.id,
+        to: `lead-${n}@example.com`,
+        subject: `Hello ${n}`,
+        body_text: "Hi",
+      }),
+    }),
+    rows: async (accountId) => (await rowCount("tickets", accountId)) + (await rowCount("emails", accountId)),
+    created: 2,
+    settled: true,
+    repeat: { rows: 2 },
+    readBack: (answer) => `/v1/tickets/${answer.id}`,
+  },
+  {
     name: "POST /v1/customers",
     status: 201,
     prepare: async () => ({

@@ -16,7 +16,9 @@ import {
 import { addMessage, deleteDraft, sendDraft, showMessage, updateDraft } from "./messages.service";
 
 export const messagesRouter = createRouter()
-  .openapi(composeRoute, async (c) => c.json(await compose(c.var.ctx, c.req.valid("json")), 201))
+  .openapi(composeRoute, async (c) =>
+    c.json(await compose(c.var.ctx, c.req.valid("json"), c.req.valid("header")["idempotency-key"]), 201),
+  )
   .openapi(listMessagesRoute, async (c) => {
     const { limit, offset, created_after } = c.req.valid("query");
     const after = created_after ? Date.parse(created_after) : undefined;

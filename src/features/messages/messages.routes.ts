@@ -58,9 +58,13 @@ export const composeRoute = defineRoute("write", {
   summary: "Start a ticket by email",
   description:
     "Creates the customer if new, a ticket (status: the inbox's `status_after_reply`) and an outbound message, and emails it from the inbox address. 413 when the built email exceeds 25 MB. Every input is checked before the customer or ticket is created (400). The ticket, its message, the message's attachments and the email are written in one transaction, so a failure leaves no email behind. Fires neither `ticket.created` nor `message.created`.",
-  request: { body: jsonBody(ComposeBodySchema) },
+  request: {
+    headers: idempotencyHeader("A retried compose answers the first ticket: no second ticket or email."),
+    body: jsonBody(ComposeBodySchema),
+  },
   responses: {
     201: jsonResponse(TicketSchema, "The new ticket."),
+    409: errorResponse("The Idempotency-Key was used with another body (`idempotency_key_reused`)."),
     403: errorResponse("Sender domain not verified."),
     413: errorResponse("The built email would exceed 25 MB (`message_too_large`)."),
   },
