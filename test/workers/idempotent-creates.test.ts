@@ -308,3 +308,21 @@ for (const route of routes) {
     });
   });
 }
+
+describe("Idempotency-Key in GET /v1/openapi.json", () => {
+  it("is a documented header of every create route", async () => {
+    const spec = await callJson<{
+      paths: Record<
+        string,
+        { post: { parameters?: Array<{ in: string; name: string; description?: string }> } }
+      >;
+    }>("GET", "/v1/openapi.json");
+    for (const route of routes) {
+      const path = route.name.replace("POST ", "");
+      const header = spec.body.paths[path]?.post.parameters?.find(
+        (p) => p.in === "header" && p.name.toLowerCase() === "idempotency-key",
+      );
+      expect(header?.description, path).toContain("idempotency_key_reused");
+    }
+  });
+});
