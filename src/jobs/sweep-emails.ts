@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import { recoverExpiredClaims } from "../features/emails/delivery.repo";
 import { dueEmailIds } from "../features/emails/emails.repo";
-import { purgeExpiredIdempotencyKeys } from "../features/emails/idempotency";
+import { purgeExpiredIdempotencyKeys } from "../lib/idempotency";
 
 /** A queued email nobody took for this long is handed to the queue again. */
 const STALE_AFTER_MS = 2 * 60_000;

@@ -145,6 +145,14 @@ export async function seedInbox(
   return row;
 }
 
+/** How many rows of `table` belong to the account (tests count what a request wrote). */
+export async function rowCount(table: string, accountId: string) {
+  const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`)
+    .bind(accountId)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
 /** The events recorded for an account (the outbox), oldest first. */
 export async function eventsOf(accountId: string) {
   const rows = await env.DB.prepare(

@@ -26,7 +26,10 @@ export const automationsRouter = createRouter()
     return c.json(standardList(automations, total, { limit, offset }), 200);
   })
   .openapi(createAutomationRoute, async (c) =>
-    c.json(await createAutomation(c.var.ctx, c.req.valid("json")), 201),
+    c.json(
+      await createAutomation(c.var.ctx, c.req.valid("json"), c.req.valid("header")["idempotency-key"]),
+      201,
+    ),
   )
   .openapi(getAutomationRoute, async (c) =>
     c.json(await getAutomation(c.var.ctx, c.req.valid("param").id), 200),

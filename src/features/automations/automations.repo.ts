@@ -36,10 +36,8 @@ export async function findAutomation(db: Db, accountId: string, id: string) {
   return rows[0] ?? null;
 }
 
-export async function insertAutomation(db: Db, row: typeof automations.$inferInsert) {
-  const rows = await db.insert(automations).values(row).returning();
-  return rows[0] as AutomationRow;
-}
+/** A new automation's insert, for the batch that creates it. */
+export const insertAutomationStatement = (db: Db, row: AutomationRow) => db.insert(automations).values(row);
 
 /** Changes the automation only while it is in one of `from`; answers the new row, or null. */
 export async function moveAutomation(

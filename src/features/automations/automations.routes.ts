@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { idempotencyHeader } from "../../lib/idempotent-create";
 import { defineRoute, ErrorSchema, jsonBody, jsonResponse } from "../../lib/openapi";
 import {
   AUTOMATION_ID_PATH,
@@ -36,8 +37,19 @@ export const createAutomationRoute = defineRoute("write", {
   tags,
   summary: "Create an automation",
   description: `A \`draft\` with a generated \`whsec_\` \`secret\` (32 random bytes, base64url, the generator of inbox webhooks), stored encrypted and answered in clear. A trigger target (group, inbox) the workspace lacks is a 404. \`send_email\` domains need not be verified yet: that is checked on activate. ${STATES}`,
-  request: { body: jsonBody(CreateAutomationBodySchema) },
-  responses: { 201: jsonResponse(AutomationSchema, "The new draft automation.") },
+  request: {
+    headers: idempotencyHeader(
+      "A retried create answers the first draft, its `secret` included (kept encrypted meanwhile): no second automation.",
+    ),
+    body: jsonBody(CreateAutomationBodySchema),
+  },
+  responses: {
+    201: jsonResponse(AutomationSchema, "The new draft automation."),
+    409: jsonResponse(
+      ErrorSchema,
+      "The Idempotency-Key was used with another body (`idempotency_key_reused`).",
+    ),
+  },
 });
 
 export const getAutomationRoute = defineRoute("read", {

@@ -1,6 +1,7 @@
 import type { AutomationStatus } from "../../db/schema";
-import { encryptSecret } from "../../lib/crypto";
+import { decryptSecret, encryptSecret } from "../../lib/crypto";
 import { AppError, notFound } from "../../lib/errors";
+import { idempotentCreate } from "../../lib/idempotent-create";
 import { newId } from "../../lib/ids";
 import { afterResponse, type Defer, type RequestContext } from "../../lib/request-context";
 import { validationError } from "../../lib/router";
@@ -11,7 +12,7 @@ import {
   automationQueries,
   deleteInactive,
   findAutomation,
-  insertAutomation,
+  insertAutomationStatement,
   moveAutomation,
 } from "./automations.repo";
 import type { CreateAutomationInput, UpdateAutomationInput } from "./automations.schemas";
@@ -56,24 +57,47 @@ export async function listAutomations(
   };
 }
 
-/** A draft with a fresh `whsec_` secret, stored encrypted. */
-export async function createAutomation(ctx: AutomationContext, input: CreateAutomationInput) {
-  await checkTriggerTarget(ctx, input.trigger);
-  const steps = withStepIds(input.steps);
-  await checkSteps(ctx, steps);
-  const row = await insertAutomation(ctx.db, {
-    id: newId("aut"),
-    accountId: ctx.accountId,
-    name: input.name,
-    triggerType: input.trigger.type,
-    triggerRef: triggerRefOf(input.trigger),
-    steps: JSON.stringify(steps),
-    allowReentry: input.allow_reentry,
-    secretEncrypted: await encryptSecret(ctx.env.ENCRYPTION_KEY, newWebhookSecret()),
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
+/**
+ * POST /v1/automations: a draft with a fresh `whsec_` secret, stored encrypted. The idempotent
+ * answer commits with it and keeps the secret sealed; a replay opens it.
+ */
+export async function createAutomation(
+  ctx: AutomationContext,
+  input: CreateAutomationInput,
+  idempotencyKey?: string,
+) {
+  const request = {
+    key: idempotencyKey,
+    scope: "automations",
+    body: input,
+    revive: async (stored: unknown) => {
+      const answer = stored as Awaited<ReturnType<typeof show>>;
+      return { ...answer, secret: await decryptSecret(ctx.env.ENCRYPTION_KEY, answer.secret) };
+    },
+  };
+  const created = await idempotentCreate(ctx, request, async (store) => {
+    await checkTriggerTarget(ctx, input.trigger);
+    const steps = withStepIds(input.steps);
+    await checkSteps(ctx, steps);
+    const row: AutomationRow = {
+      id: newId("aut"),
+      accountId: ctx.accountId,
+      name: input.name,
+      status: "draft",
+      triggerType: input.trigger.type,
+      triggerRef: triggerRefOf(input.trigger),
+      steps: JSON.stringify(steps),
+      allowReentry: input.allow_reentry,
+      secretEncrypted: await encryptSecret(ctx.env.ENCRYPTION_KEY, newWebhookSecret()),
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    };
+    const answer = await show(ctx, row);
+    const sealed = { ...answer, secret: row.secretEncrypted };
+    await ctx.db.batch([insertAutomationStatement(ctx.db, row), ...store.answer(201, sealed)]);
+    return { status: 201 as const, body: answer };
   });
-  return show(ctx, row);
+  return created.body;
 }
 
 export async function getAutomation(ctx: AutomationContext, id: string) {

@@ -1,5 +1,5 @@
+import { idempotencyHeader } from "../../lib/idempotent-create";
 import { defineRoute, ErrorSchema, jsonBody, jsonResponse } from "../../lib/openapi";
-import { IdempotencyHeaderSchema } from "../emails/emails.schemas";
 import { AUTOMATION_ID_PATH, AutomationParamsSchema } from "./automations.schemas";
 import {
   ENROLLMENT_ID_PATH,
@@ -19,7 +19,12 @@ export const triggerAutomationRoute = defineRoute("write", {
   summary: "Enrol a customer",
   description:
     "Enrols the customer (by `customer_id`, or by `customer.email`: found in any case, or created with `name`) into an automation whose trigger is any type; it must be `active` (400 `automation_not_active` whose `error` names the status). A customer already active in it is a 409 `already_enrolled` unless `allow_reentry`; two concurrent triggers for one customer give one 201 and one 409. `data` becomes the enrolment's `trigger_data`. `Idempotency-Key` works as on POST /v1/emails and shares its keys: the 201 is replayed (same enrolment, status 201) for 24 hours; the same key with another body, or used on another endpoint, is a 409 `idempotency_key_reused`; a refused trigger stores nothing. The run starts after the response. A run whose workspace is suspended ends `failed` at its next step, doing nothing, with `note` `account_suspended: ...`.",
-  request: { headers: IdempotencyHeaderSchema, body: jsonBody(TriggerBodySchema) },
+  request: {
+    headers: idempotencyHeader(
+      "A retried trigger answers the first enrolment (status 201) and starts no second run.",
+    ),
+    body: jsonBody(TriggerBodySchema),
+  },
   responses: {
     201: jsonResponse(EnrollmentSchema, "The new enrolment (its `history` empty)."),
     409: jsonResponse(ErrorSchema, "`already_enrolled` or `idempotency_key_reused`."),

@@ -1,11 +1,11 @@
 import type { EnrollmentStatus } from "../../db/schema";
 import { AppError, conflict, notFound } from "../../lib/errors";
+import { idempotentCreate } from "../../lib/idempotent-create";
 import { newId } from "../../lib/ids";
 import type { RequestContext } from "../../lib/request-context";
 import { isUniqueViolation } from "../../lib/unique-violation";
 import { findCustomer } from "../customers/customers.repo";
 import { findOrCreateCustomer } from "../customers/customers.service";
-import { idempotencyOf, storeAnswer, storedAnswer } from "../emails/idempotency";
 import type { AutomationRow } from "./automations.repo";
 import { ownAutomation } from "./automations.service";
 import { stopEnrollment } from "./engine/lifecycle";
@@ -57,35 +57,28 @@ const alreadyEnrolled = (automationId: string, customerId: string) =>
  * (the key space and rules of POST /v1/emails: another body under the same key is a 409).
  */
 export async function triggerAutomation(ctx: EnrollmentContext, body: TriggerBody, idempotencyKey?: string) {
-  const idem = await idempotencyOf(idempotencyKey, { automations_trigger: body });
-  const stored = idem && (await storedAnswer(ctx.db, ctx.accountId, idem, ctx.now));
-  if (stored) return { status: stored.status as 201, body: stored.body as ReturnType<typeof toEnrollment> };
-
-  const automation = await ownAutomation(ctx, body.automation_id);
-  if (automation.status !== "active") throw notActive(automation);
-  const customerId = await customerIdFor(ctx, body);
-  const row = newEnrollment(
-    automation,
-    customerId,
-    { type: "api", data: body.data ?? {} },
-    newId("enr"),
-    ctx.now,
-  );
-  const answer = toEnrollment(row, []);
-  try {
-    await ctx.db.batch([
-      insertEnrollment(ctx.db, row),
-      ...(idem ? [storeAnswer(ctx.db, ctx.accountId, idem, 201, answer, ctx.now)] : []),
-    ]);
-  } catch (error) {
-    // A concurrent request with the same key won the race: answer what it answered.
-    const raced = idem && (await storedAnswer(ctx.db, ctx.accountId, idem, ctx.now).catch(() => null));
-    if (raced) return { status: raced.status as 201, body: raced.body as typeof answer };
-    if (isUniqueViolation(error, ACTIVE_GUARD)) throw alreadyEnrolled(automation.id, customerId);
-    throw error;
-  }
-  await startRuns(ctx.env, [row.id], ctx.defer);
-  return { status: 201 as const, body: answer };
+  const request = { key: idempotencyKey, scope: "automations_trigger", body };
+  return idempotentCreate(ctx, request, async (store) => {
+    const automation = await ownAutomation(ctx, body.automation_id);
+    if (automation.status !== "active") throw notActive(automation);
+    const customerId = await customerIdFor(ctx, body);
+    const row = newEnrollment(
+      automation,
+      customerId,
+      { type: "api", data: body.data ?? {} },
+      newId("enr"),
+      ctx.now,
+    );
+    const answer = toEnrollment(row, []);
+    try {
+      await ctx.db.batch([insertEnrollment(ctx.db, row), ...store.answer(201, answer)]);
+    } catch (error) {
+      if (isUniqueViolation(error, ACTIVE_GUARD)) throw alreadyEnrolled(automation.id, customerId);
+      throw error;
+    }
+    await startRuns(ctx.env, [row.id], ctx.defer);
+    return { status: 201 as const, body: answer };
+  });
 }
 
 /** A page of the automation's enrolments, newest first, and how many match. */

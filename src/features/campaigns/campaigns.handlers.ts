@@ -31,7 +31,10 @@ export const campaignsRouter = createRouter()
     return c.json(namedList("campaigns", campaigns, total, { limit, offset }), 200);
   })
   .openapi(createCampaignRoute, async (c) =>
-    c.json(await createCampaign(c.var.ctx, c.req.valid("json")), 201),
+    c.json(
+      await createCampaign(c.var.ctx, c.req.valid("json"), c.req.valid("header")["idempotency-key"]),
+      201,
+    ),
   )
   .openapi(getCampaignRoute, async (c) => c.json(await getCampaign(c.var.ctx, c.req.valid("param").id), 200))
   .openapi(listCampaignRecipientsRoute, async (c) => {

@@ -34,10 +34,8 @@ export async function findCampaign(db: Db, accountId: string, id: string) {
   return rows[0] ?? null;
 }
 
-export async function insertCampaign(db: Db, row: typeof campaigns.$inferInsert) {
-  const rows = await db.insert(campaigns).values(row).returning();
-  return rows[0] as CampaignRow;
-}
+/** A new campaign's insert, for the batch that creates it. */
+export const insertCampaignStatement = (db: Db, row: CampaignRow) => db.insert(campaigns).values(row);
 
 /** Changes the campaign only while it is in one of `from`; answers the new row, or null. */
 export async function moveCampaign(

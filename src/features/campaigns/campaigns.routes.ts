@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { idempotencyHeader } from "../../lib/idempotent-create";
 import { defineRoute, ErrorSchema, jsonBody, jsonResponse } from "../../lib/openapi";
 import {
   CAMPAIGN_ID_PATH,
@@ -40,8 +41,17 @@ export const createCampaignRoute = defineRoute("write", {
   tags,
   summary: "Create a campaign",
   description: `A draft. Every \`contact_group_ids\` entry must be a contact group of the workspace: otherwise 404 and nothing is created. ${STATES}`,
-  request: { body: jsonBody(CreateCampaignBodySchema) },
-  responses: { 201: jsonResponse(CampaignSchema, "The new draft campaign.") },
+  request: {
+    headers: idempotencyHeader("A retried create answers the first draft: no second campaign."),
+    body: jsonBody(CreateCampaignBodySchema),
+  },
+  responses: {
+    201: jsonResponse(CampaignSchema, "The new draft campaign."),
+    409: jsonResponse(
+      ErrorSchema,
+      "The Idempotency-Key was used with another body (`idempotency_key_reused`).",
+    ),
+  },
 });
 
 export const getCampaignRoute = defineRoute("read", {

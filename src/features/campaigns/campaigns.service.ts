@@ -1,5 +1,6 @@
 import type { CampaignStatus } from "../../db/schema";
 import { AppError, conflict, notFound } from "../../lib/errors";
+import { idempotentCreate } from "../../lib/idempotent-create";
 import { newId } from "../../lib/ids";
 import type { RequestContext } from "../../lib/request-context";
 import { toCampaign } from "./campaigns.dto";
@@ -8,7 +9,7 @@ import {
   campaignQueries,
   deleteDraft,
   findCampaign,
-  insertCampaign,
+  insertCampaignStatement,
   moveCampaign,
   ownGroupIds,
 } from "./campaigns.repo";
@@ -54,23 +55,47 @@ export async function listCampaigns(
   return { campaigns: rows.map(toCampaign), total: totals[0]?.total ?? 0 };
 }
 
-export async function createCampaign(ctx: CampaignContext, input: CreateCampaignInput) {
-  const groups = [...new Set(input.contact_group_ids ?? [])];
-  await checkGroups(ctx, groups);
-  const row = await insertCampaign(ctx.db, {
-    id: newId("cmp"),
-    accountId: ctx.accountId,
-    name: input.name,
-    from: input.from,
-    replyTo: input.reply_to || null,
-    subject: input.subject,
-    html: input.html ?? null,
-    text: input.text ?? null,
-    contactGroupIds: JSON.stringify(groups),
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
+/** POST /v1/campaigns: a draft, committed in one batch with its idempotent answer. */
+export async function createCampaign(
+  ctx: CampaignContext,
+  input: CreateCampaignInput,
+  idempotencyKey?: string,
+) {
+  const request = { key: idempotencyKey, scope: "campaigns", body: input };
+  const created = await idempotentCreate(ctx, request, async (store) => {
+    const groups = [...new Set(input.contact_group_ids ?? [])];
+    await checkGroups(ctx, groups);
+    const row: CampaignRow = {
+      id: newId("cmp"),
+      accountId: ctx.accountId,
+      name: input.name,
+      from: input.from,
+      replyTo: input.reply_to || null,
+      subject: input.subject,
+      html: input.html ?? null,
+      text: input.text ?? null,
+      contactGroupIds: JSON.stringify(groups),
+      status: "draft",
+      pausedReason: null,
+      scheduledAt: null,
+      startedAt: null,
+      sentAt: null,
+      recipientsCount: 0,
+      sentCount: 0,
+      suppressedCount: 0,
+      failedCount: 0,
+      openedCount: 0,
+      clickedCount: 0,
+      unsubscribedCount: 0,
+      bouncedCount: 0,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    };
+    const answer = toCampaign(row);
+    await ctx.db.batch([insertCampaignStatement(ctx.db, row), ...store.answer(201, answer)]);
+    return { status: 201 as const, body: answer };
   });
-  return toCampaign(row);
+  return created.body;
 }
 
 export async function getCampaign(ctx: CampaignContext, id: string) {

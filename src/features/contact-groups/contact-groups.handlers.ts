@@ -24,7 +24,9 @@ export const contactGroupsRouter = createRouter()
     return c.json(standardList(groups, total, { limit, offset }), 200);
   })
   .openapi(createContactGroupRoute, async (c) => {
-    return c.json(await createContactGroup(c.var.ctx.db, c.var.ctx.accountId, c.req.valid("json")), 201);
+    const { db, accountId, now } = c.var.ctx;
+    const key = c.req.valid("header")["idempotency-key"];
+    return c.json(await createContactGroup(db, accountId, c.req.valid("json"), now, key), 201);
   })
   .openapi(getContactGroupRoute, async (c) => {
     const { id } = c.req.valid("param");
@@ -47,7 +49,8 @@ export const contactGroupsRouter = createRouter()
   })
   .openapi(addMembersRoute, async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(await addMembers(c.var.ctx, id, c.req.valid("json")), 200);
+    const key = c.req.valid("header")["idempotency-key"];
+    return c.json(await addMembers(c.var.ctx, id, c.req.valid("json"), key), 200);
   })
   .openapi(removeMemberRoute, async (c) => {
     const { id, customer_id } = c.req.valid("param");

@@ -48,10 +48,9 @@ export const groupsWithIds = (db: Db, accountId: string, ids: string[]) =>
   );
 
 /** Inserts unless the workspace has the name (in any case); answers the new row, or null. */
-export async function insertContactGroup(db: Db, row: typeof contactGroups.$inferInsert) {
-  const rows = await db.insert(contactGroups).values(row).onConflictDoNothing().returning();
-  return rows[0] ?? null;
-}
+/** A new group's insert, for the batch that creates it; a taken name fails the batch. */
+export const insertContactGroupStatement = (db: Db, row: ContactGroupRow) =>
+  db.insert(contactGroups).values(row);
 
 /** The group as a query, so that it can join a batch. */
 export function contactGroupQuery(db: Db, accountId: string, id: string) {

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { idempotencyHeader } from "../../lib/idempotent-create";
 import { defineRoute, ErrorSchema, jsonBody, jsonResponse } from "../../lib/openapi";
 import {
   ContactGroupListQuerySchema,
@@ -29,10 +30,16 @@ export const createContactGroupRoute = defineRoute("write", {
   summary: "Create a contact group",
   description:
     "A named set of the workspace's customers that campaigns send to. The name, trimmed, is 1 to 100 characters and unique in the workspace whatever its case: 409 `contact_group_exists` otherwise. An empty `description` is stored as null. The group starts with no members.",
-  request: { body: jsonBody(CreateContactGroupBodySchema) },
+  request: {
+    headers: idempotencyHeader("A retried create answers the first group, not 409 `contact_group_exists`."),
+    body: jsonBody(CreateContactGroupBodySchema),
+  },
   responses: {
     201: jsonResponse(ContactGroupSchema, "The new contact group."),
-    409: jsonResponse(ErrorSchema, "The workspace already has a contact group of this name."),
+    409: jsonResponse(
+      ErrorSchema,
+      "The workspace already has a contact group of this name (`contact_group_exists`), or the Idempotency-Key was used with another body (`idempotency_key_reused`).",
+    ),
   },
 });
 

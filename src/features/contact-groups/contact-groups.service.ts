@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client";
 import { conflict, notFound } from "../../lib/errors";
+import { idempotentCreate } from "../../lib/idempotent-create";
 import { newId } from "../../lib/ids";
 import { isUniqueViolation } from "../../lib/unique-violation";
 import { toContactGroup } from "./contact-groups.dto";
@@ -10,7 +11,7 @@ import {
   findContactGroup,
   groupsNamedLike,
   groupsWithIds,
-  insertContactGroup,
+  insertContactGroupStatement,
   nameTakenByOther,
   updateContactGroup,
 } from "./contact-groups.repo";
@@ -18,6 +19,8 @@ import type { CreateContactGroupInput, UpdateContactGroupInput } from "./contact
 
 /** The stored `name_key`: group names are unique per workspace whatever their case. */
 const groupNameKey = (name: string) => name.trim().toLowerCase();
+
+const GROUP_NAME_INDEX = "contact_groups.account_id, contact_groups.name_key";
 
 const groupExists = (name: string) =>
   conflict(
@@ -60,24 +63,39 @@ export async function groupChoices(
   };
 }
 
+/**
+ * POST /v1/contact-groups. The unique (account_id, name_key) index decides, so two racing creations
+ * cannot both succeed; the row and the idempotent answer commit in one batch.
+ */
 export async function createContactGroup(
   db: Db,
   accountId: string,
   input: CreateContactGroupInput,
   now = Date.now(),
+  idempotencyKey?: string,
 ) {
-  const row = await insertContactGroup(db, {
-    id: newId("grp"),
-    accountId,
-    name: input.name,
-    nameKey: groupNameKey(input.name),
-    description: input.description || null,
-    createdAt: now,
-    updatedAt: now,
+  const request = { key: idempotencyKey, scope: "contact_groups", body: input };
+  const created = await idempotentCreate({ db, accountId, now }, request, async (store) => {
+    const row: ContactGroupRow = {
+      id: newId("grp"),
+      accountId,
+      name: input.name,
+      nameKey: groupNameKey(input.name),
+      description: input.description || null,
+      memberCount: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const answer = toContactGroup(row);
+    try {
+      await db.batch([insertContactGroupStatement(db, row), ...store.answer(201, answer)]);
+    } catch (error) {
+      if (isUniqueViolation(error, GROUP_NAME_INDEX)) throw groupExists(input.name);
+      throw error;
+    }
+    return { status: 201 as const, body: answer };
   });
-  // The unique (account_id, name_key) index decides, so two racing creations cannot both succeed.
-  if (!row) throw groupExists(input.name);
-  return toContactGroup(row);
+  return created.body;
 }
 
 export async function getContactGroup(db: Db, accountId: string, id: string) {

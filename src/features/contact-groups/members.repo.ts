@@ -74,6 +74,20 @@ export function insertMembers(accountId: string, groupId: string, key: MemberKey
     RETURNING customer_id`;
 }
 
+/**
+ * Adds the joiners of the member insert just before it to the idempotent answer this batch stores
+ * under `key`. `changes()` is the row count of the statement that completed last in the batch's
+ * connection: that insert (writes of the `member_count` triggers are not counted).
+ */
+export function countJoinersInto(accountId: string, key: string) {
+  return sql`
+    UPDATE idempotency_keys
+    SET response_body = json_object(
+      'added', (response_body ->> 'added') + changes(),
+      'skipped', (response_body ->> 'skipped') - changes())
+    WHERE account_id = ${accountId} AND key = ${key}`;
+}
+
 /** Answers whether the customer was a member of the workspace's group. */
 export async function deleteMember(db: Db, accountId: string, groupId: string, customerId: string) {
   const rows = await db

@@ -1,5 +1,6 @@
 import { type Db, runBatch, type Statement } from "../../db/client";
 import { notFound } from "../../lib/errors";
+import { type AnswerStore, idempotentCreate } from "../../lib/idempotent-create";
 import { newId } from "../../lib/ids";
 import { enrolGroupJoiners, type TriggerContext } from "../automations/triggers";
 import { toMember } from "./contact-groups.dto";
@@ -7,6 +8,7 @@ import { contactGroupQuery } from "./contact-groups.repo";
 import type { AddContactGroupMembersInput } from "./contact-groups.schemas";
 import { groupNotFound } from "./contact-groups.service";
 import {
+  countJoinersInto,
   customersByKeyQuery,
   deleteMember,
   insertMembers,
@@ -50,7 +52,23 @@ function splitMembers(members: AddContactGroupMembersInput["members"]) {
  * group, after the response (`ctx.defer`); an automation's `add_to_group` step calls this too, so
  * its joiners are enrolled the same way (inline there, no response to wait for).
  */
-export async function addMembers(ctx: TriggerContext, groupId: string, input: AddContactGroupMembersInput) {
+export async function addMembers(
+  ctx: TriggerContext,
+  groupId: string,
+  input: AddContactGroupMembersInput,
+  idempotencyKey?: string,
+) {
+  const request = { key: idempotencyKey, scope: `contact_groups/${groupId}/members`, body: input };
+  const added = await idempotentCreate(ctx, request, (store) => joinMembers(ctx, groupId, input, store));
+  return added.body;
+}
+
+async function joinMembers(
+  ctx: TriggerContext,
+  groupId: string,
+  input: AddContactGroupMembersInput,
+  store: AnswerStore,
+) {
   const { db, accountId, now } = ctx;
   const { addressed, ids } = splitMembers(input.members);
   const [group, known] = await runBatch(db, [
@@ -62,14 +80,21 @@ export async function addMembers(ctx: TriggerContext, groupId: string, input: Ad
   const unknown = ids.filter((id) => !knownIds.has(id));
   if (unknown.length > 0) throw notFound(`Customer ${unknown.slice(0, 5).join(", ")}`);
 
-  const statements: Statement[] = [];
+  // Who joins is only known inside the batch, so the stored answer starts with none added and each
+  // member insert counts its joiners into it (see countJoinersInto).
+  const statements: Statement[] = [...store.answer(200, { added: 0, skipped: input.members.length })];
+  const counted = (insert: Statement) =>
+    store.key ? [insert, countJoinersInto(accountId, store.key)] : [insert];
   if (addressed.length > 0) {
     statements.push(
       insertNewCustomers(accountId, addressed, now),
-      insertMembers(accountId, groupId, { column: "email", values: addressed.map((c) => c.email) }, now),
+      ...counted(
+        insertMembers(accountId, groupId, { column: "email", values: addressed.map((c) => c.email) }, now),
+      ),
     );
   }
-  if (ids.length > 0) statements.push(insertMembers(accountId, groupId, { column: "id", values: ids }, now));
+  if (ids.length > 0)
+    statements.push(...counted(insertMembers(accountId, groupId, { column: "id", values: ids }, now)));
   const results = await runBatch(db, statements);
   // Only the member inserts return rows: one per customer that joined.
   const joined = results.flatMap((result) => (result.results ?? []) as Array<{ customer_id: string }>);
@@ -78,7 +103,10 @@ export async function addMembers(ctx: TriggerContext, groupId: string, input: Ad
     groupId,
     joined.map((row) => row.customer_id),
   );
-  return { added: joined.length, skipped: input.members.length - joined.length };
+  return {
+    status: 200 as const,
+    body: { added: joined.length, skipped: input.members.length - joined.length },
+  };
 }
 
 /** Removes one customer from the group; the customer stays. */

@@ -27,7 +27,9 @@ export const customersRouter = createRouter()
     return c.json(standardList(customers, total, { limit, offset }), 200);
   })
   .openapi(createCustomerRoute, async (c) => {
-    return c.json(await createCustomer(c.var.ctx.db, c.var.ctx.accountId, c.req.valid("json")), 201);
+    const { db, accountId, now } = c.var.ctx;
+    const key = c.req.valid("header")["idempotency-key"];
+    return c.json(await createCustomer(db, accountId, c.req.valid("json"), now, key), 201);
   })
   .openapi(getCustomerRoute, async (c) => {
     const { id } = c.req.valid("param");

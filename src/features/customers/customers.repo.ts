@@ -40,10 +40,8 @@ export function customerQueries(db: Db, filter: CustomerFilter, limit: number, o
 }
 
 /** Inserts unless the workspace already has the address; answers the new row, or null. */
-export async function insertCustomer(db: Db, row: typeof customers.$inferInsert) {
-  const rows = await db.insert(customers).values(row).onConflictDoNothing().returning();
-  return rows[0] ?? null;
-}
+/** A new customer's insert, for the batch that creates it; a taken address fails the batch. */
+export const insertCustomerStatement = (db: Db, row: CustomerRow) => db.insert(customers).values(row);
 
 /**
  * The workspace's customer with this (lowercase) email, created from `row` when there is none:

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { idempotencyHeader } from "../../lib/idempotent-create";
 import { defineRoute, ErrorSchema, jsonBody, jsonResponse } from "../../lib/openapi";
 import {
   CreateCustomerBodySchema,
@@ -29,10 +30,16 @@ export const createCustomerRoute = defineRoute("write", {
   summary: "Create a customer",
   description:
     "The email is stored lowercase and is unique in the workspace whatever its case: 409 `customer_exists` when another customer has it. Tickets created with a new customer email create the customer themselves.",
-  request: { body: jsonBody(CreateCustomerBodySchema) },
+  request: {
+    headers: idempotencyHeader("A retried create answers the first customer, not 409 `customer_exists`."),
+    body: jsonBody(CreateCustomerBodySchema),
+  },
   responses: {
     201: jsonResponse(CustomerSchema, "The new customer."),
-    409: jsonResponse(ErrorSchema, "A customer with this email already exists."),
+    409: jsonResponse(
+      ErrorSchema,
+      "A customer with this email already exists (`customer_exists`), or the Idempotency-Key was used with another body (`idempotency_key_reused`).",
+    ),
   },
 });
 

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client";
 import { badRequest, conflict, notFound } from "../../lib/errors";
+import { idempotentCreate } from "../../lib/idempotent-create";
 import { newId } from "../../lib/ids";
 import { isUniqueViolation } from "../../lib/unique-violation";
 import { isValidAddress } from "../../mail/address";
@@ -12,7 +13,7 @@ import {
   deleteCustomerWithoutTickets,
   emailTakenByOther,
   findCustomer,
-  insertCustomer,
+  insertCustomerStatement,
   updateCustomerAndSubscription,
   upsertCustomerByEmail,
 } from "./customers.repo";
@@ -20,29 +21,47 @@ import type { CreateCustomerInput, UpdateCustomerInput } from "./customers.schem
 
 export { toCustomer };
 
+const CUSTOMER_EMAIL_INDEX = "customers.account_id, customers.email";
+
 const customerExists = (email: string) =>
   conflict("customer_exists", "Customer already exists", `A customer with ${email} already exists.`);
 
+/**
+ * POST /v1/customers. The unique (account_id, email) index decides, so two racing creations cannot
+ * both succeed; the row and the idempotent answer commit in one batch.
+ */
 export async function createCustomer(
   db: Db,
   accountId: string,
   input: CreateCustomerInput,
   now = Date.now(),
+  idempotencyKey?: string,
 ) {
-  const row = await insertCustomer(db, {
-    id: newId("cus"),
-    accountId,
-    email: input.email,
-    name: input.name ?? null,
-    phone: input.phone ?? null,
-    blocked: input.blocked ?? false,
-    metadata: JSON.stringify(input.metadata ?? {}),
-    createdAt: now,
-    updatedAt: now,
+  const request = { key: idempotencyKey, scope: "customers", body: input };
+  const created = await idempotentCreate({ db, accountId, now }, request, async (store) => {
+    const row: CustomerRow = {
+      id: newId("cus"),
+      accountId,
+      email: input.email,
+      name: input.name ?? null,
+      phone: input.phone ?? null,
+      blocked: input.blocked ?? false,
+      metadata: JSON.stringify(input.metadata ?? {}),
+      unsubscribed: false,
+      unsubscribedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const answer = toCustomer(row);
+    try {
+      await db.batch([insertCustomerStatement(db, row), ...store.answer(201, answer)]);
+    } catch (error) {
+      if (isUniqueViolation(error, CUSTOMER_EMAIL_INDEX)) throw customerExists(input.email);
+      throw error;
+    }
+    return { status: 201 as const, body: answer };
   });
-  // The unique (account_id, email) index decides, so two racing creations cannot both succeed.
-  if (!row) throw customerExists(input.email);
-  return toCustomer(row);
+  return created.body;
 }
 
 /** A page, newest first, and the filtered total, in one round trip. */

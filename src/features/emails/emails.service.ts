@@ -1,6 +1,13 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { AppError, conflict, notFound } from "../../lib/errors";
+import {
+  answerFrom,
+  type Idempotency,
+  idempotencyOf,
+  storeAnswer,
+  storedAnswer,
+} from "../../lib/idempotency";
 import { flatList, type OffsetParams, standardList } from "../../lib/pagination";
 import { iso, isoOrNull } from "../../lib/time";
 import { parseAddress } from "../../mail/address";
@@ -23,7 +30,6 @@ import {
 } from "./emails.repo";
 import type { BatchEmailInput, SendEmailInput } from "./emails.schemas";
 import { enqueueEmails } from "./enqueue";
-import { type Idempotency, idempotencyOf, storeAnswer, storedAnswer } from "./idempotency";
 import { messageKey } from "./message-key";
 import { loadSendState, type SendState } from "./send-state";
 import { isSystemEmail } from "./system-mail";

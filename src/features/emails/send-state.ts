@@ -1,7 +1,7 @@
 import { and, eq, getTableColumns, inArray, lt, sql, type Table } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accounts, accountUsage, connections, idempotencyKeys, suppressions } from "../../db/schema";
-import { IDEMPOTENCY_TTL_MS, type Idempotency } from "./idempotency";
+import { IDEMPOTENCY_TTL_MS, type Idempotency } from "../../lib/idempotency";
 
 /**
  * Everything the checks of a send need, read in one D1 round trip: a stored idempotent answer,

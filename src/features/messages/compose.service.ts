@@ -1,5 +1,6 @@
 import { messageAttachments, messages, tickets } from "../../db/schema";
 import { AppError, notFound } from "../../lib/errors";
+import { type AnswerStore, idempotentCreate } from "../../lib/idempotent-create";
 import { newId } from "../../lib/ids";
 import { findOrCreateCustomer } from "../customers/customers.service";
 import { commitEmails } from "../emails/emails.accept";
@@ -7,9 +8,9 @@ import type { EmailRow } from "../emails/emails.repo";
 import { enqueueEmails } from "../emails/enqueue";
 import { htmlTextOf } from "../portal/html-to-text";
 import { inboxOf, type TicketContext } from "../tickets/ticket-context";
-import { clientIdOf } from "../tickets/tickets.dto";
-import { nextTicketNumber } from "../tickets/tickets.repo";
-import { closedAtFor, showTicket } from "../tickets/tickets.service";
+import { clientIdOf, toTicket } from "../tickets/tickets.dto";
+import { nextTicketNumber, type TicketRow } from "../tickets/tickets.repo";
+import { closedAtFor } from "../tickets/tickets.service";
 import { decodeFiles, filesBytes, putFiles, removeFiles } from "./message-files";
 import type { ComposeInput } from "./messages.schemas";
 import { prepareReply } from "./reply-email";
@@ -17,10 +18,16 @@ import { prepareReply } from "./reply-email";
 /**
  * POST /v1/tickets/compose: starts a conversation by email. The email goes through every check of
  * POST /v1/emails first (413 over 25 MB, 403 for an unverified inbox domain, 422, 429); then the
- * customer, ticket and outbound message are stored. Fires neither `ticket.created` nor
- * `message.created` (the spec).
+ * customer, ticket and outbound message are stored, with the idempotent answer. Fires neither
+ * `ticket.created` nor `message.created` (the spec).
  */
-export async function compose(ctx: TicketContext, input: ComposeInput) {
+export async function compose(ctx: TicketContext, input: ComposeInput, idempotencyKey?: string) {
+  const request = { key: idempotencyKey, scope: "tickets_compose", body: input };
+  const created = await idempotentCreate(ctx, request, (store) => openByEmail(ctx, input, store));
+  return created.body;
+}
+
+async function openByEmail(ctx: TicketContext, input: ComposeInput, store: AnswerStore) {
   const inbox = await inboxOf(ctx, input.inbox_id);
   const customer = await findOrCreateCustomer(
     ctx.db,
@@ -33,7 +40,7 @@ export async function compose(ctx: TicketContext, input: ComposeInput) {
   const sequence = await nextTicketNumber(ctx.db, ctx.accountId);
   if (!sequence) throw notFound(`Account ${ctx.accountId}`);
   const status = inbox.statusAfterReply as (typeof tickets.$inferSelect)["status"];
-  const ticket = {
+  const ticket: TicketRow = {
     id: newId("tkv"),
     accountId: ctx.accountId,
     inboxId: inbox.id,
@@ -91,18 +98,23 @@ export async function compose(ctx: TicketContext, input: ComposeInput) {
     updatedAt: ctx.now,
     sentAt: ctx.now,
   };
-  // The ticket, its message, the message's files and the email commit together or not at all.
+  const answer = toTicket(
+    { ticket, customerEmail: customer.email, customerName: customer.name, tagNames: "[]" },
+    ctx.env.PUBLIC_BASE_URL,
+  );
+  // The ticket, its message, the message's files, the email and the answer commit together or not at all.
   try {
     await putFiles(ctx, files);
     await commitEmails(ctx.db, email, [
       ctx.db.insert(tickets).values(ticket),
       ctx.db.insert(messages).values(message),
       ...files.map((f) => ctx.db.insert(messageAttachments).values(f.row)),
+      ...store.answer(201, answer),
     ]);
   } catch (error) {
     await removeFiles(ctx, files);
     throw error;
   }
   await enqueueEmails(ctx.env.EMAIL_QUEUE, [email.row as EmailRow], ctx.now);
-  return showTicket(ctx, ticket.id);
+  return { status: 201 as const, body: answer };
 }

@@ -16,15 +16,21 @@ import {
 import { addMessage, deleteDraft, sendDraft, showMessage, updateDraft } from "./messages.service";
 
 export const messagesRouter = createRouter()
-  .openapi(composeRoute, async (c) => c.json(await compose(c.var.ctx, c.req.valid("json")), 201))
+  .openapi(composeRoute, async (c) =>
+    c.json(await compose(c.var.ctx, c.req.valid("json"), c.req.valid("header")["idempotency-key"]), 201),
+  )
   .openapi(listMessagesRoute, async (c) => {
     const { limit, offset, created_after } = c.req.valid("query");
     const after = created_after ? Date.parse(created_after) : undefined;
     return c.json(await listMessages(c.var.ctx, c.req.valid("param").id, after, { limit, offset }), 200);
   })
-  .openapi(createMessageRoute, async (c) =>
-    c.json(await addMessage(c.var.ctx, c.req.valid("param").id, c.req.valid("json")), 201),
-  )
+  .openapi(createMessageRoute, async (c) => {
+    const idempotencyKey = c.req.valid("header")["idempotency-key"];
+    return c.json(
+      await addMessage(c.var.ctx, c.req.valid("param").id, c.req.valid("json"), { idempotencyKey }),
+      201,
+    );
+  })
   .openapi(getMessageRoute, async (c) => c.json(await showMessage(c.var.ctx, c.req.valid("param").id), 200))
   .openapi(updateDraftRoute, async (c) =>
     c.json(await updateDraft(c.var.ctx, c.req.valid("param").id, c.req.valid("json")), 200),

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { idempotencyHeader } from "../../lib/idempotent-create";
 import { defineRoute, errorResponse, jsonBody, jsonResponse } from "../../lib/openapi";
 import { TicketParamsSchema, TicketSchema } from "../tickets/tickets.schemas";
 import {
@@ -33,9 +34,16 @@ export const createMessageRoute = defineRoute("write", {
   summary: "Add a message",
   description:
     "`customer` (inbound: reopens a pending, on-hold, resolved or closed ticket and ends a snooze; spam stays spam), `reply` (emailed to the customer from the inbox address with threading headers and a Reply-To back to this ticket, through the email pipeline: every check of POST /v1/emails applies; the ticket takes `status_after_send` or the inbox's `status_after_reply`) or `note` (internal). `draft: true` stores it without sending, changing anything or firing an event. Fires `message.created` (not `ticket.updated`). Every input is checked before anything is stored or sent (400): attachments must be base64 with a valid media type and a name without control characters, `cc` must hold email addresses, and each body is at most 750,000 bytes counted as JSON, so that the message and its event fit their rows. The message, its attachments, a reply's email, the ticket's change and the event are written in one transaction: a failure leaves none of them, and no email leaves for a message that was not stored. Attachment bytes are kept once (a reply's email refers to them) and count toward the storage quota (429 `Limit exceeded` when they would pass it). Concurrent messages on one ticket each count: `message_count` is incremented in SQL.",
-  request: { params: TicketParamsSchema, body: jsonBody(CreateMessageBodySchema) },
+  request: {
+    params: TicketParamsSchema,
+    headers: idempotencyHeader(
+      "A retried post answers the first message: no second message, reply email or `message.created`. The key is bound to this ticket: on another ticket it is a 409.",
+    ),
+    body: jsonBody(CreateMessageBodySchema),
+  },
   responses: {
     201: jsonResponse(MessageSchema, "The message."),
+    409: errorResponse("The Idempotency-Key was used with another body (`idempotency_key_reused`)."),
     403: errorResponse("Sender domain not verified."),
     413: errorResponse("The reply's built email would exceed 25 MB (`message_too_large`)."),
     422: errorResponse("Customer suppressed."),
@@ -50,9 +58,13 @@ export const composeRoute = defineRoute("write", {
   summary: "Start a ticket by email",
   description:
     "Creates the customer if new, a ticket (status: the inbox's `status_after_reply`) and an outbound message, and emails it from the inbox address. 413 when the built email exceeds 25 MB. Every input is checked before the customer or ticket is created (400). The ticket, its message, the message's attachments and the email are written in one transaction, so a failure leaves no email behind. Fires neither `ticket.created` nor `message.created`.",
-  request: { body: jsonBody(ComposeBodySchema) },
+  request: {
+    headers: idempotencyHeader("A retried compose answers the first ticket: no second ticket or email."),
+    body: jsonBody(ComposeBodySchema),
+  },
   responses: {
     201: jsonResponse(TicketSchema, "The new ticket."),
+    409: errorResponse("The Idempotency-Key was used with another body (`idempotency_key_reused`)."),
     403: errorResponse("Sender domain not verified."),
     413: errorResponse("The built email would exceed 25 MB (`message_too_large`)."),
   },

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
+import type { Statement } from "../../db/client";
 import { messages } from "../../db/schema";
 import { notFound } from "../../lib/errors";
+import { idempotentCreate } from "../../lib/idempotent-create";
 import { newId } from "../../lib/ids";
 import { htmlTextOf } from "../portal/html-to-text";
 import { customerOf, inboxOf, type TicketContext } from "../tickets/ticket-context";
@@ -11,7 +13,7 @@ import { decodeFiles } from "./message-files";
 import { toMessage } from "./messages.dto";
 import { attachmentsOf, findMessage, type MessageRow } from "./messages.repo";
 import type { CreateMessageInput } from "./messages.schemas";
-import { publishMessage, saveDraft } from "./publish";
+import { type PublishedMessage, publishMessage, saveDraft } from "./publish";
 import { replySubject } from "./reply-email";
 
 type TicketStatus = TicketRow["status"];
@@ -33,17 +35,35 @@ export interface MessageOptions {
   author?: { userId: string };
   /** `false`: publish without `message.created` (the spec excludes the dashboard's internal notes). */
   announce?: boolean;
+  /** The request's `Idempotency-Key`: a retry answers the first message instead of posting another. */
+  idempotencyKey?: string | undefined;
 }
 
 /**
  * POST /v1/tickets/{id}/messages. A draft is only stored; anything else is published: a reply's
- * email, the message, its attachments, the ticket's change and `message.created` in one batch.
+ * email, the message, its attachments, the ticket's change, `message.created` and the idempotent
+ * answer in one batch.
  */
 export async function addMessage(
   ctx: TicketContext,
   ticketId: string,
   input: CreateMessageInput,
   options: MessageOptions = {},
+) {
+  const request = { key: options.idempotencyKey, scope: `tickets/${ticketId}/messages`, body: input };
+  const created = await idempotentCreate(ctx, request, async (store) => {
+    const alsoStore = (message: PublishedMessage) => store.answer(201, message);
+    return { status: 201 as const, body: await writeMessage(ctx, ticketId, input, options, alsoStore) };
+  });
+  return created.body;
+}
+
+async function writeMessage(
+  ctx: TicketContext,
+  ticketId: string,
+  input: CreateMessageInput,
+  options: MessageOptions,
+  alsoStore: (message: PublishedMessage) => Statement[],
 ) {
   const { ticket } = await ticketOf(ctx, ticketId);
   const [inbox, customer] = await Promise.all([
@@ -80,22 +100,19 @@ export async function addMessage(
     updatedAt: ctx.now,
     sentAt: draft ? null : ctx.now,
   };
-  if (draft) {
-    await saveDraft(ctx, row, files);
-  } else {
-    await publishMessage(ctx, {
-      ticket,
-      inbox,
-      customer,
-      message: row,
-      newFiles: files,
-      files: files.map((f) => f.row),
-      afterReply: (input.status_after_send ?? inbox.statusAfterReply) as TicketStatus,
-      write: (published) => [ctx.db.insert(messages).values(published)],
-      announce: options.announce ?? true,
-    });
-  }
-  return showMessage(ctx, id);
+  if (draft) return saveDraft(ctx, row, files, alsoStore);
+  return publishMessage(ctx, {
+    ticket,
+    inbox,
+    customer,
+    message: row,
+    newFiles: files,
+    files: files.map((f) => f.row),
+    afterReply: (input.status_after_send ?? inbox.statusAfterReply) as TicketStatus,
+    write: (published) => [ctx.db.insert(messages).values(published)],
+    announce: options.announce ?? true,
+    alsoStore,
+  });
 }
 
 export async function showMessage(ctx: TicketContext, id: string) {

@@ -44,7 +44,11 @@ export interface Publication {
    * whatever the quota, for mail already received that must not be lost.
    */
   storage?: "reserve" | "count";
+  /** Statements that store the answer (the published message) in the same batch: an idempotent create's. */
+  alsoStore?: (message: PublishedMessage) => Statement[];
 }
+
+export type PublishedMessage = ReturnType<typeof toMessage>;
 
 /**
  * Publishes a message: a reply's email passes every check of POST /v1/emails and holds its quota
@@ -52,7 +56,7 @@ export interface Publication {
  * ticket's change and `message.created` commit in one batch. Only after that is the email queued
  * and the event announced: nothing leaves for a message that was not stored.
  */
-export async function publishMessage(ctx: TicketContext, p: Publication): Promise<void> {
+export async function publishMessage(ctx: TicketContext, p: Publication): Promise<PublishedMessage> {
   const { ticket, inbox, customer, message } = p;
   const bytes = filesBytes(p.newFiles) + message.rawSize;
   const email =
@@ -84,6 +88,7 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
   // An automatic answer (an out-of-office to a reply) is kept but changes no status, as a note.
   const activity = message.autoSubmitted ? "note" : message.type;
   const ticketAfter = ticketAfterMessage(ticket, activity, p.afterReply, ctx.now);
+  const shown = toMessage({ message: published, emailStatus: email ? "queued" : null }, p.files);
   const event =
     p.announce === false
       ? null
@@ -92,10 +97,7 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
             accountId: ctx.accountId,
             inbox,
             name: "message.created",
-            data: {
-              ticket: ticketData(ticketAfter, ctx.env.PUBLIC_BASE_URL),
-              message: toMessage({ message: published, emailStatus: email ? "queued" : null }, p.files),
-            },
+            data: { ticket: ticketData(ticketAfter, ctx.env.PUBLIC_BASE_URL), message: shown },
           },
           ctx.now,
         );
@@ -106,6 +108,7 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
     ...p.newFiles.map((f) => ctx.db.insert(messageAttachments).values(f.row)),
     bumpTicketStatement(ctx.accountId, ticket.id, activity, p.afterReply, ctx.now),
     ...(event?.statements ?? []),
+    ...(p.alsoStore?.(shown) ?? []),
   ];
   try {
     await putFiles(ctx, p.newFiles);
@@ -120,20 +123,32 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [p.opening?.event, event], ctx.defer);
   if (!p.opening && movedToResolved(ticket.status, ticketAfter.status))
     await afterTicketResolved(ctx, ticketAfter);
+  return shown;
 }
 
 /** A draft's files and row, stored without publishing: no email, no ticket change, no event. */
-export async function saveDraft(ctx: TicketContext, message: MessageRow, files: DecodedFile[]) {
+export async function saveDraft(
+  ctx: TicketContext,
+  message: MessageRow,
+  files: DecodedFile[],
+  alsoStore: Publication["alsoStore"] = () => [],
+): Promise<PublishedMessage> {
+  const shown = toMessage(
+    { message, emailStatus: null },
+    files.map((f) => f.row),
+  );
   const storage = await reserveStorage(ctx.db, ctx.accountId, filesBytes(files), ctx.now);
   try {
     await putFiles(ctx, files);
     await runBatch(ctx.db, [
       ctx.db.insert(messages).values(message),
       ...files.map((f) => ctx.db.insert(messageAttachments).values(f.row)),
+      ...alsoStore(shown),
     ]);
   } catch (error) {
     await storage.release();
     await removeFiles(ctx, files);
     throw error;
   }
+  return shown;
 }

@@ -39,7 +39,10 @@ async function tagList(ctx: TicketContext, id: string) {
 }
 
 export const ticketsRouter = createRouter()
-  .openapi(createTicketRoute, async (c) => c.json(await createTicket(c.var.ctx, c.req.valid("json")), 201))
+  .openapi(createTicketRoute, async (c) => {
+    const idempotencyKey = c.req.valid("header")["idempotency-key"];
+    return c.json(await createTicket(c.var.ctx, c.req.valid("json"), { idempotencyKey }), 201);
+  })
   .openapi(listTicketsRoute, async (c) => {
     const { limit, offset, status, priority, inbox_id, customer_id, assignee_id, tag, q, updated_after } =
       c.req.valid("query");

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { defineRoute, jsonBody, jsonResponse } from "../../lib/openapi";
+import { idempotencyHeader } from "../../lib/idempotent-create";
+import { defineRoute, errorResponse, jsonBody, jsonResponse } from "../../lib/openapi";
 import {
   AddTicketTagBodySchema,
   CreateTicketBodySchema,
@@ -22,8 +23,16 @@ export const createTicketRoute = defineRoute("write", {
   summary: "Create a ticket",
   description:
     "Creates a ticket in an inbox for a customer given by exactly one of `customer_id` or `customer` (found by email, any case, or created); neither or both is a 400. A blocked customer gives 403. `client_id` is the workspace's ticket prefix and next number (never reused). An optional first `message` is the customer's. Tag names are created in the inbox when missing. Fires `ticket.created` (not `message.created`).",
-  request: { body: jsonBody(CreateTicketBodySchema) },
-  responses: { 201: jsonResponse(TicketSchema, "The ticket.") },
+  request: {
+    headers: idempotencyHeader(
+      "A retried create answers the first ticket: no second ticket, no second `ticket.created`.",
+    ),
+    body: jsonBody(CreateTicketBodySchema),
+  },
+  responses: {
+    201: jsonResponse(TicketSchema, "The ticket."),
+    409: errorResponse("The Idempotency-Key was used with another body (`idempotency_key_reused`)."),
+  },
 });
 
 export const listTicketsRoute = defineRoute("read", {

@@ -1,6 +1,7 @@
 import { runBatch, type Statement } from "../../db/client";
 import { messages, tickets } from "../../db/schema";
 import { AppError, notFound } from "../../lib/errors";
+import { type AnswerStore, idempotentCreate } from "../../lib/idempotent-create";
 import { newId } from "../../lib/ids";
 import { type OffsetParams, standardList } from "../../lib/pagination";
 import { announceEvents } from "../../webhooks/announce";
@@ -109,16 +110,30 @@ export interface CreateTicketOptions {
    * tickets opened by the public portal (and inbound mail). POST /v1/tickets fires `ticket.created` only.
    */
   announceMessage?: boolean;
+  /** The request's `Idempotency-Key`: a retry answers the first ticket instead of opening another. */
+  idempotencyKey?: string | undefined;
 }
 
 /**
  * POST /v1/tickets: the customer (found or created), the ticket with its number, an optional
- * first customer message, its tags and the `ticket.created` event, in one batch.
+ * first customer message, its tags, the `ticket.created` event and the idempotent answer, in one
+ * batch.
  */
 export async function createTicket(
   ctx: TicketContext,
   input: CreateInput,
   options: CreateTicketOptions = {},
+) {
+  const request = { key: options.idempotencyKey, scope: "tickets", body: input };
+  const created = await idempotentCreate(ctx, request, (store) => openTicket(ctx, input, options, store));
+  return created.body;
+}
+
+async function openTicket(
+  ctx: TicketContext,
+  input: CreateInput,
+  options: CreateTicketOptions,
+  store: AnswerStore,
 ) {
   await assertAssignable(ctx, input.assignee_id, "body.assignee_id");
   const inbox = await inboxOf(ctx, input.inbox_id);
@@ -143,6 +158,14 @@ export async function createTicket(
     () => newId("tag"),
     ctx.now,
   );
+  // The answer is made from what the batch writes, so it can be stored in that batch.
+  const view = {
+    ticket: row,
+    customerEmail: customer.email,
+    customerName: customer.name,
+    tagNames: JSON.stringify(tagRows.map((t) => t.name)),
+  };
+  const answer = toTicket(view, ctx.env.PUBLIC_BASE_URL);
   const statements: Statement[] = [ctx.db.insert(tickets).values(row)];
   if (message) statements.push(ctx.db.insert(messages).values(message));
   statements.push(
@@ -157,10 +180,10 @@ export async function createTicket(
   const event = ticketCreatedEvent(ctx, inbox, customer, row);
   const messageEvent =
     message && options.announceMessage ? firstMessageEvent(ctx, inbox, row, message) : null;
-  statements.push(...event.statements, ...(messageEvent?.statements ?? []));
+  statements.push(...event.statements, ...(messageEvent?.statements ?? []), ...store.answer(201, answer));
   await runBatch(ctx.db, statements);
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [event, messageEvent], ctx.defer);
-  return showTicket(ctx, row.id);
+  return { status: 201 as const, body: answer };
 }
 
 export async function listTickets(

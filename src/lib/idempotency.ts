@@ -1,8 +1,8 @@
 import { and, eq, lt } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { idempotencyKeys } from "../../db/schema";
-import { sha256Hex } from "../../lib/crypto";
-import { conflict } from "../../lib/errors";
+import type { Db } from "../db/client";
+import { idempotencyKeys } from "../db/schema";
+import { sha256Hex } from "./crypto";
+import { conflict } from "./errors";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
