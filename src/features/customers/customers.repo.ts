@@ -50,8 +50,9 @@ export async function insertCustomer(db: Db, row: typeof customers.$inferInsert)
  * one statement either way. The no-op update on conflict is what makes SQLite return the
  * existing row; it changes no column.
  */
-export async function upsertCustomerByEmail(db: Db, row: typeof customers.$inferInsert) {
-  const rows = await db
+/** The query of `upsertCustomerByEmail`, for a batch with other writes; it answers at most one row. */
+export const upsertCustomerQuery = (db: Db, row: typeof customers.$inferInsert) =>
+  db
     .insert(customers)
     .values(row)
     .onConflictDoUpdate({
@@ -59,6 +60,9 @@ export async function upsertCustomerByEmail(db: Db, row: typeof customers.$infer
       set: { email: sql`excluded.email` },
     })
     .returning();
+
+export async function upsertCustomerByEmail(db: Db, row: typeof customers.$inferInsert) {
+  const rows = await upsertCustomerQuery(db, row);
   return rows[0] ?? null;
 }
 
