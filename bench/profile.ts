@@ -6,11 +6,16 @@
  * body becomes the workspace's verified sending domain. For POST /v1/emails the queue's work is in
  * the figures: the profile and the CPU count run until the queue has sent every email.
  *
+ * `MAIL` profiles inbound mail instead: new conversations through the local email endpoint, each
+ * stored as a new ticket (bench/lib/mail-load.ts); its CPU figures are per message.
+ *
  *   npm run profile -- GET /v1/accounts
  *   npm run profile -- POST /v1/emails '{"from":"a@{domain}","to":"b@example.com","subject":"s","text":"t"}'
+ *   npm run profile -- MAIL
  */
 import { waitForEmptyQueue } from "./lib/api";
 import { cpuSince, groupCpuMs, openInspector, summarizeProfile } from "./lib/cpu-profile";
+import { mailLoad } from "./lib/mail-load";
 import { type Load, measure, warmUp } from "./lib/measure";
 import { startServer } from "./lib/server";
 
@@ -25,7 +30,8 @@ const perRequest = (cpu: Map<string, number>, requests: number) =>
 
 async function main() {
   const [method = "GET", path = "/v1/accounts", body] = process.argv.slice(2);
-  if (method !== "GET" && method !== "POST") throw new Error("METHOD must be GET or POST");
+  if (method !== "GET" && method !== "POST" && method !== "MAIL")
+    throw new Error("METHOD must be GET, POST or MAIL");
   const server = await startServer();
   try {
     if (!server.local) throw new Error("profiling needs the local server; unset BENCH_URL");
@@ -33,7 +39,7 @@ async function main() {
     const ctx = { baseUrl: server.baseUrl, token: server.token, seconds: SECONDS };
     const target: Omit<Load, "label" | "seconds"> = {
       url: `${server.baseUrl}${path}`,
-      method,
+      method: method === "POST" ? "POST" : "GET",
       headers: {
         Authorization: `Bearer ${server.token}`,
         ...(body ? { "Content-Type": "application/json" } : {}),
@@ -50,12 +56,16 @@ async function main() {
       `GET /health: ${floor.rps.toFixed(0)} req/s; CPU ms per request: ${perRequest(cpuSince(before, groupCpuMs(processGroup)), floor.total)}`,
     );
 
-    await warmUp(target);
+    const mail = method === "MAIL" ? await mailLoad({ ...ctx, fromDomain: server.fromDomain }) : null;
+    if (mail) await mail(2);
+    else await warmUp(target);
     if (sends) await waitForEmptyQueue(ctx, DRAIN_TIMEOUT_MS);
     const inspector = await openInspector(inspectorPort);
     await inspector.startProfile();
     before = groupCpuMs(processGroup);
-    const load = await measure({ ...target, label: `${method} ${path}`, seconds: SECONDS });
+    const load = mail
+      ? await mail(SECONDS)
+      : await measure({ ...target, label: `${method} ${path}`, seconds: SECONDS });
     const duringLoad = cpuSince(before, groupCpuMs(processGroup));
     const drained = sends ? await waitForEmptyQueue(ctx, DRAIN_TIMEOUT_MS) : undefined;
     const withDrain = cpuSince(before, groupCpuMs(processGroup));
@@ -63,7 +73,7 @@ async function main() {
     const sources = await inspector.sourcesOf(profile);
     inspector.close();
 
-    console.log(`${method} ${path}: ${load.rps.toFixed(0)} req/s, ${load.non2xx} non-2xx`);
+    console.log(`${load.label}: ${load.rps.toFixed(0)} req/s, ${load.non2xx} non-2xx`);
     console.log(`  CPU ms per request during the load: ${perRequest(duringLoad, load.total)}`);
     if (drained) {
       console.log(

@@ -20,6 +20,7 @@ export async function recordDropped(
   raw: RawMail,
   drop: { reason: DropReason; detail?: string; messageId?: string | null },
 ) {
+  await raw.stored;
   await insertDropped(ctx.db, {
     accountId: ctx.accountId,
     inboxId: envelope.inboxId,

@@ -52,8 +52,11 @@ async function report(
   const isMail = !(mail instanceof Error);
   const { email } = found;
   const named = email ? await namedRecipient(secret, email, found.recipientTag) : null;
+  const read = isMail ? await readReport(mail, named) : null;
+  // What the report writes names the raw key.
+  await raw.stored;
   const outcome = await receiveReport(db, {
-    report: isMail ? await readReport(mail, named) : null,
+    report: read,
     email,
     named,
     envelope: { mailFrom: message.from, rcptTo: message.to },
@@ -91,24 +94,37 @@ async function accept(
   const outcome = await receive(ctx, route, { mailFrom: message.from, messageId }, raw, mail);
   if (outcome.kind === "dropped")
     await recordDropped(ctx, envelope, raw, { reason: outcome.reason, messageId: mail.messageId });
-  if (outcome.kind === "duplicate") await forgetRaw(ctx.env.FILES, raw);
+  if (outcome.kind === "duplicate") {
+    // Settled first, so the delete cannot overtake the put and leave the bytes behind.
+    await raw.stored;
+    await forgetRaw(ctx.env.FILES, raw);
+  }
   return outcome;
 }
 
-/** Keeps the bytes, runs `work`; a failure of ours removes them again and throws (the sender retries). */
+/**
+ * Keeps the bytes while `work` runs: their R2 put runs alongside parsing and the reads, and what
+ * writes a row naming them awaits it (`raw.stored`). A failure of ours (the put's too, even when
+ * `work` did not wait for it) removes the bytes again and throws (the sender retries).
+ */
 async function keptWhile(
   env: Env,
   message: ForwardableEmailMessage,
   key: string,
   work: (raw: RawMail) => Promise<Outcome>,
 ): Promise<Outcome> {
-  const raw = { key, bytes: await readRaw(message.raw) };
-  await keepRaw(env.FILES, raw);
+  const bytes = await readRaw(message.raw);
+  const stored = keepRaw(env.FILES, { key, bytes });
+  // Awaited below whatever happens; this only keeps a failure from counting as unhandled meanwhile.
+  stored.catch(() => {});
+  const raw = { key, bytes, stored };
   try {
     const outcome = await work(raw);
+    await stored;
     log.info("inbound.received", { outcome: outcome.kind, size: raw.bytes.length });
     return outcome;
   } catch (error) {
+    await stored.catch(() => {});
     await forgetRaw(env.FILES, raw);
     log.error("inbound.failed", describeError(error));
     throw error;

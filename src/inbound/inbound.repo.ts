@@ -1,6 +1,14 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { droppedMail, inboxes, messages, tickets } from "../db/schema";
+import { customers, droppedMail, inboxes, messages, tickets } from "../db/schema";
+import { type CustomerRow, upsertCustomerQuery } from "../features/customers/customers.repo";
+import {
+  findTicketQuery,
+  nextTicketNumberQuery,
+  type TicketSequence,
+  type TicketView,
+  ticketView,
+} from "../features/tickets/tickets.repo";
 
 /**
  * The inboxes these addresses belong to. Not scoped to a workspace, as nothing else here is:
@@ -10,42 +18,102 @@ export function findInboxesByAddress(db: Db, addresses: string[]) {
   return db.select().from(inboxes).where(inArray(inboxes.emailAddress, addresses)).limit(addresses.length);
 }
 
+/** What receiving a mail reads before it decides anything: `mailReads`' question. */
+export interface MailQuestion {
+  /** Sender, envelope sender and X-Loop addresses, lowercase: which are this workspace's inboxes? */
+  addresses: string[];
+  /** Has the workspace stored a message with this Message-ID? */
+  messageId: string | null;
+  /** The tickets holding messages with these Message-IDs (the mail's parents). */
+  parentIds: string[];
+  /** The ticket a verified reply address names. */
+  signedTicketId: string | null;
+  /** The customer with this address (lowercase), if there is one. */
+  sender: string | null;
+}
+
+export interface MailAnswers {
+  inboxAddresses: string[];
+  duplicate: boolean;
+  /** Parent Message-ID to the ticket holding it. */
+  parents: Map<string, TicketView>;
+  signed: TicketView | null;
+  customer: CustomerRow | null;
+}
+
 /**
- * In one round trip: which of `addresses` (lowercase) are inbox addresses of this workspace (its
- * own: another workspace's inbox writing to it is a customer like any other), and whether the
- * workspace already stored a message with `messageId`.
+ * Everything `MailQuestion` asks, in one round trip. Inbox addresses count only when they are
+ * this workspace's own: another workspace's inbox writing to it is a customer like any other.
  */
-export async function inboxAddressesAndMessageId(
-  db: Db,
-  accountId: string,
-  addresses: string[],
-  messageId: string | null,
-): Promise<[string[], boolean]> {
-  const [inboxRows, messageRows] = await db.batch([
+export async function mailReads(db: Db, accountId: string, q: MailQuestion): Promise<MailAnswers> {
+  const [inboxRows, messageRows, parentRows, signedRows, customerRows] = await db.batch([
     db
       .select({ address: inboxes.emailAddress })
       .from(inboxes)
       .where(
         and(
           eq(inboxes.accountId, accountId),
-          inArray(inboxes.emailAddress, addresses.length > 0 ? [...new Set(addresses)] : [""]),
+          inArray(inboxes.emailAddress, q.addresses.length > 0 ? [...new Set(q.addresses)] : [""]),
         ),
       ),
     db
       .select({ id: messages.id })
       .from(messages)
-      .where(and(eq(messages.accountId, accountId), eq(messages.emailMessageId, messageId ?? "")))
+      .where(and(eq(messages.accountId, accountId), eq(messages.emailMessageId, q.messageId ?? "")))
+      .limit(1),
+    // Messages go with their ticket (ON DELETE CASCADE), so the join loses no parent.
+    db
+      .select({ messageId: messages.emailMessageId, ...ticketView })
+      .from(messages)
+      .innerJoin(tickets, eq(tickets.id, messages.ticketId))
+      .innerJoin(customers, eq(customers.id, tickets.customerId))
+      .where(
+        and(
+          eq(messages.accountId, accountId),
+          inArray(messages.emailMessageId, q.parentIds.length > 0 ? q.parentIds : [""]),
+        ),
+      ),
+    findTicketQuery(db, accountId, q.signedTicketId ?? ""),
+    db
+      .select()
+      .from(customers)
+      .where(and(eq(customers.accountId, accountId), eq(customers.email, q.sender ?? "")))
       .limit(1),
   ]);
-  return [inboxRows.map((r) => r.address), messageId !== null && messageRows.length > 0];
+  const parents = new Map<string, TicketView>();
+  for (const { messageId, ...view } of parentRows) if (messageId) parents.set(messageId, view);
+  return {
+    inboxAddresses: inboxRows.map((r) => r.address),
+    duplicate: q.messageId !== null && messageRows.length > 0,
+    parents,
+    signed: q.signedTicketId ? (signedRows[0] ?? null) : null,
+    customer: q.sender ? (customerRows[0] ?? null) : null,
+  };
 }
 
-/** The tickets holding messages with these Message-IDs (stored replies and earlier inbound mail). */
-export function ticketsByMessageIds(db: Db, accountId: string, messageIds: string[]) {
-  return db
-    .select({ messageId: messages.emailMessageId, ticketId: messages.ticketId })
-    .from(messages)
-    .where(and(eq(messages.accountId, accountId), inArray(messages.emailMessageId, messageIds)));
+/**
+ * The writes a stored mail needs before its batch, in one round trip: the sender's customer row
+ * when it has none (`newCustomer`, answered as the unique index let it in: concurrent mail from a
+ * new sender finds one row) and a ticket number when the mail opens a ticket.
+ */
+export async function customerAndNumber(
+  db: Db,
+  accountId: string,
+  newCustomer: typeof customers.$inferInsert | null,
+  opensTicket: boolean,
+): Promise<{ customer: CustomerRow | null; sequence: TicketSequence | null }> {
+  if (newCustomer && opensTicket) {
+    const [customerRows, numberRows] = await db.batch([
+      upsertCustomerQuery(db, newCustomer),
+      nextTicketNumberQuery(db, accountId),
+    ]);
+    return { customer: customerRows[0] ?? null, sequence: numberRows[0] ?? null };
+  }
+  if (newCustomer)
+    return { customer: (await upsertCustomerQuery(db, newCustomer))[0] ?? null, sequence: null };
+  if (opensTicket)
+    return { customer: null, sequence: (await nextTicketNumberQuery(db, accountId))[0] ?? null };
+  return { customer: null, sequence: null };
 }
 
 /** The ticket with this number (what a `[TKT-00042]` subject tag names), by the unique index. */

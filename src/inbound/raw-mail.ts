@@ -7,6 +7,11 @@ export const MAX_INBOUND_BYTES = 25 * 1024 * 1024;
 export interface RawMail {
   key: string;
   bytes: Uint8Array;
+  /**
+   * The R2 put of the bytes, started when they arrived and run alongside parsing and reading:
+   * whatever writes a row naming `key` awaits it first.
+   */
+  stored: Promise<void>;
 }
 
 /** Under the workspace, named by the message id it gets (if it becomes one). */
@@ -16,13 +21,13 @@ export async function readRaw(stream: ReadableStream<Uint8Array>): Promise<Uint8
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-/** Kept before anything else happens, so that whatever fails next, the bytes are still there. */
-export async function keepRaw(files: R2Bucket, raw: RawMail): Promise<void> {
+/** Kept before anything is written, so that whatever fails next, the bytes are still there. */
+export async function keepRaw(files: R2Bucket, raw: Pick<RawMail, "key" | "bytes">): Promise<void> {
   await files.put(raw.key, raw.bytes, { httpMetadata: { contentType: "message/rfc822" } });
 }
 
 /** For mail the sender still holds (we answered with a temporary failure) or that we already stored. */
-export async function forgetRaw(files: R2Bucket, raw: RawMail): Promise<void> {
+export async function forgetRaw(files: R2Bucket, raw: Pick<RawMail, "key">): Promise<void> {
   await files
     .delete(raw.key)
     .catch((error: unknown) => log.warn("inbound.raw_cleanup_failed", describeError(error)));

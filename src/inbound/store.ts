@@ -5,8 +5,9 @@ import { messageFile } from "../features/messages/message-files";
 import type { MessageRow } from "../features/messages/messages.repo";
 import { publishMessage } from "../features/messages/publish";
 import { customerOf, inboxOf, type TicketContext } from "../features/tickets/ticket-context";
-import type { TicketRow } from "../features/tickets/tickets.repo";
-import { newTicketRow, ticketCreatedEvent } from "../features/tickets/tickets.service";
+import type { TicketRow, TicketSequence } from "../features/tickets/tickets.repo";
+import { numberedTicketRow, ticketCreatedEvent } from "../features/tickets/tickets.service";
+import { notFound } from "../lib/errors";
 import { bodiesOf } from "./bodies";
 import type { InboundMail } from "./parse";
 import type { RawMail } from "./raw-mail";
@@ -48,31 +49,36 @@ function messageRow(ctx: TicketContext, ticketId: string, r: Received): MessageR
   };
 }
 
+/** Where a received mail goes: on a ticket it continues, or on a new one with the number taken for it. */
+export type Place = { ticket: TicketRow } | { sequence: TicketSequence | null };
+
 /**
- * Stores a received mail as a `customer` message through the API's own publication: on `ticket`,
- * or on a new ticket of `inbox` (its insert and `ticket.created` in the same batch, announced
- * first). Its files and raw bytes count toward storage even past the quota: received mail is
- * never lost for it. Events go to the webhooks of the ticket's inbox.
+ * Stores a received mail as a `customer` message through the API's own publication: on
+ * `place.ticket`, or on a new ticket of `inbox` (its insert and `ticket.created` in the same batch,
+ * announced first). Its files and raw bytes count toward storage even past the quota: received
+ * mail is never lost for it. Events go to the webhooks of the ticket's inbox. The batch waits for
+ * the raw bytes to be in R2: no row ever names bytes that are not stored.
  */
-export async function storeReceived(
-  ctx: TicketContext,
-  inbox: InboxRow,
-  ticket: TicketRow | null,
-  r: Received,
-) {
+export async function storeReceived(ctx: TicketContext, inbox: InboxRow, place: Place, r: Received) {
   let opening: Parameters<typeof publishMessage>[1]["opening"];
-  let target = ticket;
-  if (!target) {
-    target = await newTicketRow(ctx, inbox, r.customer, {
-      subject: r.mail.subject || "(no subject)",
-      messageCount: 0,
-    });
+  let target: TicketRow;
+  if ("ticket" in place) target = place.ticket;
+  else {
+    if (!place.sequence) throw notFound(`Account ${ctx.accountId}`);
+    target = numberedTicketRow(
+      ctx,
+      inbox,
+      r.customer,
+      { subject: r.mail.subject || "(no subject)", messageCount: 0 },
+      place.sequence,
+    );
     const event = ticketCreatedEvent(ctx, inbox, r.customer, target);
     opening = { statements: [ctx.db.insert(tickets).values(target), ...event.statements], event };
   }
   const [ticketInbox, ticketCustomer] = await Promise.all([
     target.inboxId === inbox.id ? inbox : inboxOf(ctx, target.inboxId),
     target.customerId === r.customer.id ? r.customer : customerOf(ctx, target.customerId),
+    r.raw.stored,
   ]);
   const files = r.mail.files.map((file) => messageFile(ctx, r.messageId, file));
   await publishMessage(ctx, {
@@ -87,5 +93,5 @@ export async function storeReceived(
     ...(opening ? { opening } : {}),
     storage: "count",
   });
-  return { ticketId: target.id, opened: !ticket };
+  return { ticketId: target.id, opened: !("ticket" in place) };
 }

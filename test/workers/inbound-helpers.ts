@@ -77,12 +77,27 @@ export async function deliver(
   raw: string | Uint8Array,
   envelope: { from?: string; to: string },
 ): Promise<Delivery> {
+  const { message, rejection } = await emailMessage(raw, envelope);
+  try {
+    await (exports.default as unknown as { email(m: typeof message): Promise<void> }).email(message);
+  } catch (error) {
+    return { outcome: "failed", error: String(error) };
+  }
+  const reason = rejection();
+  return reason === undefined ? { outcome: "accepted" } : { outcome: "rejected", reason };
+}
+
+/**
+ * The message object `deliver` hands the handler, for a test that calls `handleEmail` itself
+ * (with bindings of its own); `rejection()` answers the reason given to `setReject`, if any.
+ */
+export async function emailMessage(raw: string | Uint8Array, envelope: { from?: string; to: string }) {
   const bytes = typeof raw === "string" ? new TextEncoder().encode(raw) : raw;
   let reason: string | undefined;
   const message = {
     from: envelope.from ?? CUSTOMER,
     to: envelope.to,
-    raw: new Response(bytes).body,
+    raw: new Response(bytes).body as ReadableStream<Uint8Array>,
     rawSize: bytes.length,
     canBeForwarded: false,
     headers: await headersOf(bytes),
@@ -92,12 +107,7 @@ export async function deliver(
     forward: () => Promise.reject(new Error("the service never forwards")),
     reply: () => Promise.reject(new Error("the service never replies through Email Routing")),
   };
-  try {
-    await (exports.default as unknown as { email(m: typeof message): Promise<void> }).email(message);
-  } catch (error) {
-    return { outcome: "failed", error: String(error) };
-  }
-  return reason === undefined ? { outcome: "accepted" } : { outcome: "rejected", reason };
+  return { message, rejection: () => reason };
 }
 
 /** A generated message from CUSTOMER (CRLF, a fresh Message-ID): `contentType` and its body. */

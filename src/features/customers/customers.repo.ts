@@ -48,8 +48,9 @@ export const insertCustomerStatement = (db: Db, row: CustomerRow) => db.insert(c
  * one statement either way. The no-op update on conflict is what makes SQLite return the
  * existing row; it changes no column.
  */
-export async function upsertCustomerByEmail(db: Db, row: typeof customers.$inferInsert) {
-  const rows = await db
+/** The query of `upsertCustomerByEmail`, for a batch with other writes; it answers at most one row. */
+export const upsertCustomerQuery = (db: Db, row: typeof customers.$inferInsert) =>
+  db
     .insert(customers)
     .values(row)
     .onConflictDoUpdate({
@@ -57,6 +58,9 @@ export async function upsertCustomerByEmail(db: Db, row: typeof customers.$infer
       set: { email: sql`excluded.email` },
     })
     .returning();
+
+export async function upsertCustomerByEmail(db: Db, row: typeof customers.$inferInsert) {
+  const rows = await upsertCustomerQuery(db, row);
   return rows[0] ?? null;
 }
 

@@ -125,6 +125,21 @@ export async function removeCustomer(db: Db, accountId: string, id: string) {
   );
 }
 
+/** The row a customer first found by `input.email` (valid, lowercase) is created with. */
+export const newCustomerRow = (
+  accountId: string,
+  input: { email: string; name?: string | null; phone?: string | null },
+  now: number,
+) => ({
+  id: newId("cus"),
+  accountId,
+  email: input.email,
+  name: input.name?.trim() || null,
+  phone: input.phone?.trim() || null,
+  createdAt: now,
+  updatedAt: now,
+});
+
 /**
  * The customer with this address, created if the workspace has none (ticket creation uses it).
  * The address is matched in any case. Two concurrent calls for a new address both answer the one
@@ -145,15 +160,7 @@ export async function findOrCreateCustomer(
       `${JSON.stringify(input.email)} is not an email address.`,
     );
   }
-  const customer = await upsertCustomerByEmail(db, {
-    id: newId("cus"),
-    accountId,
-    email,
-    name: input.name?.trim() || null,
-    phone: input.phone?.trim() || null,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const customer = await upsertCustomerByEmail(db, newCustomerRow(accountId, { ...input, email }, now));
   // Only a conflict on another unique key (a customer id taken twice) gets here: ids never repeat.
   if (!customer) throw new Error(`Customer ${email} could not be found or created`);
   return customer;

@@ -30,23 +30,33 @@ export type TicketView = {
   tagNames: string;
 };
 
-export async function findTicket(db: Db, accountId: string, id: string): Promise<TicketView | null> {
-  const rows = await db
+/** The query of `findTicket`, for a batch of reads. */
+export const findTicketQuery = (db: Db, accountId: string, id: string) =>
+  db
     .select(ticketView)
     .from(tickets)
     .innerJoin(customers, eq(customers.id, tickets.customerId))
     .where(and(eq(tickets.accountId, accountId), eq(tickets.id, id)))
     .limit(1);
+
+export async function findTicket(db: Db, accountId: string, id: string): Promise<TicketView | null> {
+  const rows = await findTicketQuery(db, accountId, id);
   return rows[0] ?? null;
 }
 
-/** Takes the workspace's next ticket number; numbers are never reused, even if creation then fails. */
-export async function nextTicketNumber(db: Db, accountId: string) {
-  const rows = await db
+/** The query of `nextTicketNumber`, for a batch with other writes; it answers at most one row. */
+export const nextTicketNumberQuery = (db: Db, accountId: string) =>
+  db
     .update(accounts)
     .set({ ticketSequence: sql`${accounts.ticketSequence} + 1` })
     .where(eq(accounts.id, accountId))
     .returning({ number: accounts.ticketSequence, prefix: accounts.ticketPrefix });
+
+export type TicketSequence = { number: number; prefix: string };
+
+/** Takes the workspace's next ticket number; numbers are never reused, even if creation then fails. */
+export async function nextTicketNumber(db: Db, accountId: string): Promise<TicketSequence | null> {
+  const rows = await nextTicketNumberQuery(db, accountId);
   return rows[0] ?? null;
 }
 

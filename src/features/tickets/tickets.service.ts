@@ -22,6 +22,7 @@ import {
   nextTicketNumber,
   type TicketFilter,
   type TicketRow,
+  type TicketSequence,
   tagTicketsQuery,
   ticketQueries,
   updateTicketStatement,
@@ -63,6 +64,17 @@ export async function newTicketRow(
 ): Promise<TicketRow> {
   const sequence = await nextTicketNumber(ctx.db, ctx.accountId);
   if (!sequence) throw notFound(`Account ${ctx.accountId}`);
+  return numberedTicketRow(ctx, inbox, customer, fields, sequence);
+}
+
+/** A new ticket's row with a number already taken (inbound mail takes it in a batch of its own writes). */
+export function numberedTicketRow(
+  ctx: TicketContext,
+  inbox: InboxRow,
+  customer: CustomerRow,
+  fields: Parameters<typeof newTicketRow>[3],
+  sequence: TicketSequence,
+): TicketRow {
   const status = fields.status ?? "open";
   return {
     id: newId("tkv"),

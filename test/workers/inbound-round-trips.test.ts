@@ -1,0 +1,157 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { handleEmail } from "../../src/inbound/handler";
+import {
+  droppedOf,
+  emailMessage,
+  FIXTURES,
+  fill,
+  inboundWorkspace,
+  messagesOf,
+  ticketsOf,
+} from "./inbound-helpers";
+
+/** Round trips to D1 (a batch, or one statement's run/all/first/raw) and calls to R2, as made. */
+interface Calls {
+  d1: number;
+  r2: string[];
+}
+
+const RUNS = new Set(["run", "all", "first", "raw"]);
+
+/** `db` counting every round trip into `calls`; statements it prepares count when they run alone. */
+function countingD1(db: D1Database, calls: Calls): D1Database {
+  const unwrapped = new WeakMap<object, D1PreparedStatement>();
+  const statement = (real: D1PreparedStatement): D1PreparedStatement => {
+    const wrapped = new Proxy(real, {
+      get(target, property) {
+        if (property === "bind") return (...values: unknown[]) => statement(target.bind(...values));
+        const value = Reflect.get(target, property);
+        if (typeof value !== "function") return value;
+        if (typeof property === "string" && RUNS.has(property)) calls.d1++;
+        return value.bind(target);
+      },
+    });
+    unwrapped.set(wrapped, real);
+    return wrapped;
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === "prepare") return (query: string) => statement(target.prepare(query));
+      if (property === "batch")
+        return (statements: D1PreparedStatement[]) => {
+          calls.d1++;
+          return target.batch(statements.map((s) => unwrapped.get(s) ?? s));
+        };
+      const value = Reflect.get(target, property);
+      if (typeof value !== "function") return value;
+      if (property === "exec") calls.d1++;
+      return value.bind(target);
+    },
+  });
+}
+
+/** `bucket` recording the name of every call made to it. */
+function countingR2(bucket: R2Bucket, calls: Calls): R2Bucket {
+  return new Proxy(bucket, {
+    get(target, property) {
+      const value = Reflect.get(target, property);
+      if (typeof value !== "function") return value;
+      calls.r2.push(String(property));
+      return value.bind(target);
+    },
+  });
+}
+
+/**
+ * `bucket` whose puts fail, each once D1 has answered `afterD1` round trips (the mail's reads):
+ * the put is still under way while the handler reads, as R2 failing late would be.
+ */
+function lateFailingPuts(bucket: R2Bucket, calls: Calls, afterD1: number): R2Bucket {
+  return new Proxy(bucket, {
+    get(target, property) {
+      if (property === "put") {
+        return async () => {
+          while (calls.d1 < afterD1) await scheduler.wait(1);
+          throw new Error("R2 unavailable");
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** Delivers `raw` to handleEmail with D1 and R2 counted (a fresh binding: nothing cached from before). */
+async function countedDelivery(raw: string, to: string, options: { failingPuts?: boolean } = {}) {
+  const calls: Calls = { d1: 0, r2: [] };
+  const bucket = options.failingPuts ? lateFailingPuts(env.FILES, calls, 2) : env.FILES;
+  const counted = { ...env, DB: countingD1(env.DB, calls), FILES: countingR2(bucket, calls) };
+  const { message, rejection } = await emailMessage(raw, { to });
+  const execution = createExecutionContext();
+  await handleEmail(message as unknown as ForwardableEmailMessage, counted, execution);
+  await waitOnExecutionContext(execution);
+  expect(rejection()).toBeUndefined();
+  return calls;
+}
+
+describe("the D1 round trips and R2 calls of storing one inbound mail", () => {
+  it("a new conversation from a new customer: the route, the reads, the customer and number, the commit", async () => {
+    const { ws, inbox } = await inboundWorkspace();
+    const raw = fill(FIXTURES.plainText, { TO: inbox.emailAddress });
+    const calls = await countedDelivery(raw, inbox.emailAddress);
+
+    const [ticket, ...others] = await ticketsOf(ws.token);
+    expect(others).toEqual([]);
+    expect(ticket).toMatchObject({ subject: "Printer on fire", message_count: 1 });
+    expect(calls).toEqual({ d1: 4, r2: ["put"] });
+  });
+
+  it("a reply by In-Reply-To from a known customer: the route, the reads, the commit", async () => {
+    const { ws, inbox } = await inboundWorkspace();
+    const firstId = crypto.randomUUID();
+    await countedDelivery(
+      fill(FIXTURES.plainText, { TO: inbox.emailAddress, ID: firstId }),
+      inbox.emailAddress,
+    );
+    const raw = fill(FIXTURES.gmail, {
+      TO: inbox.emailAddress,
+      INBOX: inbox.emailAddress,
+      IN_REPLY_TO: `<${firstId}@mail.example.com>`,
+      REFERENCES: `<${firstId}@mail.example.com>`,
+    });
+    const calls = await countedDelivery(raw, inbox.emailAddress);
+
+    const [ticket, ...others] = await ticketsOf(ws.token);
+    expect(others).toEqual([]);
+    expect((await messagesOf(ws.token, ticket?.id as string)).length).toBe(2);
+    expect(calls).toEqual({ d1: 3, r2: ["put"] });
+  });
+});
+
+describe("the raw bytes' put, run alongside the reads", () => {
+  it("failing, fails the delivery: no ticket or message names bytes that were not stored", async () => {
+    const { ws, inbox } = await inboundWorkspace();
+    const raw = fill(FIXTURES.plainText, { TO: inbox.emailAddress });
+    await expect(countedDelivery(raw, inbox.emailAddress, { failingPuts: true })).rejects.toThrow(
+      "R2 unavailable",
+    );
+    expect(await ticketsOf(ws.token)).toEqual([]);
+    expect((await env.FILES.list({ prefix: `inbound/${ws.accountId}/` })).objects).toEqual([]);
+
+    // The sender's retry stores it.
+    await countedDelivery(raw, inbox.emailAddress);
+    expect((await ticketsOf(ws.token)).map((t) => t.subject)).toEqual(["Printer on fire"]);
+  });
+
+  it("failing, fails a drop too: no dropped_mail row names bytes that were not stored", async () => {
+    const { ws, inbox } = await inboundWorkspace();
+    // From the inbox itself: dropped as the workspace's own mail, after the reads.
+    const raw = fill(FIXTURES.plainText, { TO: inbox.emailAddress, FROM: inbox.emailAddress });
+    await expect(countedDelivery(raw, inbox.emailAddress, { failingPuts: true })).rejects.toThrow(
+      "R2 unavailable",
+    );
+    expect(await droppedOf(ws.accountId)).toEqual([]);
+  });
+});
