@@ -5,7 +5,7 @@
  * (kept in .wrangler/dev-workspace.json), with DEV_DOMAIN connected and verified, and prints them
  * with a fresh sign-in link each start; 5. runs `wrangler dev` on 127.0.0.1:$PORT (with
  * PUBLIC_BASE_URL on that port unless the user set one) and the SMTP relay (smtp-relay/) on
- * 127.0.0.1:$SMTP_PORT, forwarding to it. Both stop together.
+ * 127.0.0.1:$SMTP_PORT, forwarding to it. Both stop together. 6. fires the minute cron while it serves.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -114,6 +114,21 @@ const dev = spawn(
   { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
 );
 
+/**
+ * `wrangler dev` never fires cron triggers by itself (`--test-scheduled` only opens /__scheduled),
+ * yet the minute cron is what sends scheduled email, resumes campaigns, takes back the emails and
+ * webhook deliveries of a Worker that died mid-send, and dispatches events the Queue lost. So this
+ * fires it as production's trigger does: at once when the server is ready (work a crash or a stop
+ * left behind), then every minute. A failed call (wrangler reloading) waits for the next minute.
+ */
+const CRON_EVERY_MS = 60_000;
+const runMinuteCron = () => {
+  fetch(`http://127.0.0.1:${PORT}/__scheduled?cron=*+*+*+*+*`)
+    .then((res) => res.body?.cancel())
+    .catch(() => {});
+};
+let cronTimer: NodeJS.Timeout | undefined;
+
 // Print the key once the server is actually listening, so it is not lost in wrangler's start-up output.
 let announced = false;
 dev.stdout.on("data", (chunk: Buffer) => {
@@ -121,6 +136,8 @@ dev.stdout.on("data", (chunk: Buffer) => {
   if (!announced && chunk.toString().includes("Ready on")) {
     announced = true;
     console.log(banner(workspace));
+    runMinuteCron();
+    cronTimer = setInterval(runMinuteCron, CRON_EVERY_MS);
   }
 });
 
@@ -141,6 +158,7 @@ const relay = spawn(process.execPath, ["--import", "tsx", join(ROOT, "smtp-relay
 const children = [dev, relay];
 let exiting = false;
 const stopAll = (signal: NodeJS.Signals) => {
+  clearInterval(cronTimer);
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
 };
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

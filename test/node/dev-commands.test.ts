@@ -275,6 +275,31 @@ describe("npm start on a fresh copy", () => {
   }, 60_000);
 
   it("reuses the development workspace on the next start, connecting its domain if it has none", async () => {
+    // Only the minute cron starts a scheduled campaign, and `wrangler dev` never fires it by itself:
+    // one due across the restart shows `npm start` firing it (at once when it is ready again).
+    const json = { "Content-Type": "application/json" };
+    const post = async (path: string, body: unknown) =>
+      (await (
+        await api(path, token, { method: "POST", headers: json, body: JSON.stringify(body) })
+      ).json()) as {
+        id: string;
+      };
+    const group = await post("/v1/contact-groups", { name: "Across a restart" });
+    await post(`/v1/contact-groups/${group.id}/members`, { members: [{ email: "reader@example.com" }] });
+    const campaign = await post("/v1/campaigns", {
+      name: "Across a restart",
+      from: "News <news@example.com>",
+      subject: "News",
+      html: '<p>Hi</p><a href="{{unsubscribe_url}}">Unsubscribe</a>',
+      contact_group_ids: [group.id],
+    });
+    const scheduledAt = new Date(Date.now() + 2_000).toISOString();
+    expect(await post(`/v1/campaigns/${campaign.id}/send`, { scheduled_at: scheduledAt })).toMatchObject({
+      status: "scheduled",
+    });
+    const campaignStatus = async () =>
+      ((await (await api(`/v1/campaigns/${campaign.id}`, token)).json()) as { status: string }).status;
+
     // As a workspace saved before the development domain existed: without the connection.
     const inboxes = (await (await api("/v1/inboxes", token)).json()) as { data: Array<{ id: string }> };
     for (const inbox of inboxes.data) await api(`/v1/inboxes/${inbox.id}`, token, { method: "DELETE" });
@@ -293,5 +318,12 @@ describe("npm start on a fresh copy", () => {
     ]);
     // A fresh link each start, for the same owner.
     await expectSignIn(/sign in:\s+(http:\/\/\S+)/.exec(printed)?.[1] ?? "", "owner@example.com");
+
+    let status = await campaignStatus();
+    for (let waited = 0; status === "scheduled" && waited < 20_000; waited += 500) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      status = await campaignStatus();
+    }
+    expect(status).not.toBe("scheduled");
   }, 180_000);
 });

@@ -24,7 +24,7 @@ export const WORKER_SECRETS = {
 
 const READY_TIMEOUT_MS = 90_000;
 
-function wrangler(args: string[], persistTo: string): string {
+export function wrangler(args: string[], persistTo: string): string {
   const result = spawnSync(WRANGLER, [...args, "--local", "--persist-to", persistTo], {
     cwd: ROOT,
     encoding: "utf8",
@@ -35,28 +35,34 @@ function wrangler(args: string[], persistTo: string): string {
   return result.stdout;
 }
 
-/**
- * Starts the Worker with `seedSql` applied after the migrations. `vars` override the test ones
- * (the browser tests run it as `development`, the way `npm start` serves people).
- */
-export async function startWorker(
-  seedSql: string,
-  vars: Record<string, string> = {},
-): Promise<RunningWorker> {
+/** A throwaway state directory with the migrations applied and `seedSql` run after them. */
+export function preparedState(seedSql: string): string {
   const state = mkdtempSync(join(tmpdir(), "relay-worker-"));
   wrangler(["d1", "migrations", "apply", "DB"], state);
   const seedFile = join(state, "seed.sql");
   writeFileSync(seedFile, seedSql);
   wrangler(["d1", "execute", "DB", `--file=${seedFile}`], state);
+  return state;
+}
 
-  const [port, inspectorPort] = [await freePort(), await freePort()];
-  const url = `http://127.0.0.1:${port}`;
+export interface DevOptions {
+  state: string;
+  port: number;
+  inspectorPort: number;
+  vars: Record<string, string>;
+  /** More `wrangler dev` flags, such as `--test-scheduled`. */
+  flags?: string[];
+}
+
+/** `wrangler dev` on `state`, leading a process group of its own (workerd included), and its recent output. */
+export function spawnDev(options: DevOptions): { child: ChildProcess; output: () => string } {
+  const url = `http://127.0.0.1:${options.port}`;
   // PUBLIC_BASE_URL too: links the Worker hands out point at this port, not wrangler.toml's 8787.
   const varArgs = Object.entries({
     ...WORKER_SECRETS,
     ENVIRONMENT: "test",
     PUBLIC_BASE_URL: url,
-    ...vars,
+    ...options.vars,
   }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const child = spawn(
     WRANGLER,
@@ -65,12 +71,13 @@ export async function startWorker(
       "--ip",
       "127.0.0.1",
       "--port",
-      String(port),
+      String(options.port),
       "--inspector-port",
-      String(inspectorPort),
+      String(options.inspectorPort),
       "--persist-to",
-      state,
+      options.state,
       "--show-interactive-dev-session=false",
+      ...(options.flags ?? []),
       ...varArgs,
     ],
     {
@@ -86,12 +93,27 @@ export async function startWorker(
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
+  return { child, output: () => output };
+}
+
+/**
+ * Starts the Worker with `seedSql` applied after the migrations. `vars` override the test ones
+ * (the browser tests run it as `development`, the way `npm start` serves people).
+ */
+export async function startWorker(
+  seedSql: string,
+  vars: Record<string, string> = {},
+): Promise<RunningWorker> {
+  const state = preparedState(seedSql);
+  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const url = `http://127.0.0.1:${port}`;
+  const { child, output } = spawnDev({ state, port, inspectorPort, vars });
   const stop = async () => {
     await stopGroup(child);
     rmSync(state, { recursive: true, force: true });
   };
   try {
-    await waitForHealth(url, child, () => output);
+    await waitForHealth(url, child, output);
   } catch (error) {
     await stop();
     throw error;
@@ -99,7 +121,7 @@ export async function startWorker(
   return { url, stop };
 }
 
-async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
+export async function waitForHealth(url: string, child: ChildProcess, output: () => string) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (hasExited(child)) throw new Error(`wrangler dev exited early:\n${output()}`);
