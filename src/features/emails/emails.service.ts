@@ -1,13 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { AppError, conflict, notFound } from "../../lib/errors";
-import {
-  answerFrom,
-  type Idempotency,
-  idempotencyOf,
-  storeAnswer,
-  storedAnswer,
-} from "../../lib/idempotency";
+import { type Idempotency, idempotencyOf, storeAnswer, storedAnswer } from "../../lib/idempotency";
 import { flatList, type OffsetParams, standardList } from "../../lib/pagination";
 import { iso, isoOrNull } from "../../lib/time";
 import { parseAddress } from "../../mail/address";
