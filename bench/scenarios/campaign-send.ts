@@ -153,7 +153,6 @@ export const campaignSend: Scenario = {
     }
     const peak = await memory.stop();
     await cost.stop();
-    const perRecipient = cost.perEmail(RECIPIENTS);
 
     const tag = `campaign:${campaign.id}`;
     const [emails, sent] = await Promise.all([
@@ -166,7 +165,9 @@ export const campaignSend: Scenario = {
       { label: "campaign emails (nobody twice)", value: emails, unit: `of ${RECIPIENTS}` },
       { label: "campaign emails sent (nobody missed)", value: sent, unit: `of ${RECIPIENTS}` },
     );
-    figures.push(...cost.figures(RECIPIENTS, "recipient"));
+    // Divided by the recipients sent: all of them, unless the campaign did not finish in time.
+    const perRecipient = cost.perEmail(sent);
+    figures.push(...cost.figures(sent, "recipient"));
     const peakMb = peak / 1024 / 1024;
     result.paths = [
       {
