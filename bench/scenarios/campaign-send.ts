@@ -151,6 +151,7 @@ export const campaignSend: Scenario = {
       if (last.status === "paused" || last.status === "cancelled") break;
       await sleep(POLL_MS);
     }
+    const waited = (performance.now() - started) / 1000;
     const peak = await memory.stop();
     await cost.stop();
 
@@ -190,8 +191,10 @@ export const campaignSend: Scenario = {
     else problems.push("no workerd process of this bench found in /proc: peak memory not measured");
     if (finished === undefined) {
       problems.push(
-        `campaign ${last.status}${last.paused_reason ? ` (${last.paused_reason})` : ""} with ${last.stats.sent} of ${RECIPIENTS} sent after ${((performance.now() - started) / 1000).toFixed(0)} s`,
+        `campaign ${last.status}${last.paused_reason ? ` (${last.paused_reason})` : ""} with ${last.stats.sent} of ${RECIPIENTS} sent after ${waited.toFixed(0)} s`,
       );
+      // Not all sent by then: already longer than the target, so the goal is missed, not unknown.
+      result.goals.push({ label: GOAL, value: waited, target: `< ${GOAL_SECONDS} s`, met: false });
       return result;
     }
     const seconds = (finished - started) / 1000;
