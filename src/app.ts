@@ -9,6 +9,7 @@ import { connectionsRouter } from "./features/connections/connections.handlers";
 import { contactGroupsRouter } from "./features/contact-groups/contact-groups.handlers";
 import { customersRouter } from "./features/customers/customers.handlers";
 import { devMailboxRouter } from "./features/dev-mailbox/dev-mailbox.handlers";
+import { devRoundTripsRouter } from "./features/dev-round-trips/dev-round-trips.handlers";
 import { emailsRouter } from "./features/emails/emails.handlers";
 import { rawEmailsRouter } from "./features/emails/emails.raw.handlers";
 import { eventsRouter } from "./features/event-stream/event-stream.handlers";
@@ -95,6 +96,7 @@ export function createApp() {
   app.route("/", loginRouter);
   app.route("/", invitationPageRouter);
   app.route("/", devMailboxRouter);
+  app.route("/", devRoundTripsRouter);
   app.route("/", dashboardRouter);
   // Before tickets: /v1/tickets/compose must not be read as a ticket id.
   app.route("/", messagesRouter);

@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { countingEnv, countingEnvFor } from "./db/counting-d1";
 import { handleEmail } from "./inbound/handler";
 import { handleQueue } from "./jobs/queue";
 import { handleScheduled } from "./jobs/scheduled";
@@ -9,11 +10,12 @@ export { WebhookSender } from "./webhooks/webhook-sender";
 
 const app = createApp();
 
+// countingEnv is `env` itself unless D1_ROUND_TRIPS=count (the benchmarks' D1 round-trip counts).
 export default {
-  fetch: app.fetch,
-  queue: (batch, env, ctx) => handleQueue(batch, env, ctx),
-  scheduled: async (controller, env, ctx) => handleScheduled(controller, env, ctx),
+  fetch: (request, env, ctx) => app.fetch(request, countingEnvFor(request, env), ctx),
+  queue: (batch, env, ctx) => handleQueue(batch, countingEnv(env, "queue"), ctx),
+  scheduled: async (controller, env, ctx) => handleScheduled(controller, countingEnv(env, "scheduled"), ctx),
   email: async (message, env, ctx) => {
-    await handleEmail(message, env, ctx);
+    await handleEmail(message, countingEnv(env, "email"), ctx);
   },
 } satisfies ExportedHandler<Env>;

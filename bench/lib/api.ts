@@ -1,6 +1,7 @@
 /** Single API calls for scenarios that need answers, not throughput: sending, counting, waiting. */
 import { sleep } from "./process-group";
 import type { BenchContext } from "./types";
+import { UNCOUNTED } from "./work-cost";
 
 const CALL_TIMEOUT_MS = 30_000;
 
@@ -9,12 +10,17 @@ export interface Answer {
   text: string;
 }
 
-/** One authenticated JSON call; a connection failure throws, any HTTP status is answered. */
+/**
+ * One authenticated JSON call; a connection failure throws, any HTTP status is answered. A GET is
+ * the bench looking (is the queue empty, is the campaign sent?), not the work it measures, so its
+ * D1 round trips are not counted (work-cost.ts).
+ */
 export async function call(ctx: BenchContext, method: "GET" | "POST", path: string, body?: unknown) {
   const response = await fetch(`${ctx.baseUrl}${path}`, {
     method,
     headers: {
       Authorization: `Bearer ${ctx.token}`,
+      ...(method === "GET" ? UNCOUNTED : {}),
       ...(body === undefined ? {} : { "Content-Type": "application/json" }),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),

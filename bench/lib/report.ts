@@ -35,6 +35,33 @@ function fixedWidth(headings: string[], rows: string[][], figureColumns: (i: num
 
 const GOAL_HEADINGS = ["scenario", "goal", "value", "target", "result"];
 
+const PATH_HEADINGS = [
+  "path",
+  "D1 round trips per email",
+  "CPU ms per email",
+  "throughput",
+  "target",
+  "result",
+];
+
+const perEmail = (value: number | undefined) => (value === undefined ? "not measured" : value.toFixed(1));
+
+/** The email paths' combined rows: cost per email, throughput, and the goal that judges each. */
+const pathRows = (scenarios: ScenarioResult[], valid: boolean) =>
+  scenarios.flatMap((s) =>
+    (s.paths ?? []).map((p) => {
+      const goal = p.goal === undefined ? undefined : s.goals.find((g) => g.label === p.goal);
+      return [
+        p.path,
+        perEmail(p.roundTrips),
+        perEmail(p.cpuMs),
+        p.throughput,
+        goal?.target ?? "none",
+        goal ? verdict(goal.met, valid) : p.goal === undefined ? "-" : "NOT MEASURED",
+      ];
+    }),
+  );
+
 const goalRows = (scenarios: ScenarioResult[], valid: boolean) =>
   scenarios.flatMap((s) =>
     s.goals.map((g) => [s.name, g.label, g.value.toFixed(2), g.target, verdict(g.met, valid)]),
@@ -59,9 +86,11 @@ export function formatTable(scenarios: ScenarioResult[], valid: boolean): string
       (f) => `${s.name}: ${f.label} = ${formatFigure(f.value)}${f.unit ? ` ${f.unit}` : ""} (no goal)`,
     ),
   );
+  const paths = pathRows(scenarios, valid);
   return [
     ...fixedWidth(HEADINGS, rows, (i) => i >= 2),
     "",
+    ...(paths.length > 0 ? [...fixedWidth(PATH_HEADINGS, paths, (i) => i === 1 || i === 2), ""] : []),
     ...fixedWidth(GOAL_HEADINGS, goalRows(scenarios, valid), (i) => i === 2),
     "",
     ...figures,
@@ -70,15 +99,21 @@ export function formatTable(scenarios: ScenarioResult[], valid: boolean): string
     .trimEnd();
 }
 
-/** The goals as a Markdown table, as the README's Benchmarks section shows them. */
-export function formatGoalsMarkdown(scenarios: ScenarioResult[], valid: boolean): string {
+function markdownTable(headings: string[], rows: string[][]): string {
   const escapePipes = (cell: string) => cell.replaceAll("|", "\\|");
   const row = (cells: string[]) => `| ${cells.map(escapePipes).join(" | ")} |`;
-  return [
-    row(GOAL_HEADINGS),
-    row(GOAL_HEADINGS.map(() => "---")),
-    ...goalRows(scenarios, valid).map(row),
-  ].join("\n");
+  return [row(headings), row(headings.map(() => "---")), ...rows.map(row)].join("\n");
+}
+
+/** The goals as a Markdown table, as the README's Benchmarks section shows them. */
+export function formatGoalsMarkdown(scenarios: ScenarioResult[], valid: boolean): string {
+  return markdownTable(GOAL_HEADINGS, goalRows(scenarios, valid));
+}
+
+/** The email paths' combined table in Markdown, or nothing when no scenario run has one. */
+export function formatPathsMarkdown(scenarios: ScenarioResult[], valid: boolean): string | undefined {
+  const rows = pathRows(scenarios, valid);
+  return rows.length > 0 ? markdownTable(PATH_HEADINGS, rows) : undefined;
 }
 
 /**
@@ -90,9 +125,10 @@ export function writeResults(report: RunReport, dir: string): string {
   const file = join(dir, "latest.json");
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   const when = `${report.startedAt.slice(0, 16).replace("T", " ")} UTC, ${report.seconds} s per target`;
+  const paths = formatPathsMarkdown(report.scenarios, report.valid);
   writeFileSync(
     join(dir, "latest.md"),
-    `Run of ${when}:\n\n${formatGoalsMarkdown(report.scenarios, report.valid)}\n`,
+    `Run of ${when}:\n\n${paths ? `${paths}\n\n` : ""}${formatGoalsMarkdown(report.scenarios, report.valid)}\n`,
   );
   return file;
 }

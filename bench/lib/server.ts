@@ -81,6 +81,8 @@ function spawnWrangler(port: number, inspectorPort: number): ChildProcess {
   args.push(...publicBaseUrlArgs(port));
   // GET /__scheduled?cron=*+*+*+*+* runs the minute cron by hand (scheduled-drain uses it).
   args.push("--test-scheduled");
+  // D1 round trips counted inside the Worker, read on GET /_dev/d1-round-trips (bench/lib/work-cost.ts).
+  args.push("--var", "D1_ROUND_TRIPS:count");
   // A devtools port of its own too: the default 9229 may belong to another wrangler on this machine.
   args.push("--inspector-port", String(inspectorPort));
   // detached makes wrangler lead its own process group, so workerd and friends die with it.

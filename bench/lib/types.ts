@@ -37,11 +37,24 @@ export interface Figure {
   unit: string;
 }
 
+/** One email path's row of the combined table: what an email costs and how fast the path runs. */
+export interface EmailPath {
+  path: string;
+  /** Per email (or inbound message); undefined when not measured (against BENCH_URL). */
+  roundTrips: number | undefined;
+  cpuMs: number | undefined;
+  /** The throughput figure as text, e.g. `812 emails/s = 0.41× GET /health`. */
+  throughput: string;
+  /** The label of this scenario's goal that judges the row; none for a path without a target. */
+  goal?: string;
+}
+
 export interface ScenarioResult {
   name: string;
   measurements: Measurement[];
   goals: Goal[];
   figures?: Figure[];
+  paths?: EmailPath[];
   /** Why the scenario's figures cannot be trusted (besides failed requests); any makes the run invalid. */
   problems?: string[];
 }

@@ -6,7 +6,11 @@
  * loopback receiver got each enrolment's webhook exactly once and that the automation's emails
  * (tag `automation:<id>`) number exactly 1,000. The wait is BENCH_AUTOMATION_WAIT (default `1m`,
  * product.md's smallest realistic wait; `10s` shortens a run). The receiver runs in this process,
- * reachable from a local `wrangler dev` only, so against BENCH_URL the scenario skips.
+ * reachable from a local `wrangler dev` only, so against BENCH_URL the scenario skips. What an
+ * automation email costs (D1 round trips, workerd CPU) is the whole enrolment's: its trigger call,
+ * its Workflow steps, its webhook and its send, from the Worker quiet before the first trigger to
+ * quiet after the last completion (work-cost.ts), divided by the emails; the wait's idle time adds
+ * a little workerd CPU. The issue sets no throughput target for this path.
  */
 import { randomBytes } from "node:crypto";
 import { WebhookReceiver } from "../../test/support/webhook-receiver";
@@ -14,6 +18,7 @@ import { call, callOk, countEmails, describe } from "../lib/api";
 import { inParallel } from "../lib/inbound-mail";
 import { sleep } from "../lib/process-group";
 import type { BenchContext, Figure, Scenario, ScenarioResult } from "../lib/types";
+import { WorkCost } from "../lib/work-cost";
 
 const ENROLMENTS = 1_000;
 const CONCURRENCY = 20;
@@ -82,6 +87,8 @@ export const automationEnrollments: Scenario = {
       const hookPath = `/${run}/ok`;
       const automationId = await activeAutomation(ctx, run, `${base}${hookPath}`);
 
+      const cost = new WorkCost(ctx);
+      await cost.start();
       const started = performance.now();
       const failures: string[] = [];
       await inParallel(
@@ -114,12 +121,26 @@ export const automationEnrollments: Scenario = {
         }
         await sleep(POLL_MS);
       }
+      await cost.stop();
       const calls = receiver.received.filter((r) => r.path === hookPath);
       const enrolledOnce = new Set(
         calls.map((r) => (JSON.parse(r.body) as { enrollment: { id: string } }).enrollment.id),
       );
       const emails = await countEmails(ctx, { tag: `automation:${automationId}` });
+      const perEmail = cost.perEmail(emails);
+      result.paths = [
+        {
+          path: "Automation email",
+          roundTrips: perEmail.roundTrips,
+          cpuMs: perEmail.cpuMs,
+          throughput:
+            finished === undefined
+              ? `not finished (${done} of ${expected} completed)`
+              : `${emails} emails: triggers at ${(ENROLMENTS / triggerSeconds).toFixed(0)}/s, all completed in ${((finished - started) / 1000).toFixed(0)} s (wait ${WAIT})`,
+        },
+      ];
       figures.push(
+        ...cost.figures(emails),
         { label: "enrolments completed", value: done, unit: `of ${expected}` },
         { label: "webhook calls (none twice)", value: calls.length, unit: `of ${expected}` },
         { label: "emails (none twice, none missed)", value: emails, unit: `of ${expected}` },

@@ -4,7 +4,9 @@
  * is `sent` (the campaign `sent`, its stats counting 10,000). Nobody twice and nobody missed are
  * read from the server: the campaign's emails (tag `campaign:<id>`) number exactly 10,000, all
  * `sent`. The Worker's peak memory is sampled from /proc: the resident size of the workerd
- * processes this bench started (descendants of this process), every 250 ms.
+ * processes this bench started (descendants of this process), every 250 ms. What a recipient costs
+ * (D1 round trips, workerd CPU) is counted from the Worker quiet before `send` to quiet after the
+ * last recipient is sent (work-cost.ts); the bench's polling of the campaign is not counted.
  */
 
 import { randomBytes } from "node:crypto";
@@ -12,10 +14,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { call, callOk, countEmails, describe, waitForEmptyQueue } from "../lib/api";
 import { sleep } from "../lib/process-group";
 import type { BenchContext, Figure, Scenario, ScenarioResult } from "../lib/types";
+import { WorkCost } from "../lib/work-cost";
 
 const RECIPIENTS = 10_000;
 const PER_CALL = 1_000;
 const GOAL_SECONDS = 60;
+const GOAL = `${RECIPIENTS} recipients sent`;
 const TIMEOUT_MS = 5 * 60_000;
 const POLL_MS = 500;
 const BACKLOG_TIMEOUT_MS = 5 * 60_000;
@@ -131,6 +135,8 @@ export const campaignSend: Scenario = {
     });
     console.log(`  ${RECIPIENTS} members in a group; sending ${campaign.id}...`);
 
+    const cost = new WorkCost(ctx);
+    await cost.start();
     const memory = sampleMemory();
     const started = performance.now();
     await callOk(ctx, "POST", `/v1/campaigns/${campaign.id}/send`, {});
@@ -145,7 +151,9 @@ export const campaignSend: Scenario = {
       if (last.status === "paused" || last.status === "cancelled") break;
       await sleep(POLL_MS);
     }
+    const waited = (performance.now() - started) / 1000;
     const peak = await memory.stop();
+    await cost.stop();
 
     const tag = `campaign:${campaign.id}`;
     const [emails, sent] = await Promise.all([
@@ -158,17 +166,35 @@ export const campaignSend: Scenario = {
       { label: "campaign emails (nobody twice)", value: emails, unit: `of ${RECIPIENTS}` },
       { label: "campaign emails sent (nobody missed)", value: sent, unit: `of ${RECIPIENTS}` },
     );
+    // Divided by the recipients sent: all of them, unless the campaign did not finish in time.
+    const perRecipient = cost.perEmail(sent);
+    figures.push(...cost.figures(sent, "recipient"));
+    const peakMb = peak / 1024 / 1024;
+    result.paths = [
+      {
+        path: "Campaign recipient",
+        roundTrips: perRecipient.roundTrips,
+        cpuMs: perRecipient.cpuMs,
+        throughput:
+          finished === undefined
+            ? `not finished (${last.stats.sent} of ${RECIPIENTS} sent)`
+            : `${RECIPIENTS} sent in ${((finished - started) / 1000).toFixed(1)} s (${(RECIPIENTS / ((finished - started) / 1000)).toFixed(0)}/s), peak RSS ${peakMb.toFixed(0)} MB`,
+        goal: GOAL,
+      },
+    ];
     if (memory.pids.length > 0)
       figures.push({
         label: `workerd peak RSS (${memory.pids.length} process)`,
-        value: peak / 1024 / 1024,
+        value: peakMb,
         unit: "MB",
       });
     else problems.push("no workerd process of this bench found in /proc: peak memory not measured");
     if (finished === undefined) {
       problems.push(
-        `campaign ${last.status}${last.paused_reason ? ` (${last.paused_reason})` : ""} with ${last.stats.sent} of ${RECIPIENTS} sent after ${((performance.now() - started) / 1000).toFixed(0)} s`,
+        `campaign ${last.status}${last.paused_reason ? ` (${last.paused_reason})` : ""} with ${last.stats.sent} of ${RECIPIENTS} sent after ${waited.toFixed(0)} s`,
       );
+      // Not all sent by then: already longer than the target, so the goal is missed, not unknown.
+      result.goals.push({ label: GOAL, value: waited, target: `< ${GOAL_SECONDS} s`, met: false });
       return result;
     }
     const seconds = (finished - started) / 1000;
@@ -177,7 +203,7 @@ export const campaignSend: Scenario = {
       { label: "recipients per second", value: RECIPIENTS / seconds, unit: "/s" },
     );
     result.goals.push({
-      label: `${RECIPIENTS} recipients sent`,
+      label: GOAL,
       value: seconds,
       target: `< ${GOAL_SECONDS} s`,
       met: seconds < GOAL_SECONDS && emails === RECIPIENTS && sent === RECIPIENTS,

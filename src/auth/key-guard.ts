@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
+import { countingEnv } from "../db/counting-d1";
 import type { Principal } from "../env";
 import { findKeyForAuth, recordKeyUse } from "../features/keys/keys.repo";
 import { describeError, log } from "../lib/logger";
@@ -54,6 +55,11 @@ const LAST_USED_WRITE_INTERVAL_MS = 30_000;
  * as spent (RollingWindow.lease), so the limit holds across isolates whenever they spend them.
  */
 export class KeyGuard extends DurableObject<Env> {
+  constructor(ctx: DurableObjectState, env: Env) {
+    // `env` itself unless D1_ROUND_TRIPS=count (the benchmarks' D1 round-trip counts).
+    super(ctx, countingEnv(env, "durable_object"));
+  }
+
   private cached: CachedKey | null = null;
   private loadedAt = 0;
   private loading: Promise<void> | null = null;

@@ -1,5 +1,6 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { createDb } from "../db/client";
+import { countingEnv } from "../db/counting-d1";
 import { attemptDelivery, type DeliveryJob } from "./dispatch";
 
 /**
@@ -9,6 +10,11 @@ import { attemptDelivery, type DeliveryJob } from "./dispatch";
  * its own connection and subrequest limits rather than sharing a Queue batch's.
  */
 export class WebhookSender extends WorkerEntrypoint<Env> {
+  constructor(ctx: ExecutionContext, env: Env) {
+    // `env` itself unless D1_ROUND_TRIPS=count (the benchmarks' D1 round-trip counts).
+    super(ctx, countingEnv(env, "webhook_sender"));
+  }
+
   send(job: DeliveryJob): void {
     this.ctx.waitUntil(attemptDelivery(createDb(this.env.DB), this.env, job));
   }

@@ -8,7 +8,7 @@ import { newestMessages } from "./dev-mailbox.repo";
 import { mailboxJsonRoute, mailboxPageRoute } from "./dev-mailbox.routes";
 
 /** Everywhere but development the mailbox does not exist: the same 404 as any unknown path. */
-const developmentOnly = createMiddleware<AppEnv>(async (c, next) => {
+export const developmentOnly = createMiddleware<AppEnv>(async (c, next) => {
   if (environmentOf(c.env) !== "development") {
     throw new AppError(
       404,

@@ -4,6 +4,7 @@ import {
   type WorkflowStep,
   type WorkflowStepConfig,
 } from "cloudflare:workers";
+import { countingEnv } from "../../../db/counting-d1";
 import { describeError, log } from "../../../lib/logger";
 import { endEnrollment } from "./end";
 import { ACTIVATED_EVENT, type EnrollmentParams } from "./lifecycle";
@@ -29,6 +30,11 @@ const STEP_CONFIG: WorkflowStepConfig = {
  * after a restart reuses every result it already has; a wait is a durable sleep, nothing in memory.
  */
 export class EnrollmentWorkflow extends WorkflowEntrypoint<Env, EnrollmentParams> {
+  constructor(ctx: ExecutionContext, env: Env) {
+    // `env` itself unless D1_ROUND_TRIPS=count (the benchmarks' D1 round-trip counts).
+    super(ctx, countingEnv(env, "workflow"));
+  }
+
   override async run(event: WorkflowEvent<EnrollmentParams>, step: WorkflowStep): Promise<void> {
     const id = event.payload.enrollmentId;
     try {
