@@ -4,7 +4,7 @@ import { dueEmailIds } from "../features/emails/emails.repo";
 import { purgeExpiredIdempotencyKeys } from "../lib/idempotency";
 
 /** A queued email nobody took for this long is handed to the queue again. */
-const STALE_AFTER_MS = 2 * 60_000;
+const STALE_AFTER_MS = 60_000;
 const MAX_PER_RUN = 5_000;
 
 /**

@@ -7,7 +7,7 @@ import { launcherOf } from "../webhooks/webhook-sender";
 const UNTAKEN_AFTER_MS = 30_000;
 const MAX_EVENTS_PER_RUN = 500;
 /** Longer than the 10 s timeout plus recording: an attempt still `sending` by then lost its result. */
-const LOST_AFTER_MS = 2 * 60_000;
+const LOST_AFTER_MS = 30_000;
 
 /** The sweep's two statements: events nobody took, and attempts whose outcome was lost. */
 export function sweepStatements(now: number) {
