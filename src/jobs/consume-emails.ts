@@ -28,6 +28,9 @@ async function consumeCampaignBatch(message: Message<unknown>, campaignId: strin
   }
 }
 
+const isCampaignMessage = (body: unknown) =>
+  typeof body === "object" && body !== null && "campaignId" in body;
+
 /**
  * Sends the batch's emails together (one D1 round trip per step for all of them, see
  * `deliverEmails`) and its campaign batches alongside; a message is acked once its email is settled.
@@ -36,8 +39,9 @@ export async function consumeEmails(batch: MessageBatch<unknown>, env: Env): Pro
   const sends: Array<{ message: Message<unknown>; emailId: string }> = [];
   const campaigns: Promise<void>[] = [];
   for (const message of batch.messages) {
-    const campaign = CampaignBatchSchema.safeParse(message.body);
-    if (campaign.success) {
+    // Most messages are emails: a zod refusal builds an error object, so it is not tried first.
+    const campaign = isCampaignMessage(message.body) ? CampaignBatchSchema.safeParse(message.body) : null;
+    if (campaign?.success) {
       campaigns.push(consumeCampaignBatch(message, campaign.data.campaignId, env));
       continue;
     }
