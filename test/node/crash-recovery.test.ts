@@ -262,6 +262,7 @@ function judgeWebhooks(ticketIds: string[], events: EventRecord[]): Row {
     unknown: 0,
     unknownReceived: 0,
   };
+  const failures = new Map<string, number>();
   for (const ticketId of ticketIds) {
     const event = byTicket.get(ticketId);
     const delivery = event?.deliveries[0];
@@ -279,10 +280,14 @@ function judgeWebhooks(ticketIds: string[], events: EventRecord[]): Row {
     row.final++;
     if (delivery.status === "failed") {
       // Closed without a known answer (the runtime died mid-attempt): reported, not retried (the spec).
+      const reason = delivery.error ?? "no error recorded";
+      failures.set(reason, (failures.get(reason) ?? 0) + 1);
       row.unknown++;
       if (got > 0) row.unknownReceived++;
     } else if (got === 0) row.lost++;
   }
+  // Why the failed attempts failed: an outcome lost to the kill, or the receiver's own answer.
+  for (const [reason, count] of failures) console.log(`[crash] webhook failed x${count}: ${reason}`);
   return row;
 }
 
