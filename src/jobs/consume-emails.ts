@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { queueBatch } from "../features/campaigns/campaign-moves";
-import { sendCampaignBatch } from "../features/campaigns/send-batch";
+import { sendCampaignRun } from "../features/campaigns/send-run";
 import { deliverEmails } from "../features/emails/deliver";
 import { describeError, log } from "../lib/logger";
 
@@ -8,19 +7,10 @@ const SendMessageSchema = z.object({ emailId: z.string().regex(/^eml_/) });
 /** A campaign's next batch of recipients (see features/campaigns/send-batch.ts). */
 const CampaignBatchSchema = z.object({ campaignId: z.string().regex(/^cmp_/) });
 
-/**
- * Sends the campaign's next batch; when more remain, the following batch is queued as soon as this
- * one is written (so it is prepared while this one is delivered), and in any case before the ack.
- */
+/** Sends the campaign's next batches (see `sendCampaignRun`); the message is acked once they are. */
 async function consumeCampaignBatch(message: Message<unknown>, campaignId: string, env: Env) {
   try {
-    let queued = false;
-    const queueNext = async () => {
-      queued = true;
-      await queueBatch(env.EMAIL_QUEUE, campaignId);
-    };
-    if ((await sendCampaignBatch(env, campaignId, Date.now(), queueNext)) === "continue" && !queued)
-      await queueBatch(env.EMAIL_QUEUE, campaignId);
+    await sendCampaignRun(env, campaignId);
     message.ack();
   } catch (error) {
     log.error("campaigns.batch_error", { campaign_id: campaignId, ...describeError(error) });
