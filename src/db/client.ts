@@ -28,14 +28,33 @@ export type Statement = SQL | { toSQL(): { sql: string; params: unknown[] } };
 const dialect = new SQLiteSyncDialect();
 
 /**
+ * A failed batch, like drizzle's DrizzleQueryError for one query: `query` holds the statements'
+ * SQL with `?` placeholders, so a log can say what failed (lib/logger.ts) without the bound
+ * values, which D1's own message (the `cause`) may repeat.
+ */
+export class BatchQueryError extends Error {
+  override name = "BatchQueryError";
+  constructor(
+    readonly query: string,
+    cause: unknown,
+  ) {
+    super("A D1 batch failed", { cause });
+  }
+}
+
+/**
  * Runs statements as one D1 batch (one transaction). drizzle's own batch cannot carry raw `sql`
  * statements with parameters, so every statement is compiled and handed to D1 directly; the
  * answers are D1's raw results, one per statement.
  */
-export function runBatch(db: Db, statements: Statement[]): Promise<D1Result[]> {
-  const prepared = statements.map((statement) => {
-    const query = is(statement, SQL) ? dialect.sqlToQuery(statement) : statement.toSQL();
-    return db.$client.prepare(query.sql).bind(...query.params);
-  });
-  return prepared.length > 0 ? db.$client.batch(prepared) : Promise.resolve([]);
+export async function runBatch(db: Db, statements: Statement[]): Promise<D1Result[]> {
+  const queries = statements.map((statement) =>
+    is(statement, SQL) ? dialect.sqlToQuery(statement) : statement.toSQL(),
+  );
+  if (queries.length === 0) return [];
+  try {
+    return await db.$client.batch(queries.map((q) => db.$client.prepare(q.sql).bind(...q.params)));
+  } catch (error) {
+    throw new BatchQueryError(queries.map((q) => q.sql).join("; "), error);
+  }
 }

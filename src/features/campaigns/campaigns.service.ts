@@ -1,3 +1,4 @@
+import { runBatch } from "../../db/client";
 import type { CampaignStatus } from "../../db/schema";
 import { AppError, conflict, notFound } from "../../lib/errors";
 import { idempotentCreate } from "../../lib/idempotent-create";
@@ -92,7 +93,7 @@ export async function createCampaign(
       updatedAt: ctx.now,
     };
     const answer = toCampaign(row);
-    await ctx.db.batch([insertCampaignStatement(ctx.db, row), ...store.answer(201, answer)]);
+    await runBatch(ctx.db, [insertCampaignStatement(ctx.db, row), ...store.answer(201, answer)]);
     return { status: 201 as const, body: answer };
   });
   return created.body;

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client";
+import { type Db, runBatch } from "../../db/client";
 import { conflict, notFound } from "../../lib/errors";
 import { idempotentCreate } from "../../lib/idempotent-create";
 import { newId } from "../../lib/ids";
@@ -88,7 +88,7 @@ export async function createContactGroup(
     };
     const answer = toContactGroup(row);
     try {
-      await db.batch([insertContactGroupStatement(db, row), ...store.answer(201, answer)]);
+      await runBatch(db, [insertContactGroupStatement(db, row), ...store.answer(201, answer)]);
     } catch (error) {
       if (isUniqueViolation(error, GROUP_NAME_INDEX)) throw groupExists(input.name);
       throw error;

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client";
+import { type Db, runBatch } from "../../db/client";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import { idempotentCreate } from "../../lib/idempotent-create";
 import { newId } from "../../lib/ids";
@@ -54,7 +54,7 @@ export async function createCustomer(
     };
     const answer = toCustomer(row);
     try {
-      await db.batch([insertCustomerStatement(db, row), ...store.answer(201, answer)]);
+      await runBatch(db, [insertCustomerStatement(db, row), ...store.answer(201, answer)]);
     } catch (error) {
       if (isUniqueViolation(error, CUSTOMER_EMAIL_INDEX)) throw customerExists(input.email);
       throw error;
