@@ -30,7 +30,8 @@ const dialect = new SQLiteSyncDialect();
 /**
  * A failed batch, like drizzle's DrizzleQueryError for one query: `query` holds the statements'
  * SQL with `?` placeholders, so a log can say what failed (lib/logger.ts) without the bound
- * values, which D1's own message (the `cause`) may repeat.
+ * values. The message stays D1's own, for callers that read it; a log never shows the message
+ * of an error that carries a query.
  */
 export class BatchQueryError extends Error {
   override name = "BatchQueryError";
@@ -38,7 +39,7 @@ export class BatchQueryError extends Error {
     readonly query: string,
     cause: unknown,
   ) {
-    super("A D1 batch failed", { cause });
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
   }
 }
 
