@@ -2,7 +2,7 @@
  * npm run bench [-- scenario ...]: starts a local API (or uses BENCH_URL/BENCH_TOKEN), runs the
  * selected scenarios (all by default) for BENCH_SECONDS each target, prints the measurements and
  * one table of every goal (PASS or MISS), and writes bench/results/latest.json and latest.md (the
- * goals table in Markdown, for the README). Exits 1 when the run failed or a measurement is invalid (too many
+ * goals table in Markdown, for docs/benchmarks.md). Exits 1 when the run failed or a measurement is invalid (too many
  * failed requests, or a problem a scenario reports); goals below target are reported but do not
  * fail the run.
  */

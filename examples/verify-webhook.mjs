@@ -1,5 +1,5 @@
 // @ts-check
-// Verifies a webhook of the service; the README shows this function. Node 18+, no dependencies.
+// Verifies a webhook of the service; docs/webhooks.md shows this function. Node 18+, no dependencies.
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**

@@ -105,7 +105,7 @@ function markdownTable(headings: string[], rows: string[][]): string {
   return [row(headings), row(headings.map(() => "---")), ...rows.map(row)].join("\n");
 }
 
-/** The goals as a Markdown table, as the README's Benchmarks section shows them. */
+/** The goals as a Markdown table, as docs/benchmarks.md shows them. */
 export function formatGoalsMarkdown(scenarios: ScenarioResult[], valid: boolean): string {
   return markdownTable(GOAL_HEADINGS, goalRows(scenarios, valid));
 }
@@ -118,7 +118,7 @@ export function formatPathsMarkdown(scenarios: ScenarioResult[], valid: boolean)
 
 /**
  * Writes the figures for tools and later comparison (latest.json; the token is deliberately not in
- * it) and the goals table for the README (latest.md).
+ * it) and the goals table for docs/benchmarks.md (latest.md).
  */
 export function writeResults(report: RunReport, dir: string): string {
   mkdirSync(dir, { recursive: true });
