@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LongFilesFirst } from "./test/support/long-files-first.js";
 import "./test/support/provided-context.js";
 import { trustedTestTls } from "./test/support/trust-test-ca.js";
 
@@ -9,6 +10,14 @@ export const TEST_SECRETS = {
   RELAY_TOKEN: "rly_test_token_for_the_relay_routes",
 };
 
+/**
+ * The node, browser and relay tests mostly wait on processes they start (`wrangler dev`, Chromium,
+ * `npm start`), so two of their files at a time keep the cores busy where one leaves them idle
+ * (Vitest's default is one fewer than the cores: a single file on this 2-core machine). Vitest runs
+ * projects with another `maxWorkers` in a group of their own, after the groups before it.
+ */
+const PROCESS_TESTS = { maxWorkers: 2, sequence: { groupOrder: 1 } };
+
 export default defineConfig(async () => {
   // The SMTP client tests speak TLS to a loopback server whose certificate a test CA signed. Miniflare
   // reads the extra CAs once, when it is first imported, so the plugin is imported only after this.
@@ -17,6 +26,8 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   return {
     test: {
+      // The crash and dev-commands tests first: each runs minutes beside the other files.
+      sequence: { sequencer: LongFilesFirst },
       projects: [
         {
           plugins: [
@@ -50,6 +61,7 @@ export default defineConfig(async () => {
         {
           test: {
             name: "node",
+            ...PROCESS_TESTS,
             include: ["test/node/**/*.test.ts"],
             environment: "node",
             testTimeout: 60_000,
@@ -58,6 +70,7 @@ export default defineConfig(async () => {
         {
           test: {
             name: "browser",
+            ...PROCESS_TESTS,
             include: ["test/browser/**/*.test.ts"],
             environment: "node",
             // One real Worker (wrangler dev) and one Chromium serve every browser test.
@@ -69,6 +82,7 @@ export default defineConfig(async () => {
         {
           test: {
             name: "smtp-relay",
+            ...PROCESS_TESTS,
             include: ["smtp-relay/test/**/*.test.ts"],
             environment: "node",
             // One real Worker (wrangler dev) serves every relay test; starting it takes a while.
