@@ -26,7 +26,7 @@ import { smtpLogsRouter } from "./features/smtp-logs/smtp-logs.handlers";
 import { suppressionsRouter } from "./features/suppressions/suppressions.handlers";
 import { surveysRouter } from "./features/surveys/surveys.handlers";
 import { systemRouter } from "./features/system/system.handlers";
-import { openApiRoute } from "./features/system/system.routes";
+import { openApiRoute, siteOpenApiRoute } from "./features/system/system.routes";
 import { tagsRouter } from "./features/tags/tags.handlers";
 import { ticketsRouter } from "./features/tickets/tickets.handlers";
 import { trackingRouter } from "./features/tracking/tracking.handlers";
@@ -40,6 +40,7 @@ import { withPlainPathParams } from "./lib/openapi";
 import { requestContext } from "./lib/request-context";
 import { requestId } from "./lib/request-id";
 import { createRouter } from "./lib/router";
+import { type OpenApiDocument, splitDocument } from "./openapi/documents";
 import { loginRouter } from "./sessions/login.handlers";
 
 /** Routes under /v1 that answer without an API key. */
@@ -52,6 +53,12 @@ Errors are JSON: \`error\` (read first), \`code\`, \`request_id\`, and \`message
 Every response carries \`X-Request-Id\`; authenticated responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (seconds until the oldest counted request leaves the rolling 60-second window). A 429 carries \`Retry-After\`: waiting that many seconds always admits the next request. The limit is exact across the Worker's isolates: an isolate serving concurrent requests of one key borrows slots from the key's counter (up to 64, spent within 0.9 s, counted as used until a minute after the latest moment they could be spent, unspent ones handed back), so \`X-RateLimit-Remaining\` is exact for requests one at a time and within the borrowed slots of other isolates otherwise. A revoked key is refused within a second.
 Timestamps are ISO 8601 UTC with milliseconds; ids are \`<prefix>_<ULID>\` and sort by creation time.
 Request bodies are capped per route: 40 MB where attachments or raw messages travel (POST /v1/emails, /v1/emails/batch, /v1/emails/raw, /v1/tickets/{id}/messages, /v1/tickets/compose), 4 MB everywhere else; a larger body answers 413 \`request_too_large\` with \`limit\` in bytes. Stored fields are bounded so that every record fits a database row (2 MB): sizes given "as JSON" count the UTF-8 bytes of the value's JSON encoding, where a quote, backslash or line break counts 2.`;
+
+const SITE_INFO = {
+  title: "Support and Email Service: pages and operator routes",
+  description:
+    "The routes this Worker serves outside the API: dashboard and portal pages, sign-in, tracking and unsubscribe links, and the operator, relay and development routes. The API is described at /v1/openapi.json.",
+};
 
 export function createApp() {
   const app = createRouter();
@@ -126,16 +133,24 @@ export function createApp() {
     description: "The deployment's RELAY_TOKEN secret, shared with the SMTP relay; relay routes only.",
   });
 
-  let document: unknown;
-  app.openapi(openApiRoute, (c) => {
-    document ??= withPlainPathParams(
-      app.getOpenAPI31Document({
-        openapi: "3.1.0",
-        info: { title: "Support and Email Service API", version: "1.0.0", description: API_DESCRIPTION },
-        servers: [{ url: new URL(c.req.url).origin, description: "This deployment" }],
-      }),
+  // Built on the first request for either, from that request's origin (the deployment's).
+  let documents: ReturnType<typeof splitDocument> | undefined;
+  const documentsFor = (url: string) => {
+    documents ??= splitDocument(
+      withPlainPathParams(
+        app.getOpenAPI31Document({
+          openapi: "3.1.0",
+          info: { title: "Support and Email Service API", version: "1.0.0", description: API_DESCRIPTION },
+          servers: [{ url: new URL(url).origin, description: "This deployment" }],
+        }),
+      ) as OpenApiDocument,
     );
-    return c.json(document as Record<string, unknown>, 200);
+    return documents;
+  };
+  app.openapi(openApiRoute, (c) => c.json(documentsFor(c.req.url).api as Record<string, unknown>, 200));
+  app.openapi(siteOpenApiRoute, (c) => {
+    const { site } = documentsFor(c.req.url);
+    return c.json({ ...site, info: { ...site.info, ...SITE_INFO } } as Record<string, unknown>, 200);
   });
 
   app.notFound(notFoundOrMethodNotAllowed(app.routes));
