@@ -1,4 +1,4 @@
-import { OPERATION_IDS } from "./operation-ids";
+import { OPERATION_IDS, operationKey } from "./operation-ids";
 import { API_TAGS } from "./tags";
 
 type Operation = { operationId?: string; security?: Array<Record<string, string[]>> } & Record<
@@ -24,9 +24,6 @@ const HTTP_METHODS = new Set(["get", "put", "post", "delete", "options", "head",
 export const API_LICENSE = { name: "Proprietary: all rights reserved", identifier: "LicenseRef-Proprietary" };
 
 export const isApiPath = (path: string) => path.startsWith("/v1/");
-
-/** The key of OPERATION_IDS for one operation. */
-export const operationKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
 /**
  * The app's routes make one document; it is published as two. /v1/openapi.json is the API that
@@ -85,7 +82,7 @@ function withoutUnusedComponents(doc: OpenApiDocument): OpenApiDocument {
   const components = doc.components ?? {};
   const reached = new Set<string>();
   const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
+    // Arrays too: their entries are their items.
     if (!value || typeof value !== "object") return;
     for (const [key, inner] of Object.entries(value)) {
       if (key === "$ref" && typeof inner === "string" && inner.startsWith("#/components/")) {

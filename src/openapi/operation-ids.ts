@@ -6,6 +6,9 @@
  * them, so an entry is renamed only as a breaking change. The OpenAPI test fails on a /v1
  * operation missing here, and on an entry no route has.
  */
+/** The key of OPERATION_IDS for one operation: "GET /v1/tickets". */
+export const operationKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+
 export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "GET /v1/openapi.json": "getOpenApiDocument",
 
