@@ -40,7 +40,7 @@ import { withPlainPathParams } from "./lib/openapi";
 import { requestContext } from "./lib/request-context";
 import { requestId } from "./lib/request-id";
 import { createRouter } from "./lib/router";
-import { type OpenApiDocument, splitDocument } from "./openapi/documents";
+import { splitDocument } from "./openapi/documents";
 import { loginRouter } from "./sessions/login.handlers";
 
 /** Routes under /v1 that answer without an API key. */
@@ -143,7 +143,7 @@ export function createApp() {
           info: { title: "Support and Email Service API", version: "1.0.0", description: API_DESCRIPTION },
           servers: [{ url: new URL(url).origin, description: "This deployment" }],
         }),
-      ) as OpenApiDocument,
+      ),
     );
     return documents;
   };

@@ -31,7 +31,9 @@ export const isApiPath = (path: string) => path.startsWith("/v1/");
  * pages, tracking links, sign-in, operator, relay and development routes) is a second document, so
  * that every route stays described without pages showing up as API operations.
  */
-export function splitDocument(full: OpenApiDocument): { api: OpenApiDocument; site: OpenApiDocument } {
+export function splitDocument(generated: object): { api: OpenApiDocument; site: OpenApiDocument } {
+  // The generator's own types have no index signatures; only the fields named above are read.
+  const full = generated as OpenApiDocument;
   const apiPaths = Object.fromEntries(Object.entries(full.paths).filter(([path]) => isApiPath(path)));
   const sitePaths = Object.fromEntries(Object.entries(full.paths).filter(([path]) => !isApiPath(path)));
   const api = withoutUnusedComponents({
