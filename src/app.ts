@@ -54,12 +54,6 @@ Every response carries \`X-Request-Id\`; authenticated responses carry \`X-RateL
 Timestamps are ISO 8601 UTC with milliseconds; ids are \`<prefix>_<ULID>\` and sort by creation time.
 Request bodies are capped per route: 40 MB where attachments or raw messages travel (POST /v1/emails, /v1/emails/batch, /v1/emails/raw, /v1/tickets/{id}/messages, /v1/tickets/compose), 4 MB everywhere else; a larger body answers 413 \`request_too_large\` with \`limit\` in bytes. Stored fields are bounded so that every record fits a database row (2 MB): sizes given "as JSON" count the UTF-8 bytes of the value's JSON encoding, where a quote, backslash or line break counts 2.`;
 
-const SITE_INFO = {
-  title: "Support and Email Service: pages and operator routes",
-  description:
-    "The routes this Worker serves outside the API: dashboard and portal pages, sign-in, tracking and unsubscribe links, and the operator, relay and development routes. The API is described at /v1/openapi.json.",
-};
-
 export function createApp() {
   const app = createRouter();
 
@@ -148,10 +142,7 @@ export function createApp() {
     return documents;
   };
   app.openapi(openApiRoute, (c) => c.json(documentsFor(c.req.url).api as Record<string, unknown>, 200));
-  app.openapi(siteOpenApiRoute, (c) => {
-    const { site } = documentsFor(c.req.url);
-    return c.json({ ...site, info: { ...site.info, ...SITE_INFO } } as Record<string, unknown>, 200);
-  });
+  app.openapi(siteOpenApiRoute, (c) => c.json(documentsFor(c.req.url).site as Record<string, unknown>, 200));
 
   app.notFound(notFoundOrMethodNotAllowed(app.routes));
   app.onError(handleError);

@@ -23,6 +23,12 @@ const HTTP_METHODS = new Set(["get", "put", "post", "delete", "options", "head",
  */
 export const API_LICENSE = { name: "Proprietary: all rights reserved", identifier: "LicenseRef-Proprietary" };
 
+const SITE_INFO = {
+  title: "Support and Email Service: pages and operator routes",
+  description:
+    "The routes this Worker serves outside the API: dashboard and portal pages, sign-in, tracking and unsubscribe links, and the operator, relay and development routes. The API is described at /v1/openapi.json.",
+};
+
 export const isApiPath = (path: string) => path.startsWith("/v1/");
 
 /**
@@ -42,7 +48,7 @@ export function splitDocument(generated: object): { api: OpenApiDocument; site: 
     tags: API_TAGS.filter((tag) => usesTag(apiPaths, tag.name)),
     paths: withOperationIds(apiPaths),
   });
-  const site = withoutUnusedComponents({ ...full, paths: sitePaths });
+  const site = withoutUnusedComponents({ ...full, info: { ...full.info, ...SITE_INFO }, paths: sitePaths });
   return { api, site };
 }
 
