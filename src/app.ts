@@ -26,7 +26,7 @@ import { smtpLogsRouter } from "./features/smtp-logs/smtp-logs.handlers";
 import { suppressionsRouter } from "./features/suppressions/suppressions.handlers";
 import { surveysRouter } from "./features/surveys/surveys.handlers";
 import { systemRouter } from "./features/system/system.handlers";
-import { openApiRoute } from "./features/system/system.routes";
+import { openApiRoute, siteOpenApiRoute } from "./features/system/system.routes";
 import { tagsRouter } from "./features/tags/tags.handlers";
 import { ticketsRouter } from "./features/tickets/tickets.handlers";
 import { trackingRouter } from "./features/tracking/tracking.handlers";
@@ -40,6 +40,7 @@ import { withPlainPathParams } from "./lib/openapi";
 import { requestContext } from "./lib/request-context";
 import { requestId } from "./lib/request-id";
 import { createRouter } from "./lib/router";
+import { splitDocument } from "./openapi/documents";
 import { loginRouter } from "./sessions/login.handlers";
 
 /** Routes under /v1 that answer without an API key. */
@@ -126,17 +127,22 @@ export function createApp() {
     description: "The deployment's RELAY_TOKEN secret, shared with the SMTP relay; relay routes only.",
   });
 
-  let document: unknown;
-  app.openapi(openApiRoute, (c) => {
-    document ??= withPlainPathParams(
-      app.getOpenAPI31Document({
-        openapi: "3.1.0",
-        info: { title: "Support and Email Service API", version: "1.0.0", description: API_DESCRIPTION },
-        servers: [{ url: new URL(c.req.url).origin, description: "This deployment" }],
-      }),
+  // Built on the first request for either, from that request's origin (the deployment's).
+  let documents: ReturnType<typeof splitDocument> | undefined;
+  const documentsFor = (url: string) => {
+    documents ??= splitDocument(
+      withPlainPathParams(
+        app.getOpenAPI31Document({
+          openapi: "3.1.0",
+          info: { title: "Support and Email Service API", version: "1.0.0", description: API_DESCRIPTION },
+          servers: [{ url: new URL(url).origin, description: "This deployment" }],
+        }),
+      ),
     );
-    return c.json(document as Record<string, unknown>, 200);
-  });
+    return documents;
+  };
+  app.openapi(openApiRoute, (c) => c.json(documentsFor(c.req.url).api as Record<string, unknown>, 200));
+  app.openapi(siteOpenApiRoute, (c) => c.json(documentsFor(c.req.url).site as Record<string, unknown>, 200));
 
   app.notFound(notFoundOrMethodNotAllowed(app.routes));
   app.onError(handleError);

@@ -114,3 +114,12 @@ export function withPlainPathParams<T extends { paths?: Record<string, unknown> 
   );
   return { ...document, paths };
 }
+
+/**
+ * The same operation served at a second, older path that the document leaves out (a client
+ * generator would otherwise see two operations, or an ambiguous template). The canonical route's
+ * description names the alias.
+ */
+export function undocumentedAlias<R extends { path: string }>(route: R, path: string): R {
+  return { ...route, path, hide: true };
+}

@@ -528,11 +528,11 @@ describe("escaping", { timeout: 30_000 }, () => {
 });
 
 describe("the portal's routes", () => {
-  it("are public operations in the OpenAPI document, answering HTML", async () => {
+  it("are public operations in the pages' OpenAPI document, answering HTML", async () => {
     type Doc = {
       paths: Record<string, Record<string, { "x-permission": string; responses: Record<string, unknown> }>>;
     };
-    const { body } = await callJson<Doc>("GET", "/v1/openapi.json");
+    const { body } = await callJson<Doc>("GET", "/_ops/openapi.json");
     const operations = [
       body.paths["/portal/tickets/{shared_uuid}"]?.get,
       body.paths["/portal/tickets/{shared_uuid}/messages"]?.post,

@@ -203,8 +203,8 @@ describe("GET /portal/tickets/{shared_uuid}", () => {
     expect(html).not.toContain("Buy now");
   });
 
-  it("needs no API key and says so in the OpenAPI document", async () => {
-    const doc = await (await call("GET", "/v1/openapi.json")).json<{
+  it("needs no API key and says so in the pages' OpenAPI document", async () => {
+    const doc = await (await call("GET", "/_ops/openapi.json")).json<{
       paths: Record<string, { get?: { "x-permission": string; responses: Record<string, unknown> } }>;
     }>();
     const operation = doc.paths["/portal/tickets/{shared_uuid}"]?.get;

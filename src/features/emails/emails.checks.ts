@@ -76,7 +76,7 @@ export function checkSuppressions(state: SendState) {
       422,
       "recipient_suppressed",
       "Recipient suppressed",
-      `Not sent: ${suppressed.join(", ")} ${suppressed.length === 1 ? "is" : "are"} suppressed after bounces or complaints. Remove the address from the email, or the suppression with DELETE /v1/emails/suppressions/{email}.`,
+      `Not sent: ${suppressed.join(", ")} ${suppressed.length === 1 ? "is" : "are"} suppressed after bounces or complaints. Remove the address from the email, or the suppression with DELETE /v1/suppressions/{email}.`,
       { suppressed },
     );
   }

@@ -15,6 +15,8 @@ export const healthRoute = defineRoute("public", {
   },
 });
 
+const OpenApiDocumentSchema = z.record(z.string(), z.unknown()).openapi("OpenAPIDocument");
+
 export const openApiRoute = defineRoute("public", {
   method: "get",
   path: "/v1/openapi.json",
@@ -24,9 +26,22 @@ export const openApiRoute = defineRoute("public", {
   responses: {
     200: {
       description: "The OpenAPI 3.1 document.",
-      content: {
-        "application/json": { schema: z.record(z.string(), z.unknown()).openapi("OpenAPIDocument") },
-      },
+      content: { "application/json": { schema: OpenApiDocumentSchema } },
+    },
+  },
+});
+
+export const siteOpenApiRoute = defineRoute("public", {
+  method: "get",
+  path: "/_ops/openapi.json",
+  tags: ["Operator"],
+  summary: "OpenAPI document of the pages and operator routes",
+  description:
+    "Everything this Worker serves outside /v1: dashboard and portal pages, sign-in, tracking and unsubscribe links, operator, relay and development routes. Not an API for clients (pages change with the product); kept so that every route is described. No authentication: it names routes, not data.",
+  responses: {
+    200: {
+      description: "An OpenAPI 3.1 document.",
+      content: { "application/json": { schema: OpenApiDocumentSchema } },
     },
   },
 });

@@ -1,0 +1,36 @@
+/** The /v1 document's tags in reading order, each described for generated docs and SDK modules. */
+export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
+  { name: "Tickets", description: "Support conversations: create, search, assign, tag and close tickets." },
+  {
+    name: "Messages",
+    description: "A ticket's messages: replies, notes, drafts, received email and attachments.",
+  },
+  { name: "Inboxes", description: "Addresses that receive email into tickets, and their reply settings." },
+  { name: "Customers", description: "The people who write in and receive email, with their attributes." },
+  { name: "Contact groups", description: "Named sets of customers that campaigns are sent to." },
+  {
+    name: "Emails",
+    description: "Transactional email: send, schedule, batch, raw messages and suppressions.",
+  },
+  { name: "Connections", description: "Sending domains and the DNS records that verify them." },
+  {
+    name: "Campaigns",
+    description: "One email sent to a contact group, now or at a set time, and its recipients.",
+  },
+  {
+    name: "Automations",
+    description: "Email sequences that customers are enrolled in, and their enrolments.",
+  },
+  { name: "Tags", description: "Labels that tickets carry." },
+  { name: "Changelog", description: "Product update entries, published on the public changelog pages." },
+  { name: "Surveys", description: "Questions put to customers, and their responses." },
+  {
+    name: "Accounts",
+    description: "The workspace: settings, quota usage, request and SMTP logs, the event stream.",
+  },
+  { name: "Users", description: "People who sign in to the workspace." },
+  { name: "Members", description: "The workspace's team and their roles." },
+  { name: "Invitations", description: "Invitations to join the workspace's team." },
+  { name: "API keys", description: "Keys that authenticate calls to this API, each with a permission." },
+  { name: "System", description: "This API description." },
+];

@@ -1,0 +1,68 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import openapiTS, { astToString } from "openapi-typescript";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+
+/**
+ * Code a client would write against the generated types. The `@ts-expect-error` lines make the
+ * check two-sided: were the types `any` or missing, the compiler would report them as unused.
+ */
+const USAGE = `
+import type { components, operations, paths } from "./schema";
+
+type TicketPage = paths["/v1/tickets"]["get"]["responses"][200]["content"]["application/json"];
+export const subjects = (page: TicketPage): string[] => page.data.map((ticket) => ticket.subject);
+export const total = (page: TicketPage): number => page.pagination.total;
+
+type SendEmail = NonNullable<paths["/v1/emails"]["post"]["requestBody"]>["content"]["application/json"];
+export const email: SendEmail = { from: "ada@acme.test", to: ["bob@acme.test"], subject: "Hello", text: "Hi" };
+// @ts-expect-error: subject is required
+export const noSubject: SendEmail = { from: "ada@acme.test", to: "bob@acme.test" };
+
+export type GetTicket = operations["getTicket"]["parameters"]["path"];
+export const ticketPath: GetTicket = { id: "tkt_01JD3Z6X8Y9ABCDEFGHJKMNPQR" };
+export type RemoveSuppression = paths["/v1/suppressions/{email}"]["delete"];
+export const error: components["schemas"]["Error"] = { error: "Invalid API key", code: "invalid_api_key", request_id: "req_1" };
+
+// @ts-expect-error: pages are not in the API's document
+export type Dashboard = paths["/dashboard"];
+// @ts-expect-error: the suppression alias is served but not described
+export type Alias = paths["/v1/emails/suppressions/{email}"];
+`;
+
+describe("a TypeScript client generated from the API description", () => {
+  it("type-checks, with the paths and operations a client uses", { timeout: 180_000 }, async () => {
+    const res = await createApp().request("https://support.acme.test/v1/openapi.json");
+    expect(res.status).toBe(200);
+    const schema = astToString(await openapiTS(await res.text()));
+    expect(schema).toContain("listTickets: {");
+
+    const dir = await mkdtemp(join(tmpdir(), "openapi-client-"));
+    try {
+      await writeFile(join(dir, "schema.ts"), schema);
+      await writeFile(join(dir, "usage.ts"), USAGE);
+      const program = ts.createProgram([join(dir, "schema.ts"), join(dir, "usage.ts")], {
+        strict: true,
+        noEmit: true,
+        noUnusedLocals: false,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        skipLibCheck: true,
+        types: [],
+      });
+      const problems = ts
+        .getPreEmitDiagnostics(program)
+        .map(
+          (d) =>
+            `${d.file?.fileName.slice(dir.length + 1) ?? ""}:${d.start ?? ""} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`,
+        );
+      expect(problems).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
