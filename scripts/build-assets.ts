@@ -24,9 +24,9 @@ const COPIES: Array<{ target: string; files: string[] }> = [
     target: "dashboard-assets",
     files: [
       join(packageDir("htmx.org"), "dist", "htmx.min.js"),
-      join(process.cwd(), "src", "dashboard", "assets", "app.css"),
-      join(process.cwd(), "src", "dashboard", "assets", "app.js"),
-      join(process.cwd(), "src", "dashboard", "assets", "favicon.svg"),
+      join(process.cwd(), "src", "ui", "assets", "app.css"),
+      join(process.cwd(), "src", "ui", "assets", "app.js"),
+      join(process.cwd(), "src", "ui", "assets", "favicon.svg"),
     ],
   },
 ];

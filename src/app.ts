@@ -22,6 +22,7 @@ import { messagesRouter } from "./features/messages/messages.handlers";
 import { portalRouter } from "./features/portal/portal.handlers";
 import { recordRequest } from "./features/request-logs/record-request";
 import { requestLogsRouter } from "./features/request-logs/request-logs.handlers";
+import { loginRouter } from "./features/sessions/login.handlers";
 import { smtpLogsRouter } from "./features/smtp-logs/smtp-logs.handlers";
 import { suppressionsRouter } from "./features/suppressions/suppressions.handlers";
 import { surveysRouter } from "./features/surveys/surveys.handlers";
@@ -34,14 +35,13 @@ import { unsubscribedListRouter, unsubscribeRouter } from "./features/unsubscrib
 import { usersRouter } from "./features/users/users.handlers";
 import { requestBodyLimit } from "./lib/body-limit";
 import { emptyBodyIsNoBody } from "./lib/empty-body";
-import { handleError } from "./lib/error-handler";
 import { notFoundOrMethodNotAllowed } from "./lib/method-not-allowed";
 import { withPlainPathParams } from "./lib/openapi";
-import { requestContext } from "./lib/request-context";
+import { requestContext } from "./lib/request-context-middleware";
 import { requestId } from "./lib/request-id";
 import { createRouter } from "./lib/router";
 import { splitDocument } from "./openapi/documents";
-import { loginRouter } from "./sessions/login.handlers";
+import { handleError } from "./ui/error-handler";
 
 /** Routes under /v1 that answer without an API key. */
 const PUBLIC_V1_PATHS = new Set(["/v1/openapi.json"]);

@@ -1,6 +1,5 @@
 import type { Permission } from "./auth/permissions";
 import type { RequestContext } from "./lib/request-context";
-import type { Session } from "./sessions/session";
 
 /** What a request knows about its caller once the key guard has admitted it. */
 export interface Principal {
@@ -8,6 +7,19 @@ export interface Principal {
   keyPrefix: string;
   accountId: string;
   permission: Permission;
+}
+
+/** Who a dashboard request comes from. Never set on /v1: API keys alone authenticate the API. */
+export interface Session {
+  accountId: string;
+  userId: string;
+  role: "owner" | "admin" | "agent";
+  email: string;
+  workspace: string;
+  /** Whether the workspace may act (lib/workspace-gate.ts): the dashboard answers 403 when not. */
+  workspaceActive: boolean;
+  /** SHA-256 of the session token: what the dashboard's per-session CSRF token is derived from. */
+  tokenHash: string;
 }
 
 /** Hono's environment: Worker bindings plus per-request variables. */

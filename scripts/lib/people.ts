@@ -1,6 +1,6 @@
+import { LOGIN_TTL_MS, loginLink } from "../../src/features/sessions/login-link";
 import { randomBase64Url, sha256Hex } from "../../src/lib/crypto";
 import { newId } from "../../src/lib/ids";
-import { LOGIN_TTL_MS, loginLink } from "../../src/sessions/login-link";
 import { readDevVar } from "./dev-vars";
 import { executeSql, sqlText, type Target } from "./wrangler";
 

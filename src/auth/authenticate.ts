@@ -2,10 +2,10 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { AppError, invalidApiKey } from "../lib/errors";
 import { workspaceSuspended } from "../lib/workspace-gate";
-import type { Verdict } from "./key-guard";
 import { keyLeases } from "./key-leases";
 import { bearerToken, hashToken, tokenForm } from "./token";
 import { recentlyUnknownTokens } from "./unknown-tokens";
+import type { Verdict } from "./verdict";
 
 const UNKNOWN_KEY = "The API key is unknown or has been revoked.";
 

@@ -2,28 +2,13 @@ import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
 import { countingEnv } from "../db/counting-d1";
 import type { Principal } from "../env";
-import { findKeyForAuth, recordKeyUse } from "../features/keys/keys.repo";
 import { describeError, log } from "../lib/logger";
 import { limitsFor, type PlanName, parseQuotaOverrides } from "../lib/plans";
 import { mayAct } from "../lib/workspace-gate";
+import { findKeyForAuth, recordKeyUse } from "./guard-keys.repo";
 import { LEASE_HOLD_MS, MAX_LEASE } from "./key-leases";
 import { RollingWindow } from "./rolling-window";
-
-/** How the guard answers one request. */
-export type Verdict =
-  | { kind: "invalid" }
-  | { kind: "suspended"; principal: Principal }
-  | {
-      kind: "admitted";
-      principal: Principal;
-      limit: number;
-      remaining: number;
-      resetSeconds: number;
-      /** Further slots lent to the caller's isolate, to spend within LEASE_SPEND_MS (key-leases.ts). */
-      spare: number;
-      leaseId: number;
-    }
-  | { kind: "limited"; principal: Principal; limit: number; remaining: 0; resetSeconds: number };
+import type { Unspent, Verdict } from "./verdict";
 
 interface CachedKey {
   principal: Principal;
@@ -31,12 +16,6 @@ interface CachedKey {
   accountActive: boolean;
   rateLimit: number;
   lastUsedAt: number | null;
-}
-
-/** What an isolate hands back: the slots of an earlier lease it did not spend. */
-export interface Unspent {
-  leaseId: number;
-  count: number;
 }
 
 /** After this long the cached record is re-read in the background (plan or status changes). */

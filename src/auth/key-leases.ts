@@ -1,4 +1,4 @@
-import type { Unspent, Verdict } from "./key-guard";
+import type { Unspent, Verdict } from "./verdict";
 
 /**
  * Spends slots of a key's rate limit in this isolate, so that a busy key makes one call to its

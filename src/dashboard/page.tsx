@@ -1,8 +1,7 @@
 import type { Context } from "hono";
 import type { Child } from "hono/jsx";
-import type { AppEnv } from "../env";
-import type { Session } from "../sessions/session";
-import { DashboardLayout, type NavName } from "./layout";
+import type { AppEnv, Session } from "../env";
+import { DashboardLayout, type NavName } from "../ui/layout";
 
 /** The signed-in person on a dashboard route (the router's middleware guarantees one). */
 export const sessionOf = (c: Context<AppEnv>) => c.var.session as Session;

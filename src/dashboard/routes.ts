@@ -1,5 +1,5 @@
-import { formBody, htmlPage, page } from "../sessions/login.routes";
-import { requireRole } from "./roles";
+import { requireRole } from "../auth/roles";
+import { formBody, htmlPage, page } from "../features/sessions/login.routes";
 
 export { formBody, htmlPage };
 

@@ -1,11 +1,11 @@
 import { createMiddleware } from "hono/factory";
 import { secureHeaders } from "hono/secure-headers";
-import type { AppEnv } from "../env";
+import type { AppEnv, Session } from "../env";
+import { formOrigin } from "../features/sessions/page-security";
+import { withSession } from "../features/sessions/session";
 import { forbidden } from "../lib/errors";
 import { workspaceSuspended } from "../lib/workspace-gate";
-import { formOrigin } from "../sessions/page-security";
-import { type Session, withSession } from "../sessions/session";
-import { CSRF_FIELD, CSRF_HEADER, csrfTokenFor, isValidCsrfToken } from "./csrf-token";
+import { CSRF_FIELD, CSRF_HEADER, csrfTokenFor, isValidCsrfToken } from "../ui/csrf-token";
 
 /**
  * The dashboard's headers: scripts, styles and requests only from this origin (htmx and the

@@ -1,6 +1,4 @@
-import { createMiddleware } from "hono/factory";
-import { createDb, type Db } from "../db/client";
-import type { AppEnv } from "../env";
+import type { Db } from "../db/client";
 import { describeError, log } from "./logger";
 
 /** Keeps work alive after the response (`executionCtx.waitUntil`), where a request has one. */
@@ -34,22 +32,3 @@ export interface RequestContext {
   now: number;
   defer: Defer;
 }
-
-/**
- * Builds the request context. Registered after `authenticate`, so on /v1 routes it sees the
- * principal the key guard admitted.
- */
-export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
-  const env = c.env;
-  c.set("ctx", {
-    // Made on first use: routes that touch no database (health, docs) never ask for it.
-    get db() {
-      return createDb(env.DB);
-    },
-    env,
-    accountId: c.get("principal")?.accountId ?? "",
-    now: Date.now(),
-    defer: (work) => c.executionCtx.waitUntil(work),
-  });
-  await next();
-});

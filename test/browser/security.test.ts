@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { NAV } from "../../src/dashboard/layout";
+import { NAV } from "../../src/ui/layout";
 import { api, launch, screenshot, signedInPage, workerUrl } from "./support/pages";
 
 /** A page of another origin (same site: 127.0.0.1 on another port) holding a form aimed at the dashboard. */

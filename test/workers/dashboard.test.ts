@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { NAV } from "../../src/dashboard/layout";
 import { accounts } from "../../src/db/schema";
+import { NAV } from "../../src/ui/layout";
 import { dashboardGet, dashboardPost, signIn } from "./dashboard-helpers";
 import { call, callJson, db, seedWorkspace } from "./helpers";
 import { postForm } from "./people-helpers";

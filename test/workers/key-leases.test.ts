@@ -1,10 +1,11 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { KeyGuard, Verdict } from "../../src/auth/key-guard";
+import type { KeyGuard } from "../../src/auth/key-guard";
 import { KeyLeases, LEASE_HOLD_MS, LEASE_SPEND_MS } from "../../src/auth/key-leases";
 import { RollingWindow } from "../../src/auth/rolling-window";
 import { hashToken } from "../../src/auth/token";
+import type { Verdict } from "../../src/auth/verdict";
 import { call, seedWorkspace } from "./helpers";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
-import { handleError } from "../../src/lib/error-handler";
 import { defineRoute, jsonResponse } from "../../src/lib/openapi";
 import {
   countedList,
@@ -16,6 +15,7 @@ import {
   standardList,
 } from "../../src/lib/pagination";
 import { createRouter } from "../../src/lib/router";
+import { handleError } from "../../src/ui/error-handler";
 
 /** A throwaway router that echoes the parsed paging parameters, to test the query schemas. */
 function echoApp() {

@@ -2,8 +2,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { ATTEMPTS_PER_EMAIL, ATTEMPTS_PER_IP } from "../../src/sessions/rate-limit";
-import { resolveSession } from "../../src/sessions/session";
+import { ATTEMPTS_PER_EMAIL, ATTEMPTS_PER_IP } from "../../src/features/sessions/rate-limit";
+import { resolveSession } from "../../src/features/sessions/session";
 import { call, callJson, db as database, seedUser, seedWorkspace } from "./helpers";
 import { cookieOf, linkTokenIn, postForm, sentSystemEmail, uniqueIp } from "./people-helpers";
 

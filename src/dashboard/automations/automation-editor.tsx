@@ -1,7 +1,7 @@
 import { AUTOMATION_TRIGGERS, type AutomationTriggerType } from "../../db/schema";
 import { STEP_TYPES } from "../../features/automations/steps";
+import { CsrfField } from "../../ui/components";
 import type { GroupChoice } from "../campaigns/campaign-editor";
-import { CsrfField } from "../components";
 import type { InboxChoice } from "../inbox-choices";
 import type { EditorDraft } from "./editor-draft";
 import { GroupSelect, STEP_LABELS, StepFieldset } from "./step-fields";

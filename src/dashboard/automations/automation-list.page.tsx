@@ -1,5 +1,5 @@
 import type { AutomationStatus, EnrollmentStatus } from "../../db/schema";
-import { Badge, Empty, Notice, PageHeader, Pager, Time } from "../components";
+import { Badge, Empty, Notice, PageHeader, Pager, Time } from "../../ui/components";
 import type { AutomationView } from "./automation-reads";
 
 const DONE: Record<string, string> = { deleted: "Automation deleted." };

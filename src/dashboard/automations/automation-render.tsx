@@ -1,10 +1,10 @@
 import type { Context } from "hono";
+import { hasRole } from "../../auth/roles";
 import type { AppEnv } from "../../env";
 import { groupChoices } from "../../features/contact-groups/contact-groups.service";
 import { inboxChoices } from "../inbox-choices";
 import type { Problem } from "../inboxes/form-problem";
 import { renderPage, sessionOf } from "../page";
-import { hasRole } from "../roles";
 import { AutomationPage } from "./automation.page";
 import { automationOf } from "./automation-reads";
 import type { AutomationShape, EditorDraft } from "./editor-draft";

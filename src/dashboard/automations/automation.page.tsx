@@ -1,5 +1,5 @@
+import { ActionButton, CsrfField, Notice, PageHeader, Time } from "../../ui/components";
 import type { GroupChoice } from "../campaigns/campaign-editor";
-import { ActionButton, CsrfField, Notice, PageHeader, Time } from "../components";
 import type { InboxChoice } from "../inbox-choices";
 import { type Problem, ProblemNotice } from "../inboxes/form-problem";
 import { AutomationEditor, TRIGGER_LABELS } from "./automation-editor";

@@ -1,6 +1,6 @@
+import { hasRole } from "../../auth/roles";
 import { createRouter } from "../../lib/router";
 import { renderPage, sessionOf } from "../page";
-import { hasRole } from "../roles";
 import { AutomationListPage } from "./automation-list.page";
 import { automationOf, automationPage, enrollmentPage } from "./automation-reads";
 import { renderAutomation, renderEnrollment, renderNew } from "./automation-render";

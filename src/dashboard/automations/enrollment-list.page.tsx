@@ -1,5 +1,5 @@
 import { ENROLLMENT_STATUSES, type EnrollmentStatus } from "../../db/schema";
-import { Empty, FilterSelect, PageHeader, Pager, Time } from "../components";
+import { Empty, FilterSelect, PageHeader, Pager, Time } from "../../ui/components";
 import { StatusBadge } from "./automation-list.page";
 import type { AutomationView, EnrollmentListItem } from "./automation-reads";
 import { stepLabel } from "./enrollment-reads";

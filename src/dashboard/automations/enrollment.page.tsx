@@ -1,4 +1,4 @@
-import { ActionButton, Badge, Empty, Notice, PageHeader, Time } from "../components";
+import { ActionButton, Badge, Empty, Notice, PageHeader, Time } from "../../ui/components";
 import { type Problem, ProblemNotice } from "../inboxes/form-problem";
 import { StatusBadge } from "./automation-list.page";
 import { type EnrollmentView, type HistoryEntry, stepLabel } from "./enrollment-reads";

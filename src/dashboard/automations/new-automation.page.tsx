@@ -1,5 +1,5 @@
+import { PageHeader } from "../../ui/components";
 import type { GroupChoice } from "../campaigns/campaign-editor";
-import { PageHeader } from "../components";
 import type { InboxChoice } from "../inbox-choices";
 import { type Problem, ProblemNotice } from "../inboxes/form-problem";
 import { AutomationEditor } from "./automation-editor";

@@ -1,4 +1,4 @@
-import { PageHeader } from "../components";
+import { PageHeader } from "../../ui/components";
 import { SecretValue } from "../inboxes/webhooks.view";
 
 /** The page an automation's secret opens on without script. */

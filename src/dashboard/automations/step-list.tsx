@@ -1,6 +1,6 @@
 import type { Step } from "../../features/automations/steps";
+import { Empty } from "../../ui/components";
 import type { GroupChoice } from "../campaigns/campaign-editor";
-import { Empty } from "../components";
 import { STEP_LABELS } from "./step-fields";
 
 /** One line saying what a step does. */

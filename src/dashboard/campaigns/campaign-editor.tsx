@@ -1,4 +1,4 @@
-import { CsrfField, PageHeader } from "../components";
+import { CsrfField, PageHeader } from "../../ui/components";
 import { type Problem, ProblemNotice } from "../inboxes/form-problem";
 import type { CampaignDraft } from "./campaign-forms";
 import { GroupPicker, type GroupPicks, GroupSearch } from "./campaign-groups";

@@ -1,6 +1,6 @@
 import { CAMPAIGN_STATUSES } from "../../db/schema";
 import type { getCampaign } from "../../features/campaigns/campaigns.service";
-import { Badge, Empty, FilterSelect, Notice, PageHeader, Pager, Time } from "../components";
+import { Badge, Empty, FilterSelect, Notice, PageHeader, Pager, Time } from "../../ui/components";
 
 export type Campaign = Awaited<ReturnType<typeof getCampaign>>;
 

@@ -1,4 +1,4 @@
-import { Time } from "../components";
+import { Time } from "../../ui/components";
 import { type Campaign, StatusBadge } from "./campaign-list.page";
 
 const LIVE = new Set<Campaign["status"]>(["scheduled", "sending", "paused"]);

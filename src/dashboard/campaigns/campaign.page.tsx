@@ -1,4 +1,4 @@
-import { ActionButton, CsrfField, Notice, PageHeader } from "../components";
+import { ActionButton, CsrfField, Notice, PageHeader } from "../../ui/components";
 import { type Problem, ProblemNotice } from "../inboxes/form-problem";
 import { CampaignFields } from "./campaign-editor";
 import type { CampaignDraft } from "./campaign-forms";

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { hasRole } from "../../auth/roles";
 import type { AppEnv } from "../../env";
 import {
   cancelCampaign,
@@ -24,7 +25,6 @@ import { groupChoices } from "../../features/contact-groups/contact-groups.servi
 import { createRouter } from "../../lib/router";
 import { asApiBody, formProblem, type Problem } from "../inboxes/form-problem";
 import { renderPage, sessionOf } from "../page";
-import { hasRole } from "../roles";
 import { CampaignPage, type CampaignPageProps } from "./campaign.page";
 import { NewCampaignPage } from "./campaign-editor";
 import {

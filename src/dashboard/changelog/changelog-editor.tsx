@@ -1,6 +1,6 @@
 import { raw } from "hono/html";
 import { CHANGELOG_CATEGORIES, CHANGELOG_STATUSES, type ChangelogStatus } from "../../db/schema/changelog";
-import { CsrfField, PageHeader } from "../components";
+import { CsrfField, PageHeader } from "../../ui/components";
 import { type Problem, ProblemNotice } from "../inboxes/form-problem";
 import type { EntryDraft } from "./changelog-forms";
 

@@ -1,4 +1,4 @@
-import { ActionButton, Notice, PageHeader, Time } from "../components";
+import { ActionButton, Notice, PageHeader, Time } from "../../ui/components";
 import { type Problem, ProblemNotice } from "../inboxes/form-problem";
 import { EntryEditor, type Preview, PreviewSection } from "./changelog-editor";
 import { type EntryDraft, minuteOf } from "./changelog-forms";

@@ -1,6 +1,6 @@
 import { CHANGELOG_CATEGORIES, CHANGELOG_STATUSES } from "../../db/schema/changelog";
 import type { getChangelogEntry } from "../../features/changelog/changelog.service";
-import { Badge, Empty, FilterSelect, Notice, PageHeader, Pager, Time } from "../components";
+import { Badge, Empty, FilterSelect, Notice, PageHeader, Pager, Time } from "../../ui/components";
 
 export type Entry = Awaited<ReturnType<typeof getChangelogEntry>>;
 

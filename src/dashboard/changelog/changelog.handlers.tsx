@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { hasRole } from "../../auth/roles";
 import type { AppEnv } from "../../env";
 import {
   CreateChangelogBodySchema,
@@ -16,7 +17,6 @@ import {
 import { createRouter } from "../../lib/router";
 import { asApiBody, formProblem, type Problem } from "../inboxes/form-problem";
 import { renderPage, sessionOf } from "../page";
-import { hasRole } from "../roles";
 import {
   changelogListRoute,
   createEntryRoute,

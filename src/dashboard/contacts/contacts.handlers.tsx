@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { hasRole } from "../../auth/roles";
 import type { AppEnv } from "../../env";
 import {
   CreateContactGroupBodySchema,
@@ -13,7 +14,6 @@ import {
 import { createRouter } from "../../lib/router";
 import { asApiBody, formProblem, type Problem } from "../inboxes/form-problem";
 import { renderPage, sessionOf } from "../page";
-import { hasRole } from "../roles";
 import type { GroupDraft } from "./contact-forms";
 import {
   createGroupRoute,

@@ -1,5 +1,5 @@
 import type { toContactGroup } from "../../features/contact-groups/contact-groups.dto";
-import { Empty, Notice, PageHeader, Pager, Time } from "../components";
+import { Empty, Notice, PageHeader, Pager, Time } from "../../ui/components";
 
 export type Group = ReturnType<typeof toContactGroup>;
 

@@ -1,4 +1,4 @@
-import { ActionButton, CsrfField, Notice, PageHeader, Time } from "../components";
+import { ActionButton, CsrfField, Notice, PageHeader, Time } from "../../ui/components";
 import { type Problem, ProblemNotice } from "../inboxes/form-problem";
 import type { GroupDraft, MemberDraft } from "./contact-forms";
 import type { LineProblem } from "./csv-import";

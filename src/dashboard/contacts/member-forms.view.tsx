@@ -1,5 +1,5 @@
 import { MAX_MEMBERS_PER_CALL } from "../../features/contact-groups/contact-groups.schemas";
-import { CsrfField } from "../components";
+import { CsrfField } from "../../ui/components";
 import type { MemberDraft } from "./contact-forms";
 import type { LineProblem } from "./csv-import";
 

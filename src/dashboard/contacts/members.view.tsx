@@ -1,5 +1,5 @@
 import type { toMember } from "../../features/contact-groups/contact-groups.dto";
-import { ActionButton, Badge, Empty, Pager, Time } from "../components";
+import { ActionButton, Badge, Empty, Pager, Time } from "../../ui/components";
 
 export type Member = ReturnType<typeof toMember>;
 

@@ -1,4 +1,4 @@
-import { CsrfField, PageHeader } from "../components";
+import { CsrfField, PageHeader } from "../../ui/components";
 import { type Problem, ProblemNotice } from "../inboxes/form-problem";
 import type { GroupDraft } from "./contact-forms";
 

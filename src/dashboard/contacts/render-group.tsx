@@ -1,9 +1,9 @@
 import type { Context } from "hono";
+import { hasRole } from "../../auth/roles";
 import type { AppEnv } from "../../env";
 import { getContactGroup } from "../../features/contact-groups/contact-groups.service";
 import { listMembers } from "../../features/contact-groups/members.service";
 import { renderPage, sessionOf } from "../page";
-import { hasRole } from "../roles";
 import { GroupPage, type GroupPageProps } from "./group.page";
 
 /** The members page shown: `offset` and `limit` of the query, the first page after a form. */

@@ -1,5 +1,5 @@
 import type { Delivery } from "../../features/event-stream/event-stream.dto";
-import { Badge, Empty, Time } from "../components";
+import { Badge, Empty, Time } from "../../ui/components";
 import { HttpStatus, milliseconds } from "../logs/log-components";
 
 const TONES = { succeeded: "good", failed: "bad", pending: "warn", sending: "warn" } as const;

@@ -1,6 +1,6 @@
 import type { Event } from "../../features/event-stream/event-stream.dto";
+import { Empty, FilterSelect, PageHeader, Pager, Time } from "../../ui/components";
 import { EVENT_NAMES } from "../../webhooks/outbox";
-import { Empty, FilterSelect, PageHeader, Pager, Time } from "../components";
 import { BackLink, Fact, FilterForm } from "../logs/log-components";
 import { DeliverySummary, DeliveryTable } from "./deliveries";
 

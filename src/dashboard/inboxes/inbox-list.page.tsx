@@ -1,5 +1,5 @@
 import type { getInbox } from "../../features/inboxes/inboxes.service";
-import { Empty, Notice, PageHeader, Pager, Time } from "../components";
+import { Empty, Notice, PageHeader, Pager, Time } from "../../ui/components";
 
 export type Inbox = Awaited<ReturnType<typeof getInbox>>;
 

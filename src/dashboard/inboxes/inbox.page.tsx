@@ -1,5 +1,5 @@
 import type { Webhook } from "../../features/inboxes/webhooks";
-import { ActionButton, CsrfField, Notice, PageHeader, Time } from "../components";
+import { ActionButton, CsrfField, Notice, PageHeader, Time } from "../../ui/components";
 import { type Problem, ProblemNotice } from "./form-problem";
 import type { InboxSettingsDraft, WebhookDraft } from "./inbox-forms";
 import { type Inbox, STATUS_LABELS } from "./inbox-list.page";

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { hasRole } from "../../auth/roles";
 import type { AppEnv } from "../../env";
 import { listConnections } from "../../features/connections/connections.repo";
 import { CreateInboxBodySchema, UpdateInboxBodySchema } from "../../features/inboxes/inboxes.schemas";
@@ -10,7 +11,6 @@ import {
 } from "../../features/inboxes/inboxes.service";
 import { createRouter } from "../../lib/router";
 import { renderPage, sessionOf } from "../page";
-import { hasRole } from "../roles";
 import { asApiBody, formProblem, type Problem } from "./form-problem";
 import type { InboxSettingsDraft } from "./inbox-forms";
 import { InboxListPage } from "./inbox-list.page";

@@ -1,5 +1,5 @@
 import { STATUSES_AFTER_REPLY } from "../../features/inboxes/inboxes.schemas";
-import { CsrfField, PageHeader } from "../components";
+import { CsrfField, PageHeader } from "../../ui/components";
 import { type Problem, ProblemNotice } from "./form-problem";
 import type { InboxSettingsDraft } from "./inbox-forms";
 import { STATUS_LABELS } from "./inbox-list.page";

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
+import { hasRole } from "../../auth/roles";
 import type { AppEnv } from "../../env";
 import { getInbox } from "../../features/inboxes/inboxes.service";
 import { renderPage, sessionOf } from "../page";
-import { hasRole } from "../roles";
 import { InboxPage, type InboxPageProps } from "./inbox.page";
 
 /** An inbox's page as it is now, with a confirmation or a refused form's problem and values. */

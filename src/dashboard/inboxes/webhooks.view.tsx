@@ -1,6 +1,6 @@
 import type { Webhook } from "../../features/inboxes/webhooks";
+import { ActionButton, Badge, CsrfField, Empty } from "../../ui/components";
 import { EVENT_NAMES } from "../../webhooks/outbox";
-import { ActionButton, Badge, CsrfField, Empty } from "../components";
 import type { WebhookDraft } from "./inbox-forms";
 
 /** One checkbox per subscribable event; the form posts an `events` field for each ticked one. */

@@ -1,5 +1,5 @@
 import type { createKey } from "../../features/keys/keys.service";
-import { Badge, PageHeader, Time } from "../components";
+import { Badge, PageHeader, Time } from "../../ui/components";
 
 type CreatedKey = Awaited<ReturnType<typeof createKey>>;
 

@@ -1,6 +1,6 @@
 import { PERMISSIONS } from "../../auth/permissions";
 import type { toApiKey } from "../../features/keys/keys.dto";
-import { ActionButton, Badge, CsrfField, Empty, Notice, PageHeader, Pager, Time } from "../components";
+import { ActionButton, Badge, CsrfField, Empty, Notice, PageHeader, Pager, Time } from "../../ui/components";
 
 type ApiKey = ReturnType<typeof toApiKey>;
 

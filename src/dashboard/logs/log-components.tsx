@@ -1,5 +1,5 @@
 import type { Child } from "hono/jsx";
-import { Badge } from "../components";
+import { Badge } from "../../ui/components";
 
 /**
  * A GET form of filters with its "Filter" button, and "Clear" once any filter is set. Plain GET:

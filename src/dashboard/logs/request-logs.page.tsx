@@ -1,5 +1,5 @@
 import type { toRequestLog } from "../../features/request-logs/request-logs.dto";
-import { Empty, FilterSelect, PageHeader, Pager, Time } from "../components";
+import { Empty, FilterSelect, PageHeader, Pager, Time } from "../../ui/components";
 import { BackLink, Fact, FilterForm, HttpStatus, KeyPrefix, milliseconds } from "./log-components";
 
 export type RequestLog = ReturnType<typeof toRequestLog>;

@@ -1,6 +1,6 @@
 import type { toSmtpLog } from "../../features/smtp-logs/smtp-logs.dto";
 import { SMTP_OUTCOMES } from "../../features/smtp-logs/smtp-logs.schemas";
-import { Badge, Empty, FilterSelect, formatBytes, PageHeader, Pager, Time } from "../components";
+import { Badge, Empty, FilterSelect, formatBytes, PageHeader, Pager, Time } from "../../ui/components";
 import { BackLink, Fact, FilterForm, KeyPrefix } from "./log-components";
 
 export type SmtpLog = ReturnType<typeof toSmtpLog>;

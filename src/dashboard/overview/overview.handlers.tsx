@@ -1,11 +1,11 @@
+import { hasRole } from "../../auth/roles";
 import { findAccount } from "../../features/accounts/accounts.repo";
 import { UpdateAccountBodySchema } from "../../features/accounts/accounts.schemas";
 import { accountUsage, patchAccount } from "../../features/accounts/accounts.service";
 import { eventQueries } from "../../features/event-stream/event-stream.repo";
 import { createRouter, validationError } from "../../lib/router";
-import { Notice } from "../components";
+import { Notice } from "../../ui/components";
 import { renderPage, sessionOf } from "../page";
-import { hasRole } from "../roles";
 import { OverviewPage } from "./overview.page";
 import { overviewRoute } from "./overview.routes";
 import { SettingsForm } from "./settings.form";

@@ -1,6 +1,6 @@
 import type { accountUsage } from "../../features/accounts/accounts.service";
 import type { EventRow } from "../../features/event-stream/event-stream.repo";
-import { Empty, formatBytes, PageHeader, Time } from "../components";
+import { Empty, formatBytes, PageHeader, Time } from "../../ui/components";
 
 type Usage = Awaited<ReturnType<typeof accountUsage>>;
 

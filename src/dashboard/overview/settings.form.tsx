@@ -1,5 +1,5 @@
 import type { AccountRow } from "../../features/accounts/accounts.repo";
-import { CsrfField } from "../components";
+import { CsrfField } from "../../ui/components";
 
 /** Workspace settings, for admins and owners on the Overview. */
 export function SettingsForm(props: { account: AccountRow; csrfToken: string }) {

@@ -1,5 +1,5 @@
 import type { Summary } from "../../features/surveys/survey-summary";
-import { Badge, Empty, PageHeader, Pager, Time } from "../components";
+import { Badge, Empty, PageHeader, Pager, Time } from "../../ui/components";
 import type { SurveyWithSummary } from "./surveys.queries";
 
 /** An average or a score for people: a dash until there is one. */

@@ -1,5 +1,5 @@
 import type { SurveyKind } from "../../db/schema/surveys";
-import { Empty, Pager, Time } from "../components";
+import { Empty, Pager, Time } from "../../ui/components";
 import { shown } from "./survey-list.page";
 import { SCALE } from "./survey-numbers";
 import type { ResponseRow, WeekResult } from "./surveys.queries";

@@ -1,4 +1,4 @@
-import { Badge, PageHeader } from "../components";
+import { Badge, PageHeader } from "../../ui/components";
 import { shown } from "./survey-list.page";
 import { SCALE } from "./survey-numbers";
 import { LatestResponses, WeeklyResults } from "./survey-results";

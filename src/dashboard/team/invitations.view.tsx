@@ -1,6 +1,6 @@
 import { USER_ROLES } from "../../db/schema";
 import type { toInvitation } from "../../features/invitations/invitations.dto";
-import { ActionButton, CsrfField, Empty, Time } from "../components";
+import { ActionButton, CsrfField, Empty, Time } from "../../ui/components";
 
 export type Invitation = ReturnType<typeof toInvitation>;
 

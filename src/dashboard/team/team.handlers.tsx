@@ -1,3 +1,4 @@
+import { hasRole } from "../../auth/roles";
 import { CreateInvitationBodySchema } from "../../features/invitations/invitations.schemas";
 import {
   createInvitation,
@@ -12,7 +13,6 @@ import { updateUser } from "../../features/users/users.service";
 import { createRouter } from "../../lib/router";
 import { asApiBody } from "../inboxes/form-problem";
 import { renderPage, sessionOf } from "../page";
-import { hasRole } from "../roles";
 import { TEAM_PAGE_SIZE, TeamPage } from "./team.page";
 import {
   changeRoleRoute,

@@ -1,4 +1,4 @@
-import { Notice, PageHeader, Pager } from "../components";
+import { Notice, PageHeader, Pager } from "../../ui/components";
 import { type Invitation, InvitationsTable, InviteForm } from "./invitations.view";
 import { type User, UsersTable } from "./users.view";
 

@@ -1,6 +1,6 @@
 import { USER_ROLES } from "../../db/schema";
 import type { toUser } from "../../features/users/users.dto";
-import { ActionButton, Badge, CsrfField, Empty, Time } from "../components";
+import { ActionButton, Badge, CsrfField, Empty, Time } from "../../ui/components";
 
 export type User = ReturnType<typeof toUser>;
 

@@ -1,6 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import type { listTickets } from "../../features/tickets/tickets.service";
-import { Empty, FilterSelect, Notice, PageHeader, Pager, Time } from "../components";
+import { Empty, FilterSelect, Notice, PageHeader, Pager, Time } from "../../ui/components";
 import { PriorityBadge, priorityOptions, StatusBadge, statusOptions } from "./labels";
 import { type Inbox, type Person, personName } from "./lookups";
 import type { TicketsQuerySchema } from "./tickets.routes";

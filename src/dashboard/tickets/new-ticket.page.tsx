@@ -1,4 +1,4 @@
-import { CsrfField, PageHeader } from "../components";
+import { CsrfField, PageHeader } from "../../ui/components";
 import { priorityOptions } from "./labels";
 import type { Inbox } from "./lookups";
 

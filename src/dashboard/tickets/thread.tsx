@@ -1,7 +1,7 @@
 import type { toMessage } from "../../features/messages/messages.dto";
 import { shownText } from "../../features/portal/html-to-text";
 import type { toTicket } from "../../features/tickets/tickets.dto";
-import { Badge, Empty, Time } from "../components";
+import { Badge, Empty, Time } from "../../ui/components";
 import { type Person, personName } from "./lookups";
 
 export type Message = ReturnType<typeof toMessage>;

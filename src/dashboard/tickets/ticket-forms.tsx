@@ -1,5 +1,5 @@
 import type { toTicket } from "../../features/tickets/tickets.dto";
-import { CsrfField } from "../components";
+import { CsrfField } from "../../ui/components";
 import { priorityOptions, statusOptions } from "./labels";
 import { assigneeOptions, type Person } from "./lookups";
 

@@ -1,7 +1,7 @@
 import type { InboxRow } from "../../features/inboxes/inboxes.repo";
 import type { toTicket } from "../../features/tickets/tickets.dto";
 import type { standardList } from "../../lib/pagination";
-import { ActionButton, Notice, PageHeader, Pager, Time } from "../components";
+import { ActionButton, Notice, PageHeader, Pager, Time } from "../../ui/components";
 import { PriorityBadge, StatusBadge } from "./labels";
 import { type Person, personName } from "./lookups";
 import { type HtmlTexts, type Message, Thread } from "./thread";

@@ -109,7 +109,7 @@ export const sessions = sqliteTable(
 
 /**
  * Recent sign-in attempts, for the per-email and per-IP rate limits; the public portal's form posts
- * are counted here too, under keys of their own scope (src/sessions/rate-limit.ts). Both keys are
+ * are counted here too, under keys of their own scope (src/features/sessions/rate-limit.ts). Both keys are
  * SHA-256 hashes: the table holds nothing personal in the clear. Rows older than the window are
  * pruned on write.
  */

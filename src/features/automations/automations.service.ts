@@ -3,9 +3,10 @@ import { decryptSecret, encryptSecret } from "../../lib/crypto";
 import { AppError, notFound } from "../../lib/errors";
 import { idempotentCreate } from "../../lib/idempotent-create";
 import { newId } from "../../lib/ids";
-import { afterResponse, type Defer, type RequestContext } from "../../lib/request-context";
+import { afterResponse } from "../../lib/request-context";
 import { validationError } from "../../lib/router";
 import { newWebhookSecret } from "../inboxes/webhooks";
+import type { AutomationContext } from "./automation-context";
 import { stepsOf, toAutomation } from "./automations.dto";
 import {
   type AutomationRow,
@@ -18,11 +19,6 @@ import {
 import type { CreateAutomationInput, UpdateAutomationInput } from "./automations.schemas";
 import { releaseHeldEnrollments } from "./engine/lifecycle";
 import { checkSendable, checkSteps, checkTriggerTarget, triggerRefOf, withStepIds } from "./step-checks";
-
-export type AutomationContext = Pick<RequestContext, "db" | "env" | "accountId" | "now"> & {
-  /** Where work after the response goes (the release of held enrolments); awaited without it. */
-  defer?: Defer;
-};
 
 /** 400 for a move the automation's status does not allow; `error` names the status. */
 export const illegalMove = (row: Pick<AutomationRow, "id" | "status">, action: string, allowed: string) =>

@@ -8,8 +8,8 @@ import { domainOf, parseAddress } from "../../mail/address";
 import { webhookUrlProblem } from "../../webhooks/url-guard";
 import { ownGroupIds } from "../campaigns/campaigns.repo";
 import { findInbox } from "../inboxes/inboxes.repo";
+import type { AutomationContext } from "./automation-context";
 import type { TriggerInput } from "./automations.schemas";
-import type { AutomationContext } from "./automations.service";
 import type { Step, StepInput } from "./steps";
 
 type Issue = { path: (string | number)[]; message: string };

@@ -1,6 +1,6 @@
 import { secureHeaders } from "hono/secure-headers";
 import { createRouter } from "../../lib/router";
-import { PortalMessagePage } from "../portal/portal.components";
+import { PublicMessagePage } from "../../ui/message-page";
 import { changelogFeedXml, changelogPageUrl } from "./changelog.feed";
 import { ChangelogEntryPage, ChangelogPage } from "./changelog.page";
 import { changelogEtag, isNotModified, loadPublicChangelog, loadPublicEntry } from "./changelog.public";
@@ -23,7 +23,7 @@ const headers = secureHeaders({
 });
 
 const NotFoundPage = () => (
-  <PortalMessagePage title="Changelog not found" text="This address does not lead to a changelog." />
+  <PublicMessagePage title="Changelog not found" text="This address does not lead to a changelog." />
 );
 
 const feedUrlOf = (baseUrl: string, accountId: string) => `${changelogPageUrl(baseUrl, accountId)}/feed.xml`;

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { htmlPage, page } from "../../sessions/login.routes";
+import { htmlPage, page } from "../sessions/login.routes";
 import { PUBLIC_ENTRIES } from "./changelog.repo";
 import { AccountParamsSchema } from "./changelog.schemas";
 import { SUMMARY_CHARACTERS, WHOLE_ENTRY_BYTES } from "./changelog.summary";

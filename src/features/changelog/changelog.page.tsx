@@ -1,7 +1,7 @@
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
-import { ASSETS } from "../../dashboard/layout";
 import type { ChangelogCategory } from "../../db/schema/changelog";
+import { ASSETS } from "../../ui/layout";
 import { changelogEntryPath, changelogPath } from "./changelog.feed";
 import type { ListedEntry } from "./changelog.repo";
 

@@ -2,7 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { type AppEnv, environmentOf } from "../../env";
 import { AppError } from "../../lib/errors";
 import { createRouter } from "../../lib/router";
-import { pageSecurity } from "../../sessions/page-security";
+import { pageSecurity } from "../sessions/page-security";
 import { MailboxPage } from "./dev-mailbox.pages";
 import { newestMessages } from "./dev-mailbox.repo";
 import { mailboxJsonRoute, mailboxPageRoute } from "./dev-mailbox.routes";

@@ -1,4 +1,4 @@
-import { Layout } from "../../dashboard/layout";
+import { Layout } from "../../ui/layout";
 import type { MailboxMessage } from "./dev-mailbox.repo";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { defineRoute } from "../../lib/openapi";
-import { htmlPage } from "../../sessions/login.routes";
+import { htmlPage } from "../sessions/login.routes";
 
 const tags = ["Development"];
 

@@ -1,5 +1,4 @@
 import { AppError } from "../../lib/errors";
-import { D1_MAX_ROW_BYTES } from "../../lib/input";
 import type { QuotaLimits } from "../../lib/plans";
 import { jsonLength, utf8Length } from "../../lib/text";
 import { formatAddress } from "../../mail/address";
@@ -7,17 +6,12 @@ import type { ConnectionRow } from "../connections/connections.repo";
 import { verifyDomainHelp } from "../connections/domain-help";
 import { assertEmailQuota, currentUsage, limitExceeded } from "../usage/usage.service";
 import { estimateSize, formatList, type NormalizedEmail } from "./emails.input";
+import { MAX_STORED_EMAIL_BYTES } from "./emails.schemas";
 import type { SendState } from "./send-state";
 
 /** Larger built messages are refused (413): what common mailbox providers accept. */
 export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 
-/**
- * The email's row holds its bodies, subject, headers, addresses, tags and attachment list (the
- * attachment bytes are in R2). What is left of D1's 2 MB row is room for the ids, timestamps,
- * counters and the transport's last answer.
- */
-export const MAX_STORED_EMAIL_BYTES = D1_MAX_ROW_BYTES - 100_000;
 /** An attachment's entry beyond its names: size, R2 key and JSON punctuation. */
 const ATTACHMENT_ENTRY_BYTES = 128;
 

@@ -1,14 +1,20 @@
 import { z } from "@hono/zod-openapi";
 import { EMAIL_STATUSES, RECIPIENT_STATES } from "../../db/schema";
-import { maxJsonBytes, refineWith } from "../../lib/input";
+import { D1_MAX_ROW_BYTES, maxJsonBytes, refineWith } from "../../lib/input";
 import { flatListSchema, offsetQuery, standardListSchema } from "../../lib/pagination";
 import { headersProblem, subjectProblem } from "../../mail/mime/checks";
 import { AttachmentContentId, attachmentFields } from "./attachment.schemas";
-import { MAX_STORED_EMAIL_BYTES } from "./emails.checks";
 
 const AddressInput = z.string().min(3).max(320);
 const AddressesInput = z.union([AddressInput, z.array(AddressInput).max(1000)]);
 const TagPart = z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, "letters, digits, _ and - only, up to 256");
+
+/**
+ * The email's row holds its bodies, subject, headers, addresses, tags and attachment list (the
+ * attachment bytes are in R2). What is left of D1's 2 MB row is room for the ids, timestamps,
+ * counters and the transport's last answer.
+ */
+export const MAX_STORED_EMAIL_BYTES = D1_MAX_ROW_BYTES - 100_000;
 
 /** Each body alone; together with everything else the email stores, MAX_STORED_EMAIL_BYTES. */
 const MAX_EMAIL_BODY_BYTES = 1_000_000;

@@ -3,8 +3,8 @@ import { type Db, runBatch } from "../../db/client";
 import { sha256Hex } from "../../lib/crypto";
 import { newId } from "../../lib/ids";
 import { isUniqueViolation } from "../../lib/unique-violation";
-import { newSession } from "../../sessions/session";
 import { findAccount } from "../accounts/accounts.repo";
+import { newSession } from "../sessions/session";
 import { invitationStatus } from "./invitations.dto";
 import { findInvitationByTokenHash } from "./invitations.repo";
 

@@ -1,8 +1,8 @@
 import { createRouter } from "../../lib/router";
-import { MessagePage } from "../../sessions/login.pages";
-import { formOrigin, pageSecurity } from "../../sessions/page-security";
-import { admitSignInAttempt, clientIp } from "../../sessions/rate-limit";
-import { startSession, TOKEN_SHAPE } from "../../sessions/session";
+import { MessagePage } from "../sessions/login.pages";
+import { formOrigin, pageSecurity } from "../sessions/page-security";
+import { admitSignInAttempt, clientIp } from "../sessions/rate-limit";
+import { startSession, TOKEN_SHAPE } from "../sessions/session";
 import { acceptInvitation, invitationForToken } from "./accept";
 import { acceptInvitationRoute, invitationPageRoute } from "./invitation-page.routes";
 import { InvitationPage } from "./invitations.pages";

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { formBody, htmlPage, page, TokenParamsSchema } from "../../sessions/login.routes";
+import { formBody, htmlPage, page, TokenParamsSchema } from "../sessions/login.routes";
 
 const tags = ["Invitations"];
 

@@ -1,4 +1,4 @@
-import { Layout } from "../../dashboard/layout";
+import { Layout } from "../../ui/layout";
 
 /** The invitation: a GET (a mail scanner's too) changes nothing; the form's POST accepts it. */
 export function InvitationPage(props: { workspace: string; email: string; role: string; action: string }) {

@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { accounts, apiKeys } from "../../db/schema";
+import { apiKeys } from "../../db/schema";
 
 export type KeyRow = typeof apiKeys.$inferSelect;
 export type NewKeyRow = typeof apiKeys.$inferInsert;
@@ -23,34 +23,9 @@ export async function findKey(db: Db, keyId: string) {
   return rows[0] ?? null;
 }
 
-/** What the key guard needs to authenticate and rate-limit a token, in one indexed read. */
-export async function findKeyForAuth(db: Db, tokenHash: string) {
-  const rows = await db
-    .select({
-      keyId: apiKeys.id,
-      keyPrefix: apiKeys.keyPrefix,
-      accountId: apiKeys.accountId,
-      permission: apiKeys.permission,
-      isActive: apiKeys.isActive,
-      lastUsedAt: apiKeys.lastUsedAt,
-      plan: accounts.plan,
-      accountStatus: accounts.status,
-      quotaOverrides: accounts.quotaOverrides,
-    })
-    .from(apiKeys)
-    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-    .where(eq(apiKeys.tokenHash, tokenHash))
-    .limit(1);
-  return rows[0] ?? null;
-}
-
 export function markKeyRevoked(db: Db, keyId: string, at: number) {
   return db
     .update(apiKeys)
     .set({ isActive: false, revokedAt: at })
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.isActive, true)));
-}
-
-export function recordKeyUse(db: Db, keyId: string, at: number) {
-  return db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, keyId));
 }

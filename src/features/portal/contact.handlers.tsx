@@ -3,13 +3,15 @@ import type { AppEnv } from "../../env";
 import { AppError } from "../../lib/errors";
 import { idPattern } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
-import { admitAttempt, clientIp } from "../../sessions/rate-limit";
+import { PublicMessagePage } from "../../ui/message-page";
+import { RETRY_AFTER_SECONDS, TOO_MANY_POSTS } from "../../ui/public-error-page";
+import { admitAttempt, clientIp } from "../sessions/rate-limit";
 import { createTicket } from "../tickets/tickets.service";
 import { ContactPage, ThankYouPage } from "./contact.pages";
 import { acknowledgeContact } from "./contact-ack";
-import { InboxNotFoundPage, PortalMessagePage } from "./portal.components";
+import { InboxNotFoundPage } from "./portal.components";
 import { actingFor, fieldErrors, formValues, normalizeLineBreaks, postedData } from "./portal.forms";
-import { CONTACT_POSTS, RETRY_AFTER_SECONDS, TOO_MANY_POSTS } from "./portal.limits";
+import { CONTACT_POSTS } from "./portal.limits";
 import { findPublicInbox } from "./portal.repo";
 import { contactPageRoute, contactPostRoute } from "./portal.routes";
 
@@ -50,7 +52,7 @@ export const contactRouter = createRouter()
       const attempt = { ip: clientIp(c.req.header("CF-Connecting-IP")), email: form.email };
       if (!(await admitAttempt(ctx.db, CONTACT_POSTS, attempt, ctx.now))) {
         c.header("Retry-After", RETRY_AFTER_SECONDS);
-        return c.html(<PortalMessagePage title="Slow down" text={TOO_MANY_POSTS} />, 429);
+        return c.html(<PublicMessagePage title="Slow down" text={TOO_MANY_POSTS} />, 429);
       }
       const acting = actingFor(ctx, inbox.accountId);
       try {

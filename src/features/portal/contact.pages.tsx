@@ -1,4 +1,4 @@
-import { Layout } from "../../dashboard/layout";
+import { Layout } from "../../ui/layout";
 import { FieldError, Honeypot } from "./portal.components";
 import type { PublicInbox } from "./portal.repo";
 import type { FormValues } from "./portal.schemas";

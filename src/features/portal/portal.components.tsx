@@ -1,4 +1,4 @@
-import { Layout } from "../../dashboard/layout";
+import { PublicMessagePage } from "../../ui/message-page";
 import { HONEYPOT_FIELD } from "./portal.schemas";
 
 /**
@@ -22,25 +22,15 @@ export function FieldError(props: { text: string | undefined }) {
   return props.text ? <span class="portal-field-error">{props.text}</span> : null;
 }
 
-/** A page that only says something: not found, too many posts, an error. */
-export function PortalMessagePage(props: { title: string; text: string }) {
-  return (
-    <Layout title={props.title}>
-      <h1>{props.title}</h1>
-      <p>{props.text}</p>
-    </Layout>
-  );
-}
-
 export const TicketNotFoundPage = () => (
-  <PortalMessagePage
+  <PublicMessagePage
     title="Ticket not found"
     text="This link does not lead to a ticket. Check that you copied the whole address."
   />
 );
 
 export const InboxNotFoundPage = () => (
-  <PortalMessagePage
+  <PublicMessagePage
     title="Form not found"
     text="This address does not lead to a contact form. Check that you copied the whole address."
   />

@@ -2,13 +2,15 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { idPattern } from "../../lib/ids";
 import { createRouter } from "../../lib/router";
-import { formOrigin, pageSecurity } from "../../sessions/page-security";
-import { admitAttempt, clientIp } from "../../sessions/rate-limit";
+import { PublicMessagePage } from "../../ui/message-page";
+import { RETRY_AFTER_SECONDS, TOO_MANY_POSTS } from "../../ui/public-error-page";
 import { addMessage } from "../messages/messages.service";
+import { formOrigin, pageSecurity } from "../sessions/page-security";
+import { admitAttempt, clientIp } from "../sessions/rate-limit";
 import { contactRouter } from "./contact.handlers";
-import { PortalMessagePage, TicketNotFoundPage } from "./portal.components";
+import { TicketNotFoundPage } from "./portal.components";
 import { actingFor, FIELD_HELP, formValues, normalizeLineBreaks, postedData } from "./portal.forms";
-import { REPLY_POSTS, RETRY_AFTER_SECONDS, TOO_MANY_POSTS } from "./portal.limits";
+import { REPLY_POSTS } from "./portal.limits";
 import { findPublicTicket, findReplyTarget } from "./portal.repo";
 import { publicTicketRoute, replyRoute } from "./portal.routes";
 import { TicketPage } from "./ticket.page";
@@ -55,7 +57,7 @@ portalRouter
       const attempt = { ip: clientIp(c.req.header("CF-Connecting-IP")), email: target.customerEmail };
       if (!(await admitAttempt(ctx.db, REPLY_POSTS, attempt, ctx.now))) {
         c.header("Retry-After", RETRY_AFTER_SECONDS);
-        return c.html(<PortalMessagePage title="Slow down" text={TOO_MANY_POSTS} />, 429);
+        return c.html(<PublicMessagePage title="Slow down" text={TOO_MANY_POSTS} />, 429);
       }
       // A blocked customer's reply is dropped, as their mail is; the answer does not change.
       if (target.customerBlocked) return c.redirect(ticketPage, 303);

@@ -1,4 +1,4 @@
-import { formBody, htmlPage, page } from "../../sessions/login.routes";
+import { formBody, htmlPage, page } from "../sessions/login.routes";
 import { ContactFormSchema, InboxIdParams, ReplyFormSchema, SharedUuidParams } from "./portal.schemas";
 
 const tags = ["Portal"];

@@ -1,4 +1,4 @@
-import { Layout } from "../../dashboard/layout";
+import { Layout } from "../../ui/layout";
 import { shownText } from "./html-to-text";
 import { FieldError, Honeypot } from "./portal.components";
 import type { PublicMessage, PublicTicket } from "./portal.repo";

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { createRouter } from "../../lib/router";
 import { verifySurveyToken } from "../../mail/survey-token";
-import { formOrigin, pageSecurity } from "../../sessions/page-security";
+import { formOrigin, pageSecurity } from "../sessions/page-security";
 import { SurveyClosedPage, SurveyNotFoundPage, SurveyRatingPage, SurveyThanksPage } from "./survey.pages";
 import { editable, type FoundRequest, findResponse, recordAnswer } from "./survey-answer";
 import { isRatingOf, ratingsOf } from "./survey-mail";

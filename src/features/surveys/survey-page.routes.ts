@@ -1,4 +1,4 @@
-import { formBody, htmlPage, page } from "../../sessions/login.routes";
+import { formBody, htmlPage, page } from "../sessions/login.routes";
 import { SurveyFormSchema, SurveyTokenParams } from "./survey-page.schemas";
 
 const tags = ["Surveys"];

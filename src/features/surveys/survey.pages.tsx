@@ -1,5 +1,5 @@
-import { Layout } from "../../dashboard/layout";
-import { PortalMessagePage } from "../portal/portal.components";
+import { Layout } from "../../ui/layout";
+import { PublicMessagePage } from "../../ui/message-page";
 import { MAX_COMMENT_LENGTH } from "./survey-page.schemas";
 
 export interface RatingView {
@@ -59,14 +59,14 @@ export function SurveyThanksPage(props: RatingView) {
 }
 
 export const SurveyClosedPage = () => (
-  <PortalMessagePage
+  <PublicMessagePage
     title="This answer can no longer be changed"
     text="Answers can be changed for 14 days after they are given. Yours is kept as it was. Thank you."
   />
 );
 
 export const SurveyNotFoundPage = () => (
-  <PortalMessagePage
+  <PublicMessagePage
     title="Link not found"
     text="This survey link does not work. Check that you copied the whole address."
   />

@@ -4,7 +4,7 @@ import { namedList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
 import { iso } from "../../lib/time";
 import { verifyUnsubscribeToken } from "../../mail/unsubscribe-token";
-import { pageSecurity } from "../../sessions/page-security";
+import { pageSecurity } from "../sessions/page-security";
 import { UnsubscribedPage, UnsubscribeNotFoundPage, UnsubscribePage } from "./unsubscribe.pages";
 import { findTokenCustomer, listUnsubscribed, unsubscribeBatch } from "./unsubscribe.repo";
 import { listUnsubscribedRoute, unsubscribePageRoute, unsubscribePostRoute } from "./unsubscribe.routes";

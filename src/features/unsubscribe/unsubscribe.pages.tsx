@@ -1,5 +1,5 @@
-import { Layout } from "../../dashboard/layout";
-import { PortalMessagePage } from "../portal/portal.components";
+import { Layout } from "../../ui/layout";
+import { PublicMessagePage } from "../../ui/message-page";
 import { PAGE_SOURCE } from "./unsubscribe.schemas";
 
 /** The link's page: a GET (a link scanner's too) changes nothing; the button's POST unsubscribes. */
@@ -23,11 +23,11 @@ export function UnsubscribePage(props: { email: string; action: string; alreadyU
 }
 
 export const UnsubscribedPage = () => (
-  <PortalMessagePage title="You are unsubscribed" text="You will get no more of these emails." />
+  <PublicMessagePage title="You are unsubscribed" text="You will get no more of these emails." />
 );
 
 export const UnsubscribeNotFoundPage = () => (
-  <PortalMessagePage
+  <PublicMessagePage
     title="Link not found"
     text="This unsubscribe link does not work. Check that you copied the whole address."
   />

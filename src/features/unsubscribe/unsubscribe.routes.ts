@@ -1,5 +1,5 @@
 import { defineRoute, jsonResponse } from "../../lib/openapi";
-import { htmlPage, page } from "../../sessions/login.routes";
+import { htmlPage, page } from "../sessions/login.routes";
 import {
   UnsubscribedListSchema,
   UnsubscribedQuerySchema,

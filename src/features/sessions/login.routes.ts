@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { defineRoute } from "../lib/openapi";
+import { defineRoute } from "../../lib/openapi";
 
 export const htmlPage = (description: string) => ({
   description,

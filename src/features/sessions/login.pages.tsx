@@ -1,5 +1,5 @@
-import { Layout } from "../dashboard/layout";
-import type { Session } from "./session";
+import type { Session } from "../../env";
+import { Layout } from "../../ui/layout";
 
 export function LoginPage(props: { session?: Session | undefined; error?: string | undefined }) {
   if (props.session) {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { type Db, runBatch } from "../db/client";
-import { sha256Hex } from "../lib/crypto";
+import { type Db, runBatch } from "../../db/client";
+import { sha256Hex } from "../../lib/crypto";
 
 export const ATTEMPT_WINDOW_MS = 15 * 60_000;
 /** Sign-in emails asked for one address in the window. */

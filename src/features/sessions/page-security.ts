@@ -2,8 +2,8 @@ import { csrf } from "hono/csrf";
 import { createMiddleware } from "hono/factory";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
-import type { AppEnv } from "../env";
-import { forbidden } from "../lib/errors";
+import type { AppEnv } from "../../env";
+import { forbidden } from "../../lib/errors";
 
 /**
  * Headers of the sign-in and invitation pages: a content security policy that allows no script

@@ -1,6 +1,6 @@
 import { html } from "hono/html";
-import type { SystemEmail } from "../features/emails/system-mail";
-import { oneLine } from "../lib/text";
+import { oneLine } from "../../lib/text";
+import type { SystemEmail } from "../emails/system-mail";
 
 /** The sign-in email; the link is the only place its token ever appears. */
 export function loginMail(to: string, workspace: string, link: string): SystemEmail {

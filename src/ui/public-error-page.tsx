@@ -1,8 +1,11 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../../env";
-import type { AppError } from "../../lib/errors";
-import { PortalMessagePage } from "./portal.components";
-import { RETRY_AFTER_SECONDS, TOO_MANY_POSTS } from "./portal.limits";
+import type { AppEnv } from "../env";
+import type { AppError } from "../lib/errors";
+import { PublicMessagePage } from "./message-page";
+
+/** What a refused public post is told; the 429 answer also says when to try again (Retry-After). */
+export const TOO_MANY_POSTS = "Too many messages in a short time. Wait 15 minutes and try again.";
+export const RETRY_AFTER_SECONDS = "900";
 
 /**
  * What a customer reads for each error. Never the error's own detail: it may name a workspace,
@@ -28,7 +31,7 @@ const FALLBACK = {
 export function renderPortalError(c: Context<AppEnv>, error: AppError) {
   const page = PAGES[error.status] ?? FALLBACK;
   if (error.status === 429) c.header("Retry-After", RETRY_AFTER_SECONDS);
-  return c.html(<PortalMessagePage title={page.title} text={page.text} />, error.status);
+  return c.html(<PublicMessagePage title={page.title} text={page.text} />, error.status);
 }
 
 export const isPortalPath = (path: string) =>

@@ -1,6 +1,6 @@
 import { and, eq, gt, sql } from "drizzle-orm";
-import type { Db, Statement } from "../db/client";
-import { accounts, loginTokens, sessions, users } from "../db/schema";
+import type { Db, Statement } from "../../db/client";
+import { accounts, loginTokens, sessions, users } from "../../db/schema";
 
 /** A session row for the user `userId`, written only while that user is active. */
 export const insertSessionStatement = (

@@ -1,8 +1,8 @@
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
-import type { Session } from "../sessions/session";
+import { hasRole } from "../auth/roles";
+import type { Session } from "../env";
 import { CSRF_HEADER } from "./csrf-token";
-import { hasRole } from "./roles";
 
 /** Without it browsers render in quirks mode (forms gain margins, sizes drift). */
 const DOCTYPE = raw("<!doctype html>");

@@ -1,7 +1,7 @@
-import { sha256Hex } from "../lib/crypto";
-import { describeError, log } from "../lib/logger";
-import { createRouter } from "../lib/router";
-import { isValidAddress } from "../mail/address";
+import { sha256Hex } from "../../lib/crypto";
+import { describeError, log } from "../../lib/logger";
+import { createRouter } from "../../lib/router";
+import { isValidAddress } from "../../mail/address";
 import { ConfirmSignInPage, LinkSentPage, LoginPage, MessagePage } from "./login.pages";
 import { linkPageRoute, loginPageRoute, logoutRoute, requestLinkRoute, useLinkRoute } from "./login.routes";
 import { sendSignInLinks, signInWithLink } from "./login.service";

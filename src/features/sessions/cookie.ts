@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { environmentOf } from "../env";
+import { environmentOf } from "../../env";
 
 export const SESSION_TTL_MS = 14 * 86_400_000;
 

@@ -1,7 +1,6 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env";
+import type { AppEnv, Session } from "../env";
 import { forbidden } from "../lib/errors";
-import type { Session } from "../sessions/session";
 
 const RANK = { agent: 0, admin: 1, owner: 2 } as const;
 

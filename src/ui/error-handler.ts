@@ -2,11 +2,11 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { routePath } from "hono/route";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { renderDashboardError } from "../dashboard/error-page";
 import type { AppEnv } from "../env";
-import { isPortalPath, renderPortalError } from "../features/portal/portal-error";
-import { AppError, BareError } from "./errors";
-import { describeError, log } from "./logger";
+import { AppError, BareError } from "../lib/errors";
+import { describeError, log } from "../lib/logger";
+import { renderDashboardError } from "./dashboard-error-page";
+import { isPortalPath, renderPortalError } from "./public-error-page";
 
 function respond(c: Context<AppEnv>, error: AppError) {
   c.set("errorCode", error.code);

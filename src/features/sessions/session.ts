@@ -1,27 +1,14 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { Db, Statement } from "../db/client";
-import type { AppEnv } from "../env";
-import { constantTimeEqual, randomBase64Url, sha256Hex } from "../lib/crypto";
-import { mayAct } from "../lib/workspace-gate";
+import type { Db, Statement } from "../../db/client";
+import type { AppEnv, Session } from "../../env";
+import { constantTimeEqual, randomBase64Url, sha256Hex } from "../../lib/crypto";
+import { mayAct } from "../../lib/workspace-gate";
 import { clearSessionCookie, readSessionToken, SESSION_TTL_MS, setSessionCookie } from "./cookie";
 import { deleteSession, findActiveSession, insertSessionStatement, touchLastLogin } from "./sessions.repo";
 
 /** Link and session tokens are 32 random bytes in base64url; anything else needs no database trip. */
 export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-
-/** Who a dashboard request comes from. Never set on /v1: API keys alone authenticate the API. */
-export interface Session {
-  accountId: string;
-  userId: string;
-  role: "owner" | "admin" | "agent";
-  email: string;
-  workspace: string;
-  /** Whether the workspace may act (lib/workspace-gate.ts): the dashboard answers 403 when not. */
-  workspaceActive: boolean;
-  /** SHA-256 of the session token: what the dashboard's per-session CSRF token is derived from. */
-  tokenHash: string;
-}
 
 /** A new session for `userId`: its token for the cookie, and the statements that store its hash. */
 export async function newSession(userId: string, now: number) {
