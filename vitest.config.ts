@@ -49,6 +49,15 @@ export default defineConfig(async () => {
           test: {
             name: "workers",
             include: ["test/workers/**/*.test.ts"],
+            // One workerd per pool worker, reused for every file it runs, instead of one started per
+            // file (~1 s each). Storage is therefore shared across files: tests make their own accounts.
+            isolate: false,
+            // Most of a file's time is spent waiting (queues, SMTP, polling), not computing, so more files
+            // run at once than there are cores. A project's own maxWorkers needs its own group.
+            maxWorkers: 4,
+            sequence: { groupOrder: 1 },
+            // Four workerd processes share the cores, so a heavy test (100,000 rows, bursts) can pass 5 s.
+            testTimeout: 20_000,
             setupFiles: ["test/workers/apply-migrations.ts"],
             globalSetup: [
               "test/support/smtp-global-setup.ts",

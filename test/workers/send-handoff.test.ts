@@ -89,8 +89,10 @@ describe("handing an email to the transport", () => {
     await until(async () => (await statuses()).slice(0, 2).every((s) => s === "sent"));
     // The fast two are recorded sent while the slow one's server still holds its answer...
     expect(await statuses()).toEqual(["sent", "sent", "sending"]);
-    // ...and the slow one is marked handed off: a crash now would close it, not send it again.
-    expect(await emailRow(slowId)).toMatchObject({ attempts: 1, handoff_attempt: 1 });
+    // ...and the slow one is marked handed off: a crash now would close it, not send it again. The
+    // three go in parallel, so on a busy machine its mark may land just after the fast two finish.
+    await until(async () => (await emailRow(slowId))?.handoff_attempt === 1);
+    expect(await emailRow(slowId)).toMatchObject({ status: "sending", attempts: 1, handoff_attempt: 1 });
     const released = await fetch(`${env.SMTP_TEST.mailboxUrl}?release=held-slow@example.com`, {
       method: "POST",
     });
