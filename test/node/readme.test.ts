@@ -13,12 +13,6 @@ import { allDocs, type Doc, fencedBlocks, linkTargets, ROOT, readDoc } from "./m
 const README = readDoc("README.md");
 const MAX_README_LINES = 250;
 
-/**
- * Rooms docs/architecture.md draws that the concurrent restructuring (issue 26) creates. The last
- * test fails once they exist, so this list cannot outlive the merge.
- */
-const PENDING_ROOMS = ["src/ui/"];
-
 /** Wording that points at a document a clone does not have, wherever it stands. */
 const ALWAYS_OUTSIDE = [/\bshared\//, /\b(service-spec|product)\.md\b/, /\bthe spec\b/i];
 
@@ -115,8 +109,7 @@ describe("the README, the guides and the OpenAPI document stand on their own", (
     expect(paths).toContain("docs/screenshots/dashboard-tickets.png");
     const missing = named.filter(
       ({ path }) =>
-        !PENDING_ROOMS.includes(path) &&
-        (!resolve(ROOT, path).startsWith(ROOT) || !(existsSync(join(ROOT, path)) || ignoredByGit(path))),
+        !resolve(ROOT, path).startsWith(ROOT) || !(existsSync(join(ROOT, path)) || ignoredByGit(path)),
     );
     expect(missing).toEqual([]);
   });
@@ -130,8 +123,4 @@ describe("the README, the guides and the OpenAPI document stand on their own", (
       expect(texts.flatMap((text) => outsideReferences(text))).toEqual([]);
     },
   );
-
-  it("the rooms still pending are not there yet (once they are, empty PENDING_ROOMS)", () => {
-    expect(PENDING_ROOMS.filter((path) => existsSync(join(ROOT, path)))).toEqual([]);
-  });
 });
