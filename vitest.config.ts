@@ -11,12 +11,15 @@ export const TEST_SECRETS = {
 };
 
 /**
- * The node, browser and relay tests mostly wait on processes they start (`wrangler dev`, Chromium,
- * `npm start`), so two of their files at a time keep the cores busy where one leaves them idle
- * (Vitest's default is one fewer than the cores: a single file on this 2-core machine). Vitest runs
- * projects with another `maxWorkers` in a group of their own, after the groups before it.
+ * Most of a test file's time is spent waiting (queues, SMTP, polling, processes it started), not
+ * computing, so more files run at once than there are cores (Vitest's default is one fewer than the
+ * cores: one file at a time on a 2-core machine). The Workers files run four at a time. The node,
+ * browser and relay files each start real servers (`npm start`, `wrangler dev`, Chromium) and run
+ * two at a time: with four at once on two cores, `npm start` dropped requests in the dev-commands test. A project
+ * with its own `maxWorkers` needs a group of its own, and groups run one after the other.
  */
-const PROCESS_TESTS = { maxWorkers: 2, sequence: { groupOrder: 1 } };
+const PROCESS_TESTS = { maxWorkers: 2, sequence: { groupOrder: 0 } };
+const WORKERD_TESTS = { maxWorkers: 4, sequence: { groupOrder: 1 } };
 
 export default defineConfig(async () => {
   // The SMTP client tests speak TLS to a loopback server whose certificate a test CA signed. Miniflare
@@ -48,14 +51,11 @@ export default defineConfig(async () => {
           ],
           test: {
             name: "workers",
+            ...WORKERD_TESTS,
             include: ["test/workers/**/*.test.ts"],
             // One workerd per pool worker, reused for every file it runs, instead of one started per
             // file (~1 s each). Storage is therefore shared across files: tests make their own accounts.
             isolate: false,
-            // Most of a file's time is spent waiting (queues, SMTP, polling), not computing, so more files
-            // run at once than there are cores. A project's own maxWorkers needs its own group.
-            maxWorkers: 4,
-            sequence: { groupOrder: 1 },
             // Four workerd processes share the cores, so a heavy test (100,000 rows, bursts) can pass 5 s.
             testTimeout: 20_000,
             setupFiles: ["test/workers/apply-migrations.ts"],
