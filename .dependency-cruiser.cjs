@@ -9,7 +9,8 @@
  *   dashboard   src/dashboard                          pages over the features
  *   root        src/app.ts, src/index.ts, src/jobs     composition: wires everything, imported by nobody below
  *
- * Features may import one another (no cycles); a room may import any room below it.
+ * Features may import one another (no cycles); a room may import any room below it. Delivery
+ * (emails, tracking, inbound reports) never imports campaigns: outcomes go through src/mail/delivery-outcomes.ts.
  * Type-only imports count: a type that must be shared sits in the lower room (Session in env.ts).
  */
 const FEATURES = "^src/(features|inbound)/";
@@ -46,6 +47,14 @@ module.exports = {
       severity: "error",
       from: { path: "^src/dashboard/" },
       to: { path: ROOT },
+    },
+    {
+      name: "delivery-imports-campaigns",
+      comment:
+        "emails, tracking and bounce reports announce delivery outcomes through src/mail/delivery-outcomes.ts; campaigns listen, never the other way",
+      severity: "error",
+      from: { path: "^src/(features/emails|features/tracking|inbound)/" },
+      to: { path: "^src/features/campaigns/" },
     },
     {
       name: "no-circular",

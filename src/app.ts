@@ -1,3 +1,5 @@
+// The app also runs without src/index.ts (tests build it): it registers the outcome listeners itself.
+import "./jobs/outcome-listeners";
 import { authenticate } from "./auth/authenticate";
 import { dashboardRouter } from "./dashboard/dashboard.router";
 import { accountsRouter } from "./features/accounts/accounts.handlers";

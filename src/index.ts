@@ -1,3 +1,5 @@
+// First: every entry below records delivery outcomes, which need their listeners registered.
+import "./jobs/outcome-listeners";
 import { createApp } from "./app";
 import { countingEnv, countingEnvFor } from "./db/counting-d1";
 import { handleEmail } from "./inbound/handler";

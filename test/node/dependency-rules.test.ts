@@ -43,7 +43,7 @@ describe("the import rules (.dependency-cruiser.cjs)", () => {
     expect(result.status).toBe(0);
   });
 
-  it("report a lib file importing a feature, a feature importing the dashboard, and a cycle", () => {
+  it("report a lib file importing a feature, a feature importing the dashboard, tracking importing campaigns, and a cycle", () => {
     write(
       "tsconfig.json",
       JSON.stringify({ compilerOptions: { module: "ES2022", moduleResolution: "Bundler" } }),
@@ -61,6 +61,11 @@ describe("the import rules (.dependency-cruiser.cjs)", () => {
     write("src/ui/shell.ts", 'import { Layout } from "../dashboard/layout";\nexport const s = Layout;\n');
     write("src/lib/a.ts", 'import { b } from "./b";\nexport const a = () => b;\n');
     write("src/lib/b.ts", 'import type { a } from "./a";\nexport const b = 1;\nexport type A = typeof a;\n');
+    write("src/features/campaigns/progress.ts", "export const counted = 1;\n");
+    write(
+      "src/features/tracking/tracking.repo.ts",
+      'import { counted } from "../campaigns/progress";\nexport const t = counted;\n',
+    );
     write("src/features/portal/fine.ts", 'import { x } from "../../lib/helper";\nexport const f = x;\n');
 
     const result = cruise(fixtures);
@@ -68,6 +73,7 @@ describe("the import rules (.dependency-cruiser.cjs)", () => {
     expect(found).toEqual([
       "below-features-imports-up: src/lib/helper.ts -> src/features/keys/keys.repo.ts",
       "below-features-imports-up: src/ui/shell.ts -> src/dashboard/layout.ts",
+      "delivery-imports-campaigns: src/features/tracking/tracking.repo.ts -> src/features/campaigns/progress.ts",
       "feature-imports-dashboard: src/features/portal/page.ts -> src/dashboard/layout.ts",
       "no-circular: src/lib/a.ts -> src/lib/b.ts",
     ]);

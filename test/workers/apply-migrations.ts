@@ -1,5 +1,8 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+// Tests that call the repos directly (sweeps, recordOpen, reports) record delivery outcomes like the
+// worker does, which registers the same listeners from src/index.ts.
+import "../../src/jobs/outcome-listeners";
 
 // Setup files run outside per-file storage isolation and may run more than once; applying is idempotent.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);

@@ -1,11 +1,12 @@
 import { type SQL, sql } from "drizzle-orm";
+import type { DeliveryOutcomeListener } from "../../mail/delivery-outcomes";
 
 /**
  * The statements other pipelines add to their own batches so that a campaign's stats stay exact:
  * each counter moves in the same transaction as what it counts, and only on the first time
  * (the recipient still `queued`, the email's first open or click, its first bounce). They only
- * read the email by id, so an email of no campaign changes nothing. Kept free of feature imports:
- * the email, tracking and bounce code call it.
+ * read the email by id, so an email of no campaign changes nothing. The email, tracking and bounce
+ * code reach them through the delivery outcome hook (src/mail/delivery-outcomes.ts), as `campaignProgress`.
  */
 
 const campaignOf = (emailId: string) => sql`(SELECT campaign_id FROM emails WHERE id = ${emailId})`;
@@ -83,3 +84,12 @@ export function recoveredStatements(handedOff: SQL, now: number): SQL[] {
           AND NOT EXISTS (SELECT 1 FROM campaign_recipients WHERE campaign_id = campaigns.id AND state IN ('pending', 'queued'))`,
   ];
 }
+
+/** The campaigns' listener on the delivery outcome hook, registered by the composition root. */
+export const campaignProgress: DeliveryOutcomeListener = {
+  delivered: deliveredStatements,
+  recovered: recoveredStatements,
+  firstOpen: (emailId) => [firstOpenStatement(emailId)],
+  firstClick: (emailId) => [firstClickStatement(emailId)],
+  firstBounce: (emailId, wentOut) => [firstBounceStatement(emailId, wentOut)],
+};

@@ -2,7 +2,7 @@ import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { type Db, runBatch, type Statement } from "../../db/client";
 import { emails } from "../../db/schema";
 import { mayActSql } from "../../lib/workspace-gate";
-import { deliveredStatements, recoveredStatements } from "../campaigns/progress";
+import { deliveryOutcomes } from "../../mail/delivery-outcomes";
 import type { EmailRow, NewEmailRow } from "./emails.repo";
 
 /**
@@ -109,7 +109,7 @@ export function finishStatements(
 ): Statement[] {
   // A campaign email's recipient and stats move with the attempt's end, fenced by the same claim.
   const statements: Statement[] = email.campaignId
-    ? deliveredStatements(email.id, changes.status ?? "", ownedBy(email), now)
+    ? deliveryOutcomes.delivered(email.id, changes.status ?? "", ownedBy(email), now)
     : [];
   for (const state of ["accepted", "deferred", "rejected"] as const) {
     const group = outcomes.filter((o) => o.state === state);
@@ -205,7 +205,7 @@ export async function recoverExpiredClaims(db: Db, now: number): Promise<string[
         FROM emails WHERE ${handedOff}`,
     sql`UPDATE email_recipients SET state = 'unknown', response = ${UNKNOWN_OUTCOME}
         WHERE state IN ('pending', 'deferred') AND email_id IN (SELECT id FROM emails WHERE ${handedOff})`,
-    ...recoveredStatements(handedOff, now),
+    ...deliveryOutcomes.recovered(handedOff, now),
     sql`UPDATE emails SET
           status = CASE WHEN sent_at IS NULL THEN 'failed' ELSE 'sent' END,
           last_event = CASE WHEN sent_at IS NULL THEN 'failed' ELSE 'sent' END,

@@ -1,12 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { type Db, runBatch } from "../../db/client";
 import { emailEvents, emails } from "../../db/schema";
-import { firstClickStatement, firstOpenStatement } from "../campaigns/progress";
+import { deliveryOutcomes } from "../../mail/delivery-outcomes";
 
 /** Counts an open (first and last time, and how many), with its event. */
 export function recordOpen(db: Db, emailId: string, now: number) {
   return runBatch(db, [
-    firstOpenStatement(emailId),
+    ...deliveryOutcomes.firstOpen(emailId),
     db
       .update(emails)
       .set({
@@ -23,7 +23,7 @@ export function recordOpen(db: Db, emailId: string, now: number) {
 
 export function recordClick(db: Db, emailId: string, url: string, now: number) {
   return runBatch(db, [
-    firstClickStatement(emailId),
+    ...deliveryOutcomes.firstClick(emailId),
     db
       .update(emails)
       .set({

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Statement } from "../../db/client";
-import { firstBounceStatement } from "../../features/campaigns/progress";
 import { bounceStatements } from "../../features/suppressions/bounces";
+import { deliveryOutcomes } from "../../mail/delivery-outcomes";
 import type { ReportedRecipient } from "./read-report";
 import type { ReportedEmail } from "./reports.repo";
 
@@ -41,7 +41,7 @@ function emailStatements(email: ReportedEmail, last: ReportedRecipient, now: num
       : sql`status`;
   return [
     // Before the event: a campaign counts the email's first bounce only.
-    ...(event === "bounced" ? [firstBounceStatement(email.id, WENT_OUT)] : []),
+    ...(event === "bounced" ? deliveryOutcomes.firstBounce(email.id, WENT_OUT) : []),
     sql`INSERT INTO email_events (email_id, type, detail, created_at)
         SELECT ${email.id}, ${event}, ${last.diagnostic}, ${now}
         WHERE EXISTS (SELECT 1 FROM emails WHERE id = ${email.id} AND status IN ${WENT_OUT})

@@ -1,0 +1,57 @@
+import type { SQL } from "drizzle-orm";
+
+/**
+ * What a feature adds to the batch that records a delivery outcome, so that what it counts moves
+ * in the same transaction as the fact (a campaign's stats today). The email, tracking and bounce
+ * code call `deliveryOutcomes` and never import the features that listen: those sit above them
+ * and are registered by the composition root (src/jobs/outcome-listeners.ts).
+ */
+export interface DeliveryOutcomeListener {
+  /** An attempt ended (`sent`, `failed`, `bounced`; other statuses are no outcome); `fence` is its claim. */
+  delivered(emailId: string, status: string, fence: SQL, now: number): SQL[];
+  /** The sweep closes the emails `handedOff` matches; to run before their own update. */
+  recovered(handedOff: SQL, now: number): SQL[];
+  /** Before the email's open is recorded (its `first_opened_at` still tells the first one). */
+  firstOpen(emailId: string): SQL[];
+  /** Before the email's click is recorded (its `first_clicked_at` still tells the first one). */
+  firstClick(emailId: string): SQL[];
+  /** Before a bounce report's event is written; `wentOut` lists the statuses of an email that went out. */
+  firstBounce(emailId: string, wentOut: SQL): SQL[];
+}
+
+/**
+ * A hook: listeners added once each (registering the same object again, a module evaluated twice,
+ * changes nothing), and the outcomes that hand back every listener's statements in registration
+ * order. With none registered the outcomes throw: an entry that forgot the registration would
+ * otherwise lose counters without a word. The worker has one (below); tests make their own.
+ */
+export function deliveryOutcomeHook() {
+  const listeners: DeliveryOutcomeListener[] = [];
+  const collect = (each: (listener: DeliveryOutcomeListener) => SQL[]): SQL[] => {
+    if (listeners.length === 0) {
+      throw new Error(
+        "No delivery outcome listener is registered: import src/jobs/outcome-listeners.ts in the worker entry",
+      );
+    }
+    return listeners.flatMap(each);
+  };
+  const outcomes: DeliveryOutcomeListener = {
+    delivered: (emailId, status, fence, now) => collect((l) => l.delivered(emailId, status, fence, now)),
+    recovered: (handedOff, now) => collect((l) => l.recovered(handedOff, now)),
+    firstOpen: (emailId) => collect((l) => l.firstOpen(emailId)),
+    firstClick: (emailId) => collect((l) => l.firstClick(emailId)),
+    firstBounce: (emailId, wentOut) => collect((l) => l.firstBounce(emailId, wentOut)),
+  };
+  const register = (listener: DeliveryOutcomeListener) => {
+    if (!listeners.includes(listener)) listeners.push(listener);
+  };
+  return { register, outcomes };
+}
+
+const hook = deliveryOutcomeHook();
+
+/** Registered by the composition root (src/jobs/outcome-listeners.ts) only. */
+export const registerDeliveryOutcomeListener = hook.register;
+
+/** The statements the delivery, tracking and bounce pipelines splice into their own batches. */
+export const deliveryOutcomes = hook.outcomes;
