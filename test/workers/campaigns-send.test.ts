@@ -148,6 +148,7 @@ describe("sending a campaign", () => {
               address: email?.to ?? "",
               action: "failed",
               status: "5.1.1",
+              replyCode: "550",
               diagnostic: "550 5.1.1 gone",
               kind: "hard",
             },

@@ -11,6 +11,8 @@ export interface ReportedRecipient {
   action: string;
   /** The enhanced status code (RFC 3463), when given. */
   status: string | null;
+  /** The SMTP reply code (`550`), when the report quotes one. */
+  replyCode: string | null;
   /** What the report says happened, one line: status, Diagnostic-Code or the feedback type. */
   diagnostic: string;
   kind: BounceKind | null;
@@ -18,6 +20,10 @@ export interface ReportedRecipient {
 
 export interface MailReport {
   type: "delivery_status" | "feedback";
+  /** How it was read: an RFC 3464/6522 report, an RFC 5965 (ARF) one, or a plain-text notice. */
+  format: "rfc3464" | "arf" | "plain";
+  /** The server that wrote the report: `Reporting-MTA`, else the notice's sending host, when known. */
+  reportingMta: string | null;
   recipients: ReportedRecipient[];
   /** The Message-ID of the returned original (its whole message or its headers), when included. */
   originalMessageId: string | null;
@@ -26,6 +32,8 @@ export interface MailReport {
 const MAX_RECIPIENTS = 100;
 const MAX_DIAGNOSTIC = 1000;
 const STATUS_CODE = /\b([245])\.\d{1,3}\.\d{1,3}\b/;
+/** An SMTP reply code opening a diagnostic (`smtp; 550 5.1.1 ...`). */
+const REPLY_CODE = /(?:^|;\s*|\s)([245]\d\d)(?=[\s-]|$)/;
 /** ARF feedback types that mean the recipient did not want the mail (RFC 5965 §7.3). */
 const COMPLAINTS = new Set(["abuse", "fraud"]);
 const ORIGINAL_TYPES = new Set([
@@ -75,7 +83,8 @@ function deliveryRecipient(fields: Header[]): ReportedRecipient | null {
   const status =
     STATUS_CODE.exec(fieldOf(fields, "status"))?.[0] ?? STATUS_CODE.exec(diagnosticCode)?.[0] ?? null;
   const diagnostic = [status, action, diagnosticCode].filter(Boolean).join(" ").slice(0, MAX_DIAGNOSTIC);
-  return { address, action, status, diagnostic, kind: kindOf(action, status) };
+  const replyCode = REPLY_CODE.exec(diagnosticCode)?.[1] ?? null;
+  return { address, action, status, replyCode, diagnostic, kind: kindOf(action, status) };
 }
 
 async function originalOf(mail: InboundMail) {
@@ -111,9 +120,16 @@ async function feedbackRecipients(
     address,
     action: "complaint",
     status: null,
+    replyCode: null,
     diagnostic: `Feedback report (${feedbackType || "no type"}) from ${mail.from?.address ?? "an unnamed sender"}`,
     kind,
   }));
+}
+
+/** `dns; mx.example.com` → `mx.example.com`; null when empty. */
+function mtaName(value: string): string | null {
+  const name = oneLine(value.includes(";") ? value.slice(value.indexOf(";") + 1) : value).trim();
+  return name ? name.slice(0, 255) : null;
 }
 
 /** The report type a `multipart/report` names (RFC 6522), lowercased; null for other mail. */
@@ -146,7 +162,13 @@ export async function readReport(
   if (reportType === "feedback-report") {
     const to = (original?.to ?? []).map((a) => a.address ?? "");
     const recipients = await feedbackRecipients(mail, groups.flat(), to, envelopeRecipient);
-    return { type: "feedback", recipients: recipients.slice(0, MAX_RECIPIENTS), originalMessageId };
+    return {
+      type: "feedback",
+      format: "arf",
+      reportingMta: mtaName(fieldOf(groups.flat(), "reporting-mta")),
+      recipients: recipients.slice(0, MAX_RECIPIENTS),
+      originalMessageId,
+    };
   }
   // The first group is about the message, each further one about one recipient.
   const recipients = groups
@@ -154,5 +176,11 @@ export async function readReport(
     .map(deliveryRecipient)
     .filter((r) => r !== null)
     .slice(0, MAX_RECIPIENTS);
-  return { type: "delivery_status", recipients, originalMessageId };
+  return {
+    type: "delivery_status",
+    format: "rfc3464",
+    reportingMta: mtaName(fieldOf(groups[0] ?? [], "reporting-mta")),
+    recipients,
+    originalMessageId,
+  };
 }
