@@ -1,5 +1,6 @@
 import type { DropReason } from "../db/schema";
 import type { TicketContext } from "../features/tickets/ticket-context";
+import { newId } from "../lib/ids";
 import { log } from "../lib/logger";
 import { insertDropped } from "./inbound.repo";
 import type { RawMail } from "./raw-mail";
@@ -11,8 +12,8 @@ export interface Envelope {
 }
 
 /**
- * Records mail that was accepted but became no message, with its bytes' R2 key, for operators
- * (the `dropped_mail` table; README "Inbound email"). The log line names no address or subject.
+ * Records mail that was accepted but became no message, with its bytes' R2 key (the `dropped_mail`
+ * table, listed by GET /v1/inbound/dropped). The log line names no address or subject.
  */
 export async function recordDropped(
   ctx: TicketContext,
@@ -22,6 +23,7 @@ export async function recordDropped(
 ) {
   await raw.stored;
   await insertDropped(ctx.db, {
+    publicId: newId("drp"),
     accountId: ctx.accountId,
     inboxId: envelope.inboxId,
     reason: drop.reason,

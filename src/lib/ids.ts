@@ -28,6 +28,8 @@ export const ID_PREFIXES = [
   "req",
   "sup",
   "smtp",
+  "rpt",
+  "drp",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { INBOUND_RECORD_RETENTION_MS, pruneInboundRecords } from "../../src/jobs/prune-inbound-records";
+import { newId } from "../../src/lib/ids";
 import { db, seedWorkspace } from "./helpers";
 import { expectIndexed, planOf } from "./query-plan";
 
@@ -12,11 +13,11 @@ async function record(table: "dropped_mail" | "mail_reports", accountId: string,
   const insert =
     table === "dropped_mail"
       ? env.DB.prepare(
-          "INSERT INTO dropped_mail (account_id, inbox_id, reason, mail_from, rcpt_to, raw_key, raw_size, created_at) VALUES (?, 'inb_x', 'loop', '', 'a@b.test', ?, 20, ?)",
-        ).bind(accountId, key, createdAt)
+          "INSERT INTO dropped_mail (public_id, account_id, inbox_id, reason, mail_from, rcpt_to, raw_key, raw_size, created_at) VALUES (?, ?, 'inb_x', 'loop', '', 'a@b.test', ?, 20, ?)",
+        ).bind(newId("drp"), accountId, key, createdAt)
       : env.DB.prepare(
-          "INSERT INTO mail_reports (account_id, outcome, detail, mail_from, rcpt_to, raw_key, raw_size, created_at) VALUES (?, 'unmatched', '[]', '', 'a@b.test', ?, 20, ?)",
-        ).bind(accountId, key, createdAt);
+          "INSERT INTO mail_reports (public_id, account_id, outcome, kind, action, detail, mail_from, rcpt_to, raw_key, raw_size, created_at) VALUES (?, ?, 'unmatched', 'bounce', 'ignored', '[]', '', 'a@b.test', ?, 20, ?)",
+        ).bind(newId("rpt"), accountId, key, createdAt);
   await insert.run();
   return key;
 }

@@ -1,5 +1,6 @@
 import { type Db, runBatch } from "../../db/client";
-import type { REPORT_OUTCOMES } from "../../db/schema";
+import type { MAIL_REPORT_KINDS, REPORT_OUTCOMES } from "../../db/schema";
+import { newId } from "../../lib/ids";
 import { log } from "../../lib/logger";
 import type { RawMail } from "../raw-mail";
 import { reportStatements } from "./apply-report";
@@ -42,6 +43,26 @@ function ignoredBecause(input: ReportInput, r: ReportedRecipient): string | unde
   return input.named === null ? "key_names_no_recipient" : "other_recipient_than_token";
 }
 
+const KINDS: Record<MailReport["type"], (typeof MAIL_REPORT_KINDS)[number]> = {
+  delivery_status: "bounce",
+  feedback: "complaint",
+};
+
+/** The columns GET /v1/mail-reports shows: the recipient acted on, else the first one named. */
+function listedColumns(report: MailReport | null, acted: ReportedRecipient[]) {
+  const listed = acted[0] ?? report?.recipients[0] ?? null;
+  const kind = listed?.kind;
+  return {
+    kind: report ? KINDS[report.type] : ("unsupported" as const),
+    recipient: listed?.address ?? null,
+    bounceType: kind === "hard" || kind === "soft" ? kind : null,
+    statusCode: listed?.status ?? null,
+    replyCode: listed?.replyCode ?? null,
+    diagnostic: listed?.diagnostic ?? null,
+    reportingMta: report?.reportingMta ?? null,
+  };
+}
+
 /**
  * Records a bounce or complaint report and, when it names an email of ours and recipients of it,
  * marks them (bounced, delayed, complained), counts the bounces, suppresses as the rules say and
@@ -55,19 +76,25 @@ export async function receiveReport(db: Db, input: ReportInput): Promise<ReportO
     counted: acted.includes(r),
     ignored: ignoredBecause(input, r),
   }));
-  const record = insertReport(db, {
-    accountId: input.email?.accountId ?? null,
-    emailId: input.email?.id ?? null,
-    type: input.report?.type ?? null,
-    outcome,
-    detail: JSON.stringify(detail),
-    mailFrom: input.envelope.mailFrom,
-    rcptTo: input.envelope.rcptTo,
-    messageId: input.messageId,
-    rawKey: input.raw.key,
-    rawSize: input.raw.bytes.length,
-    createdAt: input.now,
-  });
+  const record = insertReport(
+    db,
+    {
+      publicId: newId("rpt"),
+      accountId: input.email?.accountId ?? null,
+      emailId: input.email?.id ?? null,
+      type: input.report?.type ?? null,
+      outcome,
+      ...listedColumns(input.report, acted),
+      detail: JSON.stringify(detail),
+      mailFrom: input.envelope.mailFrom,
+      rcptTo: input.envelope.rcptTo,
+      messageId: input.messageId,
+      rawKey: input.raw.key,
+      rawSize: input.raw.bytes.length,
+      createdAt: input.now,
+    },
+    acted.length > 0,
+  );
   const effects = input.email && acted.length > 0 ? reportStatements(input.email, acted, input.now) : [];
   await runBatch(db, [...effects, record]);
   log.info("inbound.report", {

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { emailRecipients, emails, mailReports } from "../../db/schema";
 
@@ -41,5 +41,15 @@ export async function emailByMessageId(db: Db, accountId: string, messageId: str
   return withRecipients(db, email);
 }
 
-export const insertReport = (db: Db, row: typeof mailReports.$inferInsert) =>
-  db.insert(mailReports).values(row);
+/**
+ * The report's row, for the batch after its effects. `action` is read from the suppressions as
+ * the effects left them, inside the same transaction: whether the report's bounce or complaint
+ * (`counted`) left the address suppressed is known without a second round trip.
+ */
+export function insertReport(db: Db, row: Omit<typeof mailReports.$inferInsert, "action">, counted: boolean) {
+  const action = counted
+    ? sql`CASE WHEN EXISTS (SELECT 1 FROM suppressions WHERE account_id = ${row.accountId}
+        AND email = ${row.recipient}) THEN 'suppressed' ELSE 'counted' END`
+    : sql`'ignored'`;
+  return db.insert(mailReports).values({ ...row, action });
+}
