@@ -161,8 +161,8 @@ describe("npm run inbound", () => {
       kind: "bounce",
       email_id: sent.id,
       recipient: "gone@example.net",
-      bounce_type: "hard",
-      status_code: "5.1.1",
+      severity: "hard",
+      status: "5.1.1",
       action: "suppressed",
     });
   });

@@ -14,8 +14,8 @@ interface MailReportBody {
   kind: string;
   email_id: string | null;
   recipient: string | null;
-  bounce_type: string | null;
-  status_code: string | null;
+  severity: string | null;
+  status: string | null;
   reply_code: string | null;
   diagnostic: string | null;
   reporting_mta: string | null;
@@ -58,7 +58,7 @@ describe("GET /v1/mail-reports", () => {
     const { status, body } = await list(ws.ws.token);
     expect(status).toBe(200);
     expect(body.pagination).toEqual({ limit: 50, offset: 0, total: 5 });
-    expect(body.data.map((r) => [r.kind, r.email_id, r.recipient, r.bounce_type, r.action])).toEqual([
+    expect(body.data.map((r) => [r.kind, r.email_id, r.recipient, r.severity, r.action])).toEqual([
       ["unsupported", ws.angry.id, null, null, "ignored"],
       ["complaint", ws.angry.id, "angry@example.net", null, "suppressed"],
       ["bounce", ws.stranger.id, "stranger@example.net", "hard", "ignored"],
@@ -71,8 +71,8 @@ describe("GET /v1/mail-reports", () => {
       kind: "bounce",
       email_id: ws.hard.id,
       recipient: "gone@example.net",
-      bounce_type: "hard",
-      status_code: "5.1.1",
+      severity: "hard",
+      status: "5.1.1",
       reply_code: "550",
       diagnostic: expect.stringContaining("User unknown in virtual mailbox table"),
       reporting_mta: "mail.example.net",
@@ -80,7 +80,7 @@ describe("GET /v1/mail-reports", () => {
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     expect(body.data[3]).toMatchObject({
-      status_code: "4.4.1",
+      status: "4.4.1",
       diagnostic: expect.stringContaining("4.4.1"),
     });
 

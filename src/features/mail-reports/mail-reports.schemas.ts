@@ -17,11 +17,11 @@ export const MailReportSchema = z
     recipient: z.string().nullable().openapi({
       description: "The recipient the report acted on, else the first it names; null when it names none.",
     }),
-    bounce_type: z.enum(BOUNCE_TYPES).nullable().openapi({
+    severity: z.enum(BOUNCE_TYPES).nullable().openapi({
       description:
         "`hard` (permanent: 5.x.x, unknown user or domain) or `soft` (temporary: 4.x.x, mailbox full, delayed); null for complaints and reports without a verdict.",
     }),
-    status_code: z
+    status: z
       .string()
       .nullable()
       .openapi({ description: "The enhanced status code.", example: "5.1.1" }),
