@@ -12,6 +12,7 @@ import { contactGroupsRouter } from "./features/contact-groups/contact-groups.ha
 import { customersRouter } from "./features/customers/customers.handlers";
 import { devMailboxRouter } from "./features/dev-mailbox/dev-mailbox.handlers";
 import { devRoundTripsRouter } from "./features/dev-round-trips/dev-round-trips.handlers";
+import { droppedMailRouter } from "./features/dropped-mail/dropped-mail.handlers";
 import { emailsRouter } from "./features/emails/emails.handlers";
 import { rawEmailsRouter } from "./features/emails/emails.raw.handlers";
 import { eventsRouter } from "./features/event-stream/event-stream.handlers";
@@ -19,6 +20,7 @@ import { inboxesRouter } from "./features/inboxes/inboxes.handlers";
 import { invitationPageRouter } from "./features/invitations/invitation-page.handlers";
 import { invitationsRouter } from "./features/invitations/invitations.handlers";
 import { keysRouter } from "./features/keys/keys.handlers";
+import { mailReportsRouter } from "./features/mail-reports/mail-reports.handlers";
 import { membersRouter } from "./features/members/members.handlers";
 import { messagesRouter } from "./features/messages/messages.handlers";
 import { portalRouter } from "./features/portal/portal.handlers";
@@ -83,7 +85,9 @@ export function createApp() {
   // Before emails: /v1/emails/raw/credentials must not be read as an email id and its content.
   app.route("/", rawEmailsRouter);
   app.route("/", emailsRouter);
+  app.route("/", mailReportsRouter);
   app.route("/", inboxesRouter);
+  app.route("/", droppedMailRouter);
   app.route("/", customersRouter);
   app.route("/", contactGroupsRouter);
   // Before campaigns: /v1/campaigns/unsubscribed must not be read as a campaign id.

@@ -57,11 +57,16 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "POST /v1/suppressions": "createSuppression",
   "DELETE /v1/suppressions/{email}": "deleteSuppression",
 
+  "GET /v1/mail-reports": "listMailReports",
+  "GET /v1/mail-reports/{id}/raw": "getMailReportRaw",
+
   "GET /v1/inboxes": "listInboxes",
   "POST /v1/inboxes": "createInbox",
   "GET /v1/inboxes/{id}": "getInbox",
   "PATCH /v1/inboxes/{id}": "updateInbox",
   "DELETE /v1/inboxes/{id}": "deleteInbox",
+  "GET /v1/inbound/dropped": "listDroppedMail",
+  "GET /v1/inbound/dropped/{id}/raw": "getDroppedMailRaw",
 
   "GET /v1/customers": "listCustomers",
   "POST /v1/customers": "createCustomer",

@@ -5,12 +5,16 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
     name: "Messages",
     description: "A ticket's messages: replies, notes, drafts, received email and attachments.",
   },
-  { name: "Inboxes", description: "Addresses that receive email into tickets, and their reply settings." },
+  {
+    name: "Inboxes",
+    description: "Addresses that receive email into tickets, their reply settings, and mail they dropped.",
+  },
   { name: "Customers", description: "The people who write in and receive email, with their attributes." },
   { name: "Contact groups", description: "Named sets of customers that campaigns are sent to." },
   {
     name: "Emails",
-    description: "Transactional email: send, schedule, batch, raw messages and suppressions.",
+    description:
+      "Transactional email: send, schedule, batch, raw messages, suppressions, bounce and complaint reports.",
   },
   { name: "Connections", description: "Sending domains and the DNS records that verify them." },
   {

@@ -41,11 +41,23 @@ beforeAll(async () => {
     "local",
   );
   token = workspace.token;
-  worker = await startWorker(sql);
+  // As `npm start` serves people: the development mailbox shows each copy's bounce address.
+  worker = await startWorker(sql, { ENVIRONMENT: "development" });
   await api("POST", "/v1/inboxes", { name: "Support", email_address: INBOX });
 }, 150_000);
 
 afterAll(() => worker?.stop());
+
+/** Asks `check` again every 200 ms until it answers something (work a queue does after a response). */
+async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 describe("npm run inbound", () => {
   it("writes in, is answered through the API, and the customer's answer threads back", async () => {
@@ -106,6 +118,52 @@ describe("npm run inbound", () => {
     expect(result).toEqual({
       outcome: "rejected",
       reason: "No mailbox nobody@inbound.test here: it is not an address of this service.",
+    });
+  });
+
+  it("a bounce delivered to an email's bounce address shows in GET /v1/mail-reports", async () => {
+    const sent = await api<{ id: string }>("POST", "/v1/emails", {
+      from: "Acme <hello@inbound.test>",
+      to: "gone@example.net",
+      subject: "Your receipt",
+      text: "Thank you.",
+    });
+    // The recipient's copy, as the capture transport kept it, carries its VERP bounce address.
+    const copy = await eventually(async () => {
+      const res = await fetch(`${worker.url}/_dev/mailbox.json`);
+      const { data } = (await res.json()) as {
+        data: Array<{ id: string; return_path: string; raw: string }>;
+      };
+      return data.find((m) => m.id === sent.id);
+    });
+    expect(copy.return_path).toMatch(/^bounces\+[0-9a-z]+@inbound\.test$/);
+    const messageId = /^Message-ID:\s*(<[^>]+>)/im.exec(copy.raw)?.[1] ?? "";
+    const bounce = fixture("postfix-dsn-hard.eml")
+      .replaceAll("{{BOUNCE}}", copy.return_path)
+      .replaceAll("{{RECIPIENT}}", "gone@example.net")
+      .replaceAll("{{SENDER}}", "hello@inbound.test")
+      .replaceAll("{{ORIGINAL_ID}}", messageId)
+      .replaceAll("{{ID}}", "bounce-1");
+    const output = execFileSync(
+      "npm",
+      ["run", "--silent", "inbound", "--", "--to", copy.return_path, "--url", worker.url],
+      { cwd: ROOT, input: bounce, encoding: "utf8" },
+    );
+    expect(output.trim()).toBe("accepted");
+
+    const reports = await api<{ data: Array<Record<string, unknown>>; pagination: { total: number } }>(
+      "GET",
+      `/v1/mail-reports?email_id=${sent.id}`,
+    );
+    expect(reports.pagination.total).toBe(1);
+    expect(reports.data[0]).toMatchObject({
+      id: expect.stringMatching(/^rpt_/),
+      kind: "bounce",
+      email_id: sent.id,
+      recipient: "gone@example.net",
+      bounce_type: "hard",
+      status_code: "5.1.1",
+      action: "suppressed",
     });
   });
 });

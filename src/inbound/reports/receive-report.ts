@@ -54,7 +54,8 @@ function listedColumns(report: MailReport | null, acted: ReportedRecipient[]) {
   const kind = listed?.kind;
   return {
     kind: report ? KINDS[report.type] : ("unsupported" as const),
-    recipient: listed?.address ?? null,
+    // Lowercase as suppressions store addresses: the list's filter and `action` compare with them.
+    recipient: listed?.address.toLowerCase() ?? null,
     bounceType: kind === "hard" || kind === "soft" ? kind : null,
     statusCode: listed?.status ?? null,
     replyCode: listed?.replyCode ?? null,
