@@ -163,6 +163,7 @@ function RatesTable(props: { days: DayRow[]; total: DayCounts }) {
 
 const none = <span class="muted">none</span>;
 
+/** Every field the API lists; the ids last, where a narrow screen scrolls to them. */
 function ReportsTable(props: { rows: MailReportRow[] }) {
   return (
     <table class="logs reports">
@@ -173,9 +174,11 @@ function ReportsTable(props: { rows: MailReportRow[] }) {
           <th>Recipient</th>
           <th>Severity</th>
           <th>Status</th>
+          <th>Reply</th>
           <th>Action</th>
-          <th>Email</th>
           <th>Diagnostic</th>
+          <th>Email</th>
+          <th>Server</th>
         </tr>
       </thead>
       <tbody>
@@ -194,11 +197,13 @@ function ReportsTable(props: { rows: MailReportRow[] }) {
               <Severity severity={row.bounceType} />
             </td>
             <td>{row.statusCode ? <code>{row.statusCode}</code> : none}</td>
+            <td>{row.replyCode ? <code>{row.replyCode}</code> : none}</td>
             <td>
               <ReportAction action={row.action} />
             </td>
-            <td>{row.emailId ? <code>{row.emailId}</code> : none}</td>
             <td class="reply">{row.diagnostic ?? none}</td>
+            <td>{row.emailId ? <code>{row.emailId}</code> : none}</td>
+            <td>{row.reportingMta ?? none}</td>
           </tr>
         ))}
       </tbody>
