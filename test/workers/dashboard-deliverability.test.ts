@@ -117,6 +117,10 @@ describe("the Deliverability page", () => {
     expect(
       listed((await page(`/dashboard/deliverability?email_id=${sent.id}`, agent)).html, "reports"),
     ).toHaveLength(3);
+    // Blank filters are no filters.
+    expect(
+      listed((await page("/dashboard/deliverability?recipient=%20%20&email_id=", agent)).html, "reports"),
+    ).toHaveLength(3);
     const other = (await page("/dashboard/deliverability?email_id=eml_other&kind=", agent)).html;
     expect(listed(other, "reports")).toEqual([]);
     expect(other).toContain("No report matches these filters.");

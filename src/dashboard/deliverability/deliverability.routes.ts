@@ -6,13 +6,19 @@ import { dashboardRoute } from "../routes";
 
 export const DeliverabilityQuery = offsetQuery(20).extend({
   kind: filterField(z.enum(MAIL_REPORT_KINDS), "Only reports of this kind."),
-  email_id: filterField(z.string().max(64), "Only reports about this email (`eml_...`)."),
-  // Reports store addresses lowercase; a filter typed with capitals still finds them.
+  email_id: filterField(
+    z
+      .string()
+      .max(64)
+      .transform((s) => s.trim() || undefined),
+    "Only reports about this email (`eml_...`).",
+  ),
+  // Reports store addresses lowercase; a pasted address with capitals or spaces still finds them.
   recipient: filterField(
     z
       .string()
       .max(320)
-      .transform((s) => s.trim().toLowerCase()),
+      .transform((s) => s.trim().toLowerCase() || undefined),
     "Only reports about this recipient (exact address).",
   ),
   dropped_offset: z.coerce
