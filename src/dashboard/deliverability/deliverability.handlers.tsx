@@ -1,5 +1,7 @@
 import { findDroppedMail } from "../../features/dropped-mail/dropped-mail.repo";
+import { droppedMailRaw } from "../../features/dropped-mail/dropped-mail.service";
 import { findMailReport } from "../../features/mail-reports/mail-reports.repo";
+import { mailReportRaw } from "../../features/mail-reports/mail-reports.service";
 import { notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/router";
 import { renderPage } from "../page";
@@ -14,7 +16,7 @@ import {
   mailReportRawRoute,
 } from "./deliverability.routes";
 import { DroppedMailPage, MailReportPage } from "./deliverability-detail.page";
-import { rawDownload, rawExcerpt } from "./raw-message";
+import { rawExcerpt, textAttachment } from "./raw-message";
 
 const PAGE = { title: "Deliverability", nav: "Deliverability" } as const;
 
@@ -52,11 +54,8 @@ export const deliverabilityRouter = createRouter()
     return renderPage(c, { ...PAGE, title: "Mail report" }, <MailReportPage report={report} raw={raw} />);
   })
   .openapi(mailReportRawRoute, async (c) => {
-    const { db, accountId, env } = c.var.ctx;
     const { id } = c.req.valid("param");
-    const report = await findMailReport(db, accountId, id);
-    if (!report) throw notFound(`Mail report ${id}`);
-    return rawDownload(env.FILES, report.rawKey, `${report.publicId}.txt`);
+    return textAttachment(await mailReportRaw(c.var.ctx, id), `${id}.txt`);
   })
   .openapi(droppedMailPageRoute, async (c) => {
     const { db, accountId, env } = c.var.ctx;
@@ -67,9 +66,6 @@ export const deliverabilityRouter = createRouter()
     return renderPage(c, { ...PAGE, title: "Dropped mail" }, <DroppedMailPage dropped={dropped} raw={raw} />);
   })
   .openapi(droppedMailRawRoute, async (c) => {
-    const { db, accountId, env } = c.var.ctx;
     const { id } = c.req.valid("param");
-    const dropped = await findDroppedMail(db, accountId, id);
-    if (!dropped) throw notFound(`Dropped mail ${id}`);
-    return rawDownload(env.FILES, dropped.rawKey, `${dropped.publicId}.txt`);
+    return textAttachment(await droppedMailRaw(c.var.ctx, id), `${id}.txt`);
   });

@@ -1,5 +1,3 @@
-import { AppError } from "../../lib/errors";
-
 /** How much of a raw message a page shows: enough for any report, without loading a 25 MB mail. */
 export const SHOWN_RAW_BYTES = 256 * 1024;
 
@@ -21,15 +19,15 @@ export async function rawExcerpt(files: R2Bucket, key: string): Promise<RawExcer
   return { text, size: object.size, truncated: object.size > SHOWN_RAW_BYTES };
 }
 
-/** The whole message as a download: text/plain so no browser renders it, an attachment with a name. */
-export async function rawDownload(files: R2Bucket, key: string, filename: string): Promise<Response> {
-  const object = await files.get(key);
-  if (!object)
-    throw new AppError(404, "raw_not_found", "Raw message not found", "Its bytes are no longer kept.");
-  return new Response(object.body, {
+/**
+ * The whole message as a download: text/plain so no browser renders it, an attachment with a
+ * name. `filename` is a public id the lookup matched, so it needs no quoting.
+ */
+export function textAttachment(raw: { body: ReadableStream; size: number }, filename: string): Response {
+  return new Response(raw.body, {
     headers: {
       "Content-Type": "text/plain; charset=utf-8",
-      "Content-Length": String(object.size),
+      "Content-Length": String(raw.size),
       "Content-Disposition": `attachment; filename="${filename}"`,
       "X-Content-Type-Options": "nosniff",
     },
