@@ -75,6 +75,8 @@ export const FAILURE_TEXT = new RegExp(
     "wasn't delivered",
     "unable to (deliver|relay)",
     "undeliverable",
+    "non-?deliverable",
+    "could not be sent",
     "not (be )?deliver(ed|able)",
     "delivery (to the following recipient|has failed|failed|problem|status notification)",
     "failed permanently",
@@ -130,7 +132,7 @@ export const CONTACT_LINE = /\b(contact|assistance|questions?|help ?desk|send ma
 
 /** Full mailboxes: soft even with a 5xx reply or 5.x.x status (RFC 3463 X.2.2). */
 export const MAILBOX_FULL =
-  /(mail ?box|mail ?folder|inbox)('s)? (is |was )?(full|over)|over ?quota|quota (exceeded|full)|exceeded (the |its |their )?(storage|quota|mailbox)|exceeds? (the )?allowed size|insufficient (system )?storage|too many messages|mailbox size limit|out of storage|exceeded the local limit|容量|満杯/i;
+  /(mail ?box|mail ?folder|inbox)('s)? (is |was )?(full|over)|over ?quota|quota (exceeded|full)|exceeded (the |its |their )?(storage|quota|mailbox)|exceeds? (the )?allowed size|insufficient (system )?storage|too many messages|mailbox size limit|out of storage|not enough (disk )?space|exceeded the local limit|容量|満杯/i;
 
 /**
  * A delivery given up after retrying (RFC 3463 4.4.7): a run of temporary failures, so soft

@@ -2,7 +2,7 @@ import PostalMime, { type Header } from "postal-mime";
 import type { BounceKind } from "../../features/suppressions/bounces";
 import { oneLine } from "../../lib/text";
 import { isValidAddress } from "../../mail/address";
-import { MAILBOX_FULL } from "./bounce-phrases";
+import { EXPIRED, MAILBOX_FULL } from "./bounce-phrases";
 import type { ReportedRecipient } from "./report-types";
 
 export const MAX_RECIPIENTS = 100;
@@ -14,11 +14,18 @@ export const REPLY_CODE = /(?:^|;\s*|\s)([245]\d\d)(?=[\s-]|$)/;
 export const fieldOf = (headers: Header[], name: string) =>
   headers.find((h) => h.key === name)?.value.trim() ?? "";
 
-/** `rfc822; Ada@Example.com` or `<ada@example.com>`: the address, lowercased. */
+/**
+ * `rfc822; Ada@Example.com` or `<ada@example.com>`: the address, lowercased. Exim names a pipe
+ * or file delivery with its address inside (`|/usr/bin/prog ada@example.com`): that address.
+ */
 export function addressOf(value: string): string | null {
   const bare = value.includes(";") ? value.slice(value.indexOf(";") + 1) : value;
   const address = bare.trim().replace(/^<|>$/g, "").toLowerCase();
-  return isValidAddress(address) ? address : null;
+  if (isValidAddress(address)) return address;
+  const inside = /^[|/]/.test(address)
+    ? address.split(/\s+/).find((w) => w.includes("@") && isValidAddress(w))
+    : null;
+  return inside ?? null;
 }
 
 /**
@@ -32,6 +39,7 @@ export async function fieldGroups(text: string): Promise<Header[][]> {
   // million groups costs no more than one of a hundred.
   const groups = separateRecipients(text.replace(/\r?\n/g, "\r\n"))
     .split(/\r\n[ \t]*\r\n/)
+    .map((g) => g.replace(/^(\r\n)+/, ""))
     .filter((g) => g.trim() !== "")
     .slice(0, MAX_RECIPIENTS + 1);
   return Promise.all(groups.map(async (g) => (await PostalMime.parse(`${g}\r\n\r\n`)).headers));
@@ -65,6 +73,8 @@ export const isRecipientGroup = (fields: Header[]) =>
  */
 function actionOf(fields: Header[], status: string | null): string {
   const action = fieldOf(fields, "action").toLowerCase();
+  // SendGrid's `expired`: given up after retrying, a failure.
+  if (action === "expired") return "failed";
   if (action) return action;
   return { "5": "failed", "4": "delayed", "2": "delivered" }[status?.[0] ?? ""] ?? "";
 }
@@ -78,20 +88,37 @@ export function kindOf(action: string, status: string | null, diagnostic = ""): 
   if (action === "delayed") return "soft";
   if (action !== "failed") return null;
   if (/^[45]\.2\.[23]$/.test(status ?? "") || MAILBOX_FULL.test(diagnostic)) return "soft";
+  if (EXPIRED.test(diagnostic) && !status?.startsWith("5")) return "soft";
   return status?.startsWith("4") ? "soft" : "hard";
+}
+
+/**
+ * `Status`, else the enhanced code of the diagnostic. When the remote server's own reply (`550
+ * 5.5.0 ...` in Diagnostic-Code, reply and code of one class) disagrees in class with the Status
+ * the reporting server wrote (4.5.0), the remote's words are the better evidence.
+ */
+function statusOf(field: string, diagnosticCode: string): string | null {
+  const written = STATUS_CODE.exec(field)?.[0] ?? null;
+  const remote = STATUS_CODE.exec(diagnosticCode)?.[0] ?? null;
+  const reply = REPLY_CODE.exec(diagnosticCode)?.[1] ?? null;
+  const remoteAgrees = remote !== null && reply?.[0] === remote[0];
+  if (written && remoteAgrees && written[0] !== remote?.[0]) return remote;
+  return written ?? remote;
 }
 
 export function deliveryRecipient(fields: Header[]): ReportedRecipient | null {
   const address =
     addressOf(fieldOf(fields, "final-recipient")) ?? addressOf(fieldOf(fields, "original-recipient"));
   const diagnosticCode = oneLine(fieldOf(fields, "diagnostic-code"));
-  const status =
-    STATUS_CODE.exec(fieldOf(fields, "status"))?.[0] ?? STATUS_CODE.exec(diagnosticCode)?.[0] ?? null;
+  const status = statusOf(fieldOf(fields, "status"), diagnosticCode);
   const action = actionOf(fields, status);
   if (!address || !action) return null;
   const diagnostic = [status, action, diagnosticCode].filter(Boolean).join(" ").slice(0, MAX_DIAGNOSTIC);
   const replyCode = REPLY_CODE.exec(diagnosticCode)?.[1] ?? null;
-  return { address, action, status, replyCode, diagnostic, kind: kindOf(action, status, diagnosticCode) };
+  // An expiry without a 5.x.x is a run of temporary failures (RFC 3463 4.4.7).
+  const expired = fieldOf(fields, "action").toLowerCase() === "expired" && !status?.startsWith("5");
+  const kind = expired ? "soft" : kindOf(action, status, diagnosticCode);
+  return { address, action, status, replyCode, diagnostic, kind };
 }
 
 /** `dns; mx.example.com` → `mx.example.com`; null when empty. */

@@ -108,6 +108,14 @@ function addressesInNotice(mail: InboundMail, lines: string[], originalFrom: str
     for (const match of line.matchAll(ADDRESS_IN_TEXT)) {
       const address = match[0].toLowerCase();
       if (SENDER_CONTEXT.test(line.slice(0, match.index))) continue;
+      // `a@b <c@d>`: the first is the display name of the other (Exim's malformed-address notice).
+      const bracketed = /^\s*<(?:mailto:)?([^<>\s]+@[^<>\s]+)>/.exec(
+        line.slice((match.index ?? 0) + match[0].length),
+      )?.[1];
+      if (bracketed && bracketed.toLowerCase() !== address) {
+        excluded.add(address);
+        continue;
+      }
       if (excluded.has(address) || /^mailer-?daemon$/i.test(localPart(address))) continue;
       if (!isValidAddress(address) || found.some((f) => f.address === address)) continue;
       found.push({ address, line: index });

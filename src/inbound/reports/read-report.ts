@@ -10,7 +10,7 @@ import {
   quotedMessageId,
   splitNotice,
 } from "./plain-notice";
-import type { MailReport } from "./report-types";
+import type { MailReport, ReportedRecipient } from "./report-types";
 
 export type { MailReport, ReportedRecipient } from "./report-types";
 
@@ -132,6 +132,60 @@ async function partReport(
   };
 }
 
+/**
+ * Hotmail's older complaint notices (JMRP, "complaint about message from <ip>" from
+ * staff@hotmail.com) have no feedback-report part: the returned original names the complainant
+ * in `X-HmXmrOriginalRecipient`, or, when the parser shows it inline, in its `To:`.
+ */
+function hotmailComplaint(
+  mail: InboundMail,
+  original: Awaited<ReturnType<typeof originalOf>>,
+): MailReport | null {
+  if (mail.from?.address !== "staff@hotmail.com" || !/^\s*complaint about message/i.test(mail.subject))
+    return null;
+  const named = addressOf(fieldOf(original?.headers ?? [], "x-hmxmroriginalrecipient"));
+  const to = original?.to?.map((a) => a.address ?? "") ?? [
+    /^\s*To:\s*(.+)$/im.exec(mail.text ?? "")?.[1] ?? "",
+  ];
+  const addresses = named ? [named] : to.map(addressOf).filter((a): a is string => a !== null);
+  if (addresses.length !== 1) return null;
+  const diagnostic = `Feedback report (abuse) from ${mail.from.address}`;
+  return {
+    type: "feedback",
+    format: "arf",
+    reportingMta: null,
+    recipients: addresses.map((address) => ({
+      address,
+      action: "complaint",
+      status: null,
+      replyCode: null,
+      diagnostic,
+      kind: "complaint" as const,
+    })),
+    originalMessageId: ownMessageId(original?.messageId),
+    declared: false,
+  };
+}
+
+/**
+ * OpenSMTPD's delivery-status part says only `Status: 5.0.0` ("failed, no detail"), its text the
+ * reply each recipient got: a recipient whose status has no detail takes the one its lines in the
+ * text give (`552 5.2.2 ... Mailbox full`), when they give one.
+ */
+function withNoticeDetail(mail: InboundMail, report: MailReport): MailReport {
+  const vague = (r: ReportedRecipient) =>
+    r.kind !== null && r.action === "failed" && /^[45]\.0\.0$/.test(r.status ?? "");
+  if (report.type !== "delivery_status" || !report.recipients.some(vague)) return report;
+  const inText = noticeRecipients(mail, splitNotice(mail), null, null);
+  const recipients = report.recipients.map((r) => {
+    const told = vague(r) ? inText.find((t) => t.address === r.address && t.status && !vague(t)) : undefined;
+    return told
+      ? { ...r, status: told.status, replyCode: told.replyCode, diagnostic: told.diagnostic, kind: told.kind }
+      : r;
+  });
+  return { ...report, recipients };
+}
+
 /** A delivery-failure notice that is no RFC 3464 report, read from its text (see plain-notice.ts). */
 async function noticeReport(
   mail: InboundMail,
@@ -171,9 +225,16 @@ export async function readReport(
   options: ReadOptions = {},
 ): Promise<MailReport | null> {
   const [part, original] = [reportPartOf(mail), await originalOf(mail)];
-  if (part) return partReport(mail, part, original, envelopeRecipient);
+  const structured = part
+    ? withNoticeDetail(mail, await partReport(mail, part, original, envelopeRecipient))
+    : null;
+  if (structured?.recipients.length || structured?.type === "feedback") return structured;
+  const hotmail = hotmailComplaint(mail, original);
+  if (hotmail) return hotmail;
   // A declared report of another type (a read receipt, a TLS report) is no bounce in prose either.
   const reportType = reportTypeOf(mail);
   if (reportType && reportType !== "delivery-status" && reportType !== "feedback-report") return null;
-  return noticeReport(mail, original, envelopeRecipient, options);
+  // A delivery-status part that is empty or unreadable (Google Workspace, SurfControl): the
+  // notice's text may still say who failed.
+  return (await noticeReport(mail, original, envelopeRecipient, options)) ?? structured;
 }
