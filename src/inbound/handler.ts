@@ -53,7 +53,7 @@ async function report(
   const isMail = !(mail instanceof Error);
   const { email } = found;
   const named = email ? await namedRecipient(secret, email, found.recipientTag) : null;
-  const read = isMail ? await readReport(mail, named, options) : null;
+  const read = isMail ? await readReport(mail, named, { ...options, mailFrom: message.from }) : null;
   // What the report writes names the raw key.
   await raw.stored;
   const outcome = await receiveReport(db, {
@@ -90,7 +90,7 @@ async function accept(
     return { kind: "dropped", reason: "parse_failed" };
   }
   const options = { inbox: true };
-  const reportOf = await readReport(mail, null, options);
+  const reportOf = await readReport(mail, null, { ...options, mailFrom: message.from });
   if (reportOf) {
     const original = reportOf.originalMessageId;
     const email = original ? await emailByMessageId(ctx.db, ctx.accountId, original) : null;

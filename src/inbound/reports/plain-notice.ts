@@ -57,17 +57,32 @@ export function splitNotice(mail: InboundMail): { notice: string; returned: stri
 }
 
 /**
- * Whether a mail that is no RFC 3464 report is a delivery-failure notice: a mailer daemon's mail
- * with a failure subject or text, or anyone's with both. Auto-replies (RFC 3834: vacation, out of
- * office) go back to the same Return-Path and are none, whatever they say.
+ * Whether the mail came back the way notices do (RFC 5321 §4.5.5, RFC 3834): a null envelope
+ * sender (`mailFrom`, when the caller knows it, or the `Return-Path: <>` a delivering server
+ * wrote), or `Auto-Submitted` other than `no`. A person's mail has neither.
  */
-export function isFailureNotice(mail: InboundMail, notice: string): boolean {
+function sentAsNotice(mail: InboundMail, mailFrom: string | undefined): boolean {
+  const value = (key: string) =>
+    mail.headers.filter((h) => h.key === key).map((h) => h.value.trim().toLowerCase());
+  const nullSender =
+    mailFrom === undefined ? value("return-path").includes("<>") : /^<?>?$/.test(mailFrom.trim());
+  return nullSender || value("auto-submitted").some((v) => v !== "" && !v.startsWith("no"));
+}
+
+/**
+ * Whether a mail that is no RFC 3464 report is a delivery-failure notice: a mailer daemon's mail
+ * with a failure subject or text; a layout only mail servers write; or, from anyone else (servers
+ * that sign as `no-reply@` or leave From out), a failure subject and text on mail sent as a
+ * notice. Auto-replies (RFC 3834: vacation, out of office) go back to the same Return-Path and
+ * are none, whatever they say.
+ */
+export function isFailureNotice(mail: InboundMail, notice: string, mailFrom?: string): boolean {
   if (AUTO_REPLY_SUBJECT.test(mail.subject)) return false;
   const subject = FAILURE_SUBJECT.test(mail.subject);
   const text = FAILURE_TEXT.test(notice);
   if (isDaemonSender(mail)) return subject || text;
-  // Some servers sign as `no-reply@` or leave From out: their layouts and subjects are their own.
-  return (subject && (text || !mail.from)) || DAEMON_LAYOUT.test(notice);
+  if (DAEMON_LAYOUT.test(notice)) return true;
+  return subject && (text || !mail.from) && sentAsNotice(mail, mailFrom);
 }
 
 /** The address a `From:` line quoted in the returned original names. */

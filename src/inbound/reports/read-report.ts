@@ -80,6 +80,8 @@ export interface ReadOptions {
    * read from its text counts only from a mailer daemon that quotes the original's Message-ID.
    */
   inbox?: boolean;
+  /** The envelope sender (MAIL FROM), when known: notices come from the null sender. */
+  mailFrom?: string;
 }
 
 type ReportPart = { type: "delivery" | "feedback"; file: InboundFile; declared: boolean };
@@ -194,7 +196,7 @@ async function noticeReport(
   options: ReadOptions,
 ): Promise<MailReport | null> {
   const text = splitNotice(mail);
-  if (!isFailureNotice(mail, text.notice)) return null;
+  if (!isFailureNotice(mail, text.notice, options.mailFrom)) return null;
   const originalMessageId = ownMessageId(original?.messageId ?? quotedMessageId(text.returned));
   if (options.inbox && !(isDaemonSender(mail) && originalMessageId)) return null;
   const fieldsAt = QUOTED_FIELDS.exec(text.notice)?.index;
