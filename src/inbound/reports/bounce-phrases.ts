@@ -139,7 +139,7 @@ export const MAILBOX_FULL =
  * unless the notice itself gives a 5.x.x status.
  */
 export const EXPIRED =
-  /could not deliver for the last|not delivered within|retry timeout exceeded|in the queue too long|delivery failed \d+ attempts|was aborted after|did not accept our requests to connect|message expired|delivery time expired|cannot send message for \d+ days|too long in queue/i;
+  /could not deliver for the last|not delivered within|retry timeout exceeded|in the queue too long|delivery failed \d+ attempts|was aborted after|did not accept our requests to connect|message expired|delivery time expired|cannot send message for \d+ days|too long in queue|have been failing for a long time/i;
 
 /** Permanent failures, named in words. */
 export const HARD_TEXT = new RegExp(

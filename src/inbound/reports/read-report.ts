@@ -172,7 +172,8 @@ function hotmailComplaint(
 /**
  * OpenSMTPD's delivery-status part says only `Status: 5.0.0` ("failed, no detail"), its text the
  * reply each recipient got: a recipient whose status has no detail takes the one its lines in the
- * text give (`552 5.2.2 ... Mailbox full`), when they give one.
+ * text give (`552 5.2.2 ... Mailbox full`), when they give one of the same class (a 4.x.x in a
+ * transcript is an earlier attempt, not the failure).
  */
 function withNoticeDetail(mail: InboundMail, report: MailReport): MailReport {
   const vague = (r: ReportedRecipient) =>
@@ -180,7 +181,9 @@ function withNoticeDetail(mail: InboundMail, report: MailReport): MailReport {
   if (report.type !== "delivery_status" || !report.recipients.some(vague)) return report;
   const inText = noticeRecipients(mail, splitNotice(mail), null, null);
   const recipients = report.recipients.map((r) => {
-    const told = vague(r) ? inText.find((t) => t.address === r.address && t.status && !vague(t)) : undefined;
+    const told = vague(r)
+      ? inText.find((t) => t.address === r.address && t.status?.[0] === r.status?.[0] && !vague(t))
+      : undefined;
     return told
       ? { ...r, status: told.status, replyCode: told.replyCode, diagnostic: told.diagnostic, kind: told.kind }
       : r;
