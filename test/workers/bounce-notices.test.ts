@@ -141,6 +141,20 @@ describe("never a false report", () => {
     expect(await read(worried)).toBeNull();
   });
 
+  it("a success told in prose by a mailer daemon is no failure", async () => {
+    const success = fill(qmail, QMAIL)
+      .replace("Subject: failure notice", "Subject: Delivery Status Notification (Success)")
+      .replace(
+        /Hi\. This is[\s\S]*?(?=--- Below this line)/,
+        "Your message was delivered to gone@example.net.\r\n\r\n",
+      );
+    expect(success).toContain("was delivered to gone@example.net");
+    expect(await read(success)).toBeNull();
+    expect(
+      await read(success.replace("Subject: Delivery Status Notification (Success)", "Subject: Message")),
+    ).toBeNull();
+  });
+
   it("on the inbox path, a notice counts only from a mailer daemon quoting the original's Message-ID", async () => {
     expect((await read(fill(qmail, QMAIL), null, true))?.originalMessageId).toBe("<original-1@acme.test>");
     const unquoted = fill(qmail, QMAIL).replace(/^Message-ID: .*\r\n/m, "");

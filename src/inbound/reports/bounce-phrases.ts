@@ -62,6 +62,12 @@ export const FAILURE_SUBJECT = new RegExp(
   "i",
 );
 
+/** Success notices in prose ("Delivery Status Notification (Success)", "Delivered: ..."): no failure. */
+export const SUCCESS_SUBJECT =
+  /\((success|relayed|delivered|expanded)\)|^\s*(delivered|relayed|read):|delivery (was )?successful/i;
+export const SUCCESS_TEXT =
+  /(was|has been) (successfully )?delivered to|successfully delivered|delivery (to the following recipients? )?(was |has )?(successful|succeeded|complete)/i;
+
 /** Subjects of RFC 3834 auto-replies, which go back to the same Return-Path as bounces. */
 export const AUTO_REPLY_SUBJECT =
   /^\s*(auto(matic)?[-_ ]?(reply|response|respons|antwort)|out of (the )?office|away|vacation|abwesen|absence|自動応答|自動返信)/i;

@@ -20,6 +20,8 @@ import {
   QUOTED_HEADER,
   SENDER_CONTEXT,
   SOFT_TEXT,
+  SUCCESS_SUBJECT,
+  SUCCESS_TEXT,
 } from "./bounce-phrases";
 import { MAX_DIAGNOSTIC, MAX_RECIPIENTS } from "./delivery-fields";
 import type { ReportedRecipient } from "./report-types";
@@ -77,9 +79,11 @@ function sentAsNotice(mail: InboundMail, mailFrom: string | undefined): boolean 
  * are none, whatever they say.
  */
 export function isFailureNotice(mail: InboundMail, notice: string, mailFrom?: string): boolean {
-  if (AUTO_REPLY_SUBJECT.test(mail.subject)) return false;
+  if (AUTO_REPLY_SUBJECT.test(mail.subject) || SUCCESS_SUBJECT.test(mail.subject)) return false;
   const subject = FAILURE_SUBJECT.test(mail.subject);
   const text = FAILURE_TEXT.test(notice);
+  // "Your message was delivered to ...": a success told in prose, unless the subject says failure.
+  if (!subject && SUCCESS_TEXT.test(notice)) return false;
   if (isDaemonSender(mail)) return subject || text;
   if (DAEMON_LAYOUT.test(notice)) return true;
   return subject && (text || !mail.from) && sentAsNotice(mail, mailFrom);
