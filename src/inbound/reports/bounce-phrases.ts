@@ -117,7 +117,8 @@ export const FAILURE_TEXT = new RegExp(
 /** Where the returned original begins in a notice's text: nothing after it is the notice's. */
 export const ORIGINAL_MARKER = new RegExp(
   [
-    "^[ \\t]*[-=*_ ]{2,}.*\\b(copy of|original|unsent|returned|undelivered|header of)\\b.*$",
+    // Bounded: a marker is a short line, and hostile text must not cost quadratic time.
+    "^[ \\t]*[-=*_]{2,}[ \\t]*[^\\n]{0,60}?\\b(copy of|original|unsent|returned|undelivered|header of)\\b[^\\n]{0,80}$",
     "^[ \\t]*(original message follows|below is a copy of the original message|the original message (headers?|follows)|original message headers?)\\b.*$",
     "^[ \\t]*-{2,} ?below this line.*$",
   ].join("|"),

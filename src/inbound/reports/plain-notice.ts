@@ -32,8 +32,12 @@ const MAX_TEXT = 64 * 1024;
 const STATUS_IN_TEXT = /(?<![\d.])([245])\.(\d{1,3})\.(\d{1,3})(?!\.?\d)/;
 /** An SMTP reply code in prose (`said: 550 ...`, `550-5.1.1`, `ERROR_CODE :550`): no number, IP or URL part. */
 const REPLY_IN_TEXT = /(?<![\w.#/=@-])([245][0-5]\d)(?=[ \-:,]|$)(?![:-]\d)/m;
+/**
+ * An address in prose. Lengths are bounded (RFC 5321: 64-octet local parts, 63-octet labels) and
+ * a match cannot start inside a word, so hostile text costs linear time, not quadratic.
+ */
 const ADDRESS_IN_TEXT =
-  /(?<![/\w.-])[a-z0-9.!#$%&'*+=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+/gi;
+  /(?<![/\w.!#$%&'*+=?^`{|}~-])[a-z0-9.!#$%&'*+=?^_`{|}~-]{1,64}@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?){1,10}/gi;
 
 const localPart = (address: string) => address.slice(0, address.lastIndexOf("@"));
 const domainPart = (address: string) => address.slice(address.lastIndexOf("@") + 1);
@@ -120,13 +124,14 @@ function addressesInNotice(mail: InboundMail, lines: string[], originalFrom: str
     [mail.from?.address, ...mail.to, ...mail.cc, originalFrom].filter((a): a is string => Boolean(a)),
   );
   const found: Array<{ address: string; line: number }> = [];
+  const seen = new Set<string>();
   lines.forEach((line, index) => {
     // "...contact <support@...>" and its Japanese form, whose verb ends the sentence on the next line.
     const contact = CONTACT_LINE.test(line) || CONTACT_LINE.test((lines[index + 1] ?? "").slice(0, 12));
     if (QUOTED_HEADER.test(line) || contact) return;
     for (const match of line.matchAll(ADDRESS_IN_TEXT)) {
       const address = match[0].toLowerCase();
-      if (SENDER_CONTEXT.test(line.slice(0, match.index))) continue;
+      if (SENDER_CONTEXT.test(line.slice(Math.max(0, (match.index ?? 0) - 40), match.index))) continue;
       // `a@b <c@d>`: the first is the display name of the other (Exim's malformed-address notice).
       const bracketed = /^\s*<(?:mailto:)?([^<>\s]+@[^<>\s]+)>/.exec(
         line.slice((match.index ?? 0) + match[0].length),
@@ -136,7 +141,8 @@ function addressesInNotice(mail: InboundMail, lines: string[], originalFrom: str
         continue;
       }
       if (excluded.has(address) || /^mailer-?daemon$/i.test(localPart(address))) continue;
-      if (!isValidAddress(address) || found.some((f) => f.address === address)) continue;
+      if (!isValidAddress(address) || seen.has(address) || found.length >= MAX_RECIPIENTS) continue;
+      seen.add(address);
       found.push({ address, line: index });
     }
   });
