@@ -7,7 +7,7 @@ import { forgetRaw, keepRaw, MAX_INBOUND_BYTES, type RawMail, rawKeyOf, readRaw 
 import { type InboundContext, type Received, receive } from "./receive";
 import { type MailboxRoute, routeRecipient } from "./recipient";
 import { namedRecipient } from "./reports/named-recipient";
-import { readReport } from "./reports/read-report";
+import { type ReadOptions, readReport } from "./reports/read-report";
 import { type ReportOutcome, receiveReport } from "./reports/receive-report";
 import { emailById, emailByMessageId, type ReportedEmail } from "./reports/reports.repo";
 
@@ -48,11 +48,12 @@ async function report(
   raw: RawMail,
   mail: InboundMail | Error,
   found: { email: ReportedEmail | null; recipientTag: string | null },
+  options: ReadOptions = {},
 ): Promise<Outcome> {
   const isMail = !(mail instanceof Error);
   const { email } = found;
   const named = email ? await namedRecipient(secret, email, found.recipientTag) : null;
-  const read = isMail ? await readReport(mail, named) : null;
+  const read = isMail ? await readReport(mail, named, { ...options, mailFrom: message.from }) : null;
   // What the report writes names the raw key.
   await raw.stored;
   const outcome = await receiveReport(db, {
@@ -70,7 +71,10 @@ async function report(
 /**
  * A mail for an inbox, its bytes already in R2: parsed, then a message, a duplicate or a recorded
  * drop; or, when it is a bounce or complaint report, handled as one (found by the returned
- * original's Message-ID in the workspace) and never a ticket.
+ * original's Message-ID in the workspace) and never a ticket. A customer's mail must never be
+ * swallowed as a bounce: only a declared report (`multipart/report`) is one whatever it names;
+ * a mailer daemon's notice in prose, or report parts in another container, is one only when it
+ * names an email of this workspace by Message-ID, and otherwise stays a ticket.
  */
 async function accept(
   ctx: InboundContext,
@@ -85,11 +89,22 @@ async function accept(
     await recordDropped(ctx, envelope, raw, { reason: "parse_failed", detail: mail.message });
     return { kind: "dropped", reason: "parse_failed" };
   }
-  const reportOf = await readReport(mail);
+  const options = { inbox: true };
+  const reportOf = await readReport(mail, null, { ...options, mailFrom: message.from });
   if (reportOf) {
     const original = reportOf.originalMessageId;
     const email = original ? await emailByMessageId(ctx.db, ctx.accountId, original) : null;
-    return report(ctx.db, ctx.env.ENCRYPTION_KEY, message, raw, mail, { email, recipientTag: null });
+    if (reportOf.declared || email) {
+      return report(
+        ctx.db,
+        ctx.env.ENCRYPTION_KEY,
+        message,
+        raw,
+        mail,
+        { email, recipientTag: null },
+        options,
+      );
+    }
   }
   const outcome = await receive(ctx, route, { mailFrom: message.from, messageId }, raw, mail);
   if (outcome.kind === "dropped")

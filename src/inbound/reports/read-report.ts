@@ -1,39 +1,19 @@
 import PostalMime, { type Header } from "postal-mime";
 import type { BounceKind } from "../../features/suppressions/bounces";
-import { oneLine } from "../../lib/text";
-import { isValidAddress } from "../../mail/address";
 import { type InboundFile, type InboundMail, ownMessageId } from "../parse";
+import { addressOf, deliveryFields, fieldGroups, fieldOf, MAX_RECIPIENTS, mtaName } from "./delivery-fields";
+import {
+  isDaemonSender,
+  isFailureNotice,
+  noticeHost,
+  noticeRecipients,
+  quotedMessageId,
+  splitNotice,
+} from "./plain-notice";
+import type { MailReport, ReportedRecipient } from "./report-types";
 
-/** One recipient a report is about, and what it counts as (null: nothing to act on). */
-export interface ReportedRecipient {
-  address: string;
-  /** RFC 3464 `Action` (failed, delayed, delivered, relayed, expanded); `complaint` for ARF. */
-  action: string;
-  /** The enhanced status code (RFC 3463), when given. */
-  status: string | null;
-  /** The SMTP reply code (`550`), when the report quotes one. */
-  replyCode: string | null;
-  /** What the report says happened, one line: status, Diagnostic-Code or the feedback type. */
-  diagnostic: string;
-  kind: BounceKind | null;
-}
+export type { MailReport, ReportedRecipient } from "./report-types";
 
-export interface MailReport {
-  type: "delivery_status" | "feedback";
-  /** How it was read: an RFC 3464/6522 report, an RFC 5965 (ARF) one, or a plain-text notice. */
-  format: "rfc3464" | "arf" | "plain";
-  /** The server that wrote the report: `Reporting-MTA`, else the notice's sending host, when known. */
-  reportingMta: string | null;
-  recipients: ReportedRecipient[];
-  /** The Message-ID of the returned original (its whole message or its headers), when included. */
-  originalMessageId: string | null;
-}
-
-const MAX_RECIPIENTS = 100;
-const MAX_DIAGNOSTIC = 1000;
-const STATUS_CODE = /\b([245])\.\d{1,3}\.\d{1,3}\b/;
-/** An SMTP reply code opening a diagnostic (`smtp; 550 5.1.1 ...`). */
-const REPLY_CODE = /(?:^|;\s*|\s)([245]\d\d)(?=[\s-]|$)/;
 /** ARF feedback types that mean the recipient did not want the mail (RFC 5965 §7.3). */
 const COMPLAINTS = new Set(["abuse", "fraud"]);
 const ORIGINAL_TYPES = new Set([
@@ -42,50 +22,6 @@ const ORIGINAL_TYPES = new Set([
   "message/global",
   "message/global-headers",
 ]);
-
-const fieldOf = (headers: Header[], name: string) => headers.find((h) => h.key === name)?.value.trim() ?? "";
-
-/** `rfc822; Ada@Example.com` or `<ada@example.com>`: the address, lowercased. */
-function addressOf(value: string): string | null {
-  const bare = value.includes(";") ? value.slice(value.indexOf(";") + 1) : value;
-  const address = bare.trim().replace(/^<|>$/g, "").toLowerCase();
-  return isValidAddress(address) ? address : null;
-}
-
-/**
- * The field groups of a `message/delivery-status` or `message/feedback-report` body. Their
- * syntax is that of message headers (RFC 3464 §2.1, RFC 5965 §3.1), so each blank-line-separated
- * group is read by the same MIME parser as mail headers: folding and encoded words done right.
- */
-async function fieldGroups(file: InboundFile): Promise<Header[][]> {
-  const text = new TextDecoder().decode(file.bytes).replace(/\r?\n/g, "\r\n");
-  // The per-message group and at most MAX_RECIPIENTS recipients are read: a report of a
-  // million groups costs no more than one of a hundred.
-  const groups = text
-    .split(/\r\n[ \t]*\r\n/)
-    .filter((g) => g.trim() !== "")
-    .slice(0, MAX_RECIPIENTS + 1);
-  return Promise.all(groups.map(async (g) => (await PostalMime.parse(`${g}\r\n\r\n`)).headers));
-}
-
-function kindOf(action: string, status: string | null): BounceKind | null {
-  if (action === "delayed") return "soft";
-  if (action !== "failed") return null;
-  return status?.startsWith("4") ? "soft" : "hard";
-}
-
-function deliveryRecipient(fields: Header[]): ReportedRecipient | null {
-  const address =
-    addressOf(fieldOf(fields, "final-recipient")) ?? addressOf(fieldOf(fields, "original-recipient"));
-  const action = fieldOf(fields, "action").toLowerCase();
-  if (!address || !action) return null;
-  const diagnosticCode = oneLine(fieldOf(fields, "diagnostic-code"));
-  const status =
-    STATUS_CODE.exec(fieldOf(fields, "status"))?.[0] ?? STATUS_CODE.exec(diagnosticCode)?.[0] ?? null;
-  const diagnostic = [status, action, diagnosticCode].filter(Boolean).join(" ").slice(0, MAX_DIAGNOSTIC);
-  const replyCode = REPLY_CODE.exec(diagnosticCode)?.[1] ?? null;
-  return { address, action, status, replyCode, diagnostic, kind: kindOf(action, status) };
-}
 
 async function originalOf(mail: InboundMail) {
   const part = mail.files.find((f) => ORIGINAL_TYPES.has(f.contentType.toLowerCase()));
@@ -126,12 +62,6 @@ async function feedbackRecipients(
   }));
 }
 
-/** `dns; mx.example.com` → `mx.example.com`; null when empty. */
-function mtaName(value: string): string | null {
-  const name = oneLine(value.includes(";") ? value.slice(value.indexOf(";") + 1) : value).trim();
-  return name ? name.slice(0, 255) : null;
-}
-
 /** The report type a `multipart/report` names (RFC 6522), lowercased; null for other mail. */
 function reportTypeOf(mail: InboundMail): string | null {
   const contentType = fieldOf(mail.headers, "content-type").toLowerCase();
@@ -139,27 +69,51 @@ function reportTypeOf(mail: InboundMail): string | null {
   return /report-type\s*=\s*"?([a-z0-9-]+)"?/.exec(contentType)?.[1] ?? "";
 }
 
+const DELIVERY_STATUS = ["message/delivery-status", "message/global-delivery-status"];
+const FEEDBACK_REPORT = ["message/feedback-report"];
+/** Where RFC 3464 fields quoted in a notice's text begin (Amazon WorkMail's "Technical report:"). */
+const QUOTED_FIELDS = /^(Reporting-MTA|Final-Recipient|Original-Recipient)[ \t]*:/im;
+
+export interface ReadOptions {
+  /**
+   * Mail to a support inbox, where a customer's mail must never be taken for a bounce: a notice
+   * read from its text counts only from a mailer daemon that quotes the original's Message-ID.
+   */
+  inbox?: boolean;
+  /** The envelope sender (MAIL FROM), when known: notices come from the null sender. */
+  mailFrom?: string;
+}
+
+type ReportPart = { type: "delivery" | "feedback"; file: InboundFile; declared: boolean };
+
 /**
- * A bounce (RFC 3464 `delivery-status`) or complaint (RFC 5965 `feedback-report`) in a parsed
- * mail, with the recipients it is about; null when the mail is no such report. `envelopeRecipient`
- * is the recipient the report's bounce address names, when it names one (see `namedRecipient`).
+ * The report part: the one a `multipart/report` names; in another container (ARF in
+ * `multipart/mixed`, OpenSMTPD's delivery status, a report type left out) whichever is there.
+ * Other declared reports (read receipts, TLS reports) are none.
  */
-export async function readReport(
-  mail: InboundMail,
-  envelopeRecipient: string | null = null,
-): Promise<MailReport | null> {
+function reportPartOf(mail: InboundMail): ReportPart | null {
   const reportType = reportTypeOf(mail);
-  const wanted =
-    reportType === "delivery-status"
-      ? ["message/delivery-status", "message/global-delivery-status"]
-      : reportType === "feedback-report"
-        ? ["message/feedback-report"]
-        : null;
-  const body = wanted && mail.files.find((f) => wanted.includes(f.contentType.toLowerCase()));
-  if (!body) return null;
-  const [groups, original] = await Promise.all([fieldGroups(body), originalOf(mail)]);
+  const find = (types: string[]) => mail.files.find((f) => types.includes(f.contentType.toLowerCase()));
+  const delivery = find(DELIVERY_STATUS);
+  const feedback = find(FEEDBACK_REPORT);
+  const declared = reportType === "delivery-status" || reportType === "feedback-report";
+  if (reportType === "delivery-status")
+    return delivery ? { type: "delivery", file: delivery, declared } : null;
+  if (reportType === "feedback-report")
+    return feedback ? { type: "feedback", file: feedback, declared } : null;
+  if (feedback) return { type: "feedback", file: feedback, declared };
+  return delivery ? { type: "delivery", file: delivery, declared } : null;
+}
+
+async function partReport(
+  mail: InboundMail,
+  part: ReportPart,
+  original: Awaited<ReturnType<typeof originalOf>>,
+  envelopeRecipient: string | null,
+): Promise<MailReport> {
+  const groups = await fieldGroups(new TextDecoder().decode(part.file.bytes));
   const originalMessageId = ownMessageId(original?.messageId);
-  if (reportType === "feedback-report") {
+  if (part.type === "feedback") {
     const to = (original?.to ?? []).map((a) => a.address ?? "");
     const recipients = await feedbackRecipients(mail, groups.flat(), to, envelopeRecipient);
     return {
@@ -168,19 +122,124 @@ export async function readReport(
       reportingMta: mtaName(fieldOf(groups.flat(), "reporting-mta")),
       recipients: recipients.slice(0, MAX_RECIPIENTS),
       originalMessageId,
+      declared: part.declared,
     };
   }
-  // The first group is about the message, each further one about one recipient.
-  const recipients = groups
-    .slice(1)
-    .map(deliveryRecipient)
-    .filter((r) => r !== null)
-    .slice(0, MAX_RECIPIENTS);
   return {
     type: "delivery_status",
     format: "rfc3464",
-    reportingMta: mtaName(fieldOf(groups[0] ?? [], "reporting-mta")),
+    ...deliveryFields(groups),
+    originalMessageId,
+    declared: part.declared,
+  };
+}
+
+/**
+ * Hotmail's older complaint notices (JMRP, "complaint about message from <ip>" from
+ * staff@hotmail.com) have no feedback-report part: the returned original names the complainant
+ * in `X-HmXmrOriginalRecipient`, or, when the parser shows it inline, in its `To:`.
+ */
+function hotmailComplaint(
+  mail: InboundMail,
+  original: Awaited<ReturnType<typeof originalOf>>,
+): MailReport | null {
+  if (mail.from?.address !== "staff@hotmail.com" || !/^\s*complaint about message/i.test(mail.subject))
+    return null;
+  const named = addressOf(fieldOf(original?.headers ?? [], "x-hmxmroriginalrecipient"));
+  const to = original?.to?.map((a) => a.address ?? "") ?? [
+    /^\s*To:\s*(.+)$/im.exec(mail.text ?? "")?.[1] ?? "",
+  ];
+  const addresses = named ? [named] : to.map(addressOf).filter((a): a is string => a !== null);
+  if (addresses.length !== 1) return null;
+  const diagnostic = `Feedback report (abuse) from ${mail.from.address}`;
+  return {
+    type: "feedback",
+    format: "arf",
+    reportingMta: null,
+    recipients: addresses.map((address) => ({
+      address,
+      action: "complaint",
+      status: null,
+      replyCode: null,
+      diagnostic,
+      kind: "complaint" as const,
+    })),
+    originalMessageId: ownMessageId(original?.messageId),
+    declared: false,
+  };
+}
+
+/**
+ * OpenSMTPD's delivery-status part says only `Status: 5.0.0` ("failed, no detail"), its text the
+ * reply each recipient got: a recipient whose status has no detail takes the one its lines in the
+ * text give (`552 5.2.2 ... Mailbox full`), when they give one of the same class (a 4.x.x in a
+ * transcript is an earlier attempt, not the failure).
+ */
+function withNoticeDetail(mail: InboundMail, report: MailReport): MailReport {
+  const vague = (r: ReportedRecipient) =>
+    r.kind !== null && r.action === "failed" && /^[45]\.0\.0$/.test(r.status ?? "");
+  if (report.type !== "delivery_status" || !report.recipients.some(vague)) return report;
+  const inText = noticeRecipients(mail, splitNotice(mail), null, null);
+  const recipients = report.recipients.map((r) => {
+    const told = vague(r)
+      ? inText.find((t) => t.address === r.address && t.status?.[0] === r.status?.[0] && !vague(t))
+      : undefined;
+    return told
+      ? { ...r, status: told.status, replyCode: told.replyCode, diagnostic: told.diagnostic, kind: told.kind }
+      : r;
+  });
+  return { ...report, recipients };
+}
+
+/** A delivery-failure notice that is no RFC 3464 report, read from its text (see plain-notice.ts). */
+async function noticeReport(
+  mail: InboundMail,
+  original: Awaited<ReturnType<typeof originalOf>>,
+  envelopeRecipient: string | null,
+  options: ReadOptions,
+): Promise<MailReport | null> {
+  const text = splitNotice(mail);
+  if (!isFailureNotice(mail, text.notice, options.mailFrom)) return null;
+  const originalMessageId = ownMessageId(original?.messageId ?? quotedMessageId(text.returned));
+  if (options.inbox && !(isDaemonSender(mail) && originalMessageId)) return null;
+  const fieldsAt = QUOTED_FIELDS.exec(text.notice)?.index;
+  const quoted =
+    fieldsAt === undefined ? null : deliveryFields(await fieldGroups(text.notice.slice(fieldsAt)));
+  const recipients = quoted?.recipients.length
+    ? quoted.recipients
+    : noticeRecipients(mail, text, original?.from?.address?.toLowerCase() ?? null, envelopeRecipient);
+  return {
+    type: "delivery_status",
+    format: "plain",
+    reportingMta: quoted?.reportingMta ?? noticeHost(mail),
     recipients,
     originalMessageId,
+    declared: false,
   };
+}
+
+/**
+ * A bounce (RFC 3464 `delivery-status`, or a delivery-failure notice in prose) or a complaint
+ * (RFC 5965 `feedback-report`) in a parsed mail, with the recipients it is about; null when the
+ * mail is none of these. `envelopeRecipient` is the recipient the report's bounce address
+ * names, when it names one (see `namedRecipient`).
+ */
+export async function readReport(
+  mail: InboundMail,
+  envelopeRecipient: string | null = null,
+  options: ReadOptions = {},
+): Promise<MailReport | null> {
+  const [part, original] = [reportPartOf(mail), await originalOf(mail)];
+  const structured = part
+    ? withNoticeDetail(mail, await partReport(mail, part, original, envelopeRecipient))
+    : null;
+  if (structured?.recipients.length || structured?.type === "feedback") return structured;
+  const hotmail = hotmailComplaint(mail, original);
+  if (hotmail) return hotmail;
+  // A declared report of another type (a read receipt, a TLS report) is no bounce in prose either.
+  const reportType = reportTypeOf(mail);
+  if (reportType && reportType !== "delivery-status" && reportType !== "feedback-report") return null;
+  // A delivery-status part that is empty or unreadable (Google Workspace, SurfControl): the
+  // notice's text may still say who failed.
+  return (await noticeReport(mail, original, envelopeRecipient, options)) ?? structured;
 }
