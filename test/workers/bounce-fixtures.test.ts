@@ -1,5 +1,5 @@
 /**
- * The bounce reader against 329 real bounce, complaint and auto-reply messages and labels it did
+ * The bounce reader against real bounce, complaint and auto-reply messages and labels it did
  * not write (test/fixtures/bounces/README.md): each message on its own, then the issue's figures.
  */
 import { describe, expect, it } from "vitest";
