@@ -2,6 +2,7 @@ import type { Scenario } from "../lib/types";
 import { apiBaseline } from "./api-baseline";
 import { automationEnrollments } from "./automation-enrollments";
 import { bigLists } from "./big-lists";
+import { bounces } from "./bounces";
 import { campaignSend } from "./campaign-send";
 import { dashboardPages } from "./dashboard-pages";
 import { emailSend } from "./email-send";
@@ -26,4 +27,5 @@ export const SCENARIOS: readonly Scenario[] = [
   automationEnrollments,
   bigLists,
   hostileHtmlScenario,
+  bounces,
 ];
