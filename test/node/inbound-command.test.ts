@@ -121,7 +121,7 @@ describe("npm run inbound", () => {
     });
   });
 
-  it("a bounce delivered to an email's bounce address shows in GET /v1/mail-reports", async () => {
+  it("a plain-text bounce delivered to an email's bounce address shows in GET /v1/mail-reports", async () => {
     const sent = await api<{ id: string }>("POST", "/v1/emails", {
       from: "Acme <hello@inbound.test>",
       to: "gone@example.net",
@@ -138,12 +138,12 @@ describe("npm run inbound", () => {
     });
     expect(copy.return_path).toMatch(/^bounces\+[0-9a-z]+@inbound\.test$/);
     const messageId = /^Message-ID:\s*(<[^>]+>)/im.exec(copy.raw)?.[1] ?? "";
-    const bounce = fixture("postfix-dsn-hard.eml")
+    // A real qmail failure notice (no RFC 3464 part): what most servers still send.
+    const bounce = fixture("qmail-failure-notice.eml")
       .replaceAll("{{BOUNCE}}", copy.return_path)
       .replaceAll("{{RECIPIENT}}", "gone@example.net")
-      .replaceAll("{{SENDER}}", "hello@inbound.test")
-      .replaceAll("{{ORIGINAL_ID}}", messageId)
-      .replaceAll("{{ID}}", "bounce-1");
+      .replaceAll("{{ORIGINAL_ID}}", messageId);
+    expect(messageId).not.toBe("");
     const output = execFileSync(
       "npm",
       ["run", "--silent", "inbound", "--", "--to", copy.return_path, "--url", worker.url],
@@ -162,7 +162,9 @@ describe("npm run inbound", () => {
       email_id: sent.id,
       recipient: "gone@example.net",
       severity: "hard",
-      status: "5.1.1",
+      status: "5.5.0",
+      reply_code: "550",
+      reporting_mta: "mx4.example.jp",
       action: "suppressed",
     });
   });
