@@ -24,6 +24,12 @@ export interface InboundMail {
   html: string | null;
   files: InboundFile[];
   headers: Header[];
+  /**
+   * The body as plain lines when the MIME parser found no text, HTML or part in it (a multipart
+   * whose boundary matches none of its delimiters, as some servers' notices have): what a bounce
+   * reader can still read. Null when the parser found anything.
+   */
+  unreadBody: string | null;
 }
 
 /** What a stored message keeps of long lists; the raw message keeps all. */
@@ -77,6 +83,34 @@ function fileOf(part: Attachment, index: number): InboundFile {
   };
 }
 
+/** What `unreadBody` keeps: a notice is a few lines, its returned original the rest. */
+const MAX_UNREAD_BODY = 64 * 1024;
+
+/**
+ * The body after the header block, without MIME delimiter lines and the part headers that follow
+ * them: the text of a multipart the parser could not split, as a person reading it would see it.
+ */
+function unreadBodyOf(bytes: Uint8Array): string {
+  const text = new TextDecoder().decode(bytes.subarray(0, MAX_UNREAD_BODY * 2)).replace(/\r\n?/g, "\n");
+  const start = text.indexOf("\n\n");
+  const lines = start < 0 ? [] : text.slice(start + 2).split("\n");
+  const kept: string[] = [];
+  let inPartHeaders = false;
+  for (const line of lines) {
+    if (/^--\S/.test(line) && !/\s/.test(line)) {
+      inPartHeaders = true;
+      continue;
+    }
+    if (inPartHeaders) {
+      if (line.trim() === "") inPartHeaders = false;
+      else if (/^[\w-]+:|^[ \t]/.test(line)) continue;
+      else inPartHeaders = false;
+    }
+    kept.push(line);
+  }
+  return kept.join("\n").slice(0, MAX_UNREAD_BODY);
+}
+
 /** Parses the received bytes; throws only for MIME the parser cannot read at all. */
 export async function parseMail(bytes: Uint8Array): Promise<InboundMail> {
   const email = await PostalMime.parse(bytes);
@@ -96,5 +130,6 @@ export async function parseMail(bytes: Uint8Array): Promise<InboundMail> {
     html: email.html ?? null,
     files: email.attachments.slice(0, MAX_STORED_ATTACHMENTS).map(fileOf),
     headers: email.headers,
+    unreadBody: email.text || email.html || email.attachments.length > 0 ? null : unreadBodyOf(bytes) || null,
   };
 }

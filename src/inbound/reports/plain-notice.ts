@@ -53,7 +53,7 @@ export function isDaemonSender(mail: InboundMail): boolean {
 
 /** The notice's text and the returned original after it (quoted in the text), split at the first sign of the original. */
 export function splitNotice(mail: InboundMail): { notice: string; returned: string } {
-  const text = (mail.text ?? (mail.html ? htmlToText(mail.html) : ""))
+  const text = (mail.text ?? (mail.html ? htmlToText(mail.html) : (mail.unreadBody ?? "")))
     .slice(0, MAX_TEXT)
     .replace(/\r\n?/g, "\n");
   const marker = ORIGINAL_MARKER.exec(text);

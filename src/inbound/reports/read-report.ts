@@ -191,6 +191,18 @@ function withNoticeDetail(mail: InboundMail, report: MailReport): MailReport {
   return { ...report, recipients };
 }
 
+/**
+ * RFC 3464 fields a notice quotes in its text (Amazon WorkMail's "Technical report:"), or that a
+ * multipart the parser could not split still holds (its delivery-status part as plain lines, read
+ * whole: the notice's cut at the first header-like line would stop at `X-Actual-Recipient`).
+ */
+async function quotedFields(text: string) {
+  const at = QUOTED_FIELDS.exec(text)?.index;
+  if (at === undefined) return null;
+  const fields = deliveryFields(await fieldGroups(text.slice(at)));
+  return fields.recipients.length > 0 ? fields : null;
+}
+
 /** A delivery-failure notice that is no RFC 3464 report, read from its text (see plain-notice.ts). */
 async function noticeReport(
   mail: InboundMail,
@@ -202,10 +214,8 @@ async function noticeReport(
   if (!isFailureNotice(mail, text.notice, options.mailFrom)) return null;
   const originalMessageId = ownMessageId(original?.messageId ?? quotedMessageId(text.returned));
   if (options.inbox && !(isDaemonSender(mail) && originalMessageId)) return null;
-  const fieldsAt = QUOTED_FIELDS.exec(text.notice)?.index;
-  const quoted =
-    fieldsAt === undefined ? null : deliveryFields(await fieldGroups(text.notice.slice(fieldsAt)));
-  const recipients = quoted?.recipients.length
+  const quoted = (await quotedFields(text.notice)) ?? (await quotedFields(mail.unreadBody ?? ""));
+  const recipients = quoted
     ? quoted.recipients
     : noticeRecipients(mail, text, original?.from?.address?.toLowerCase() ?? null, envelopeRecipient);
   return {
