@@ -21,10 +21,7 @@ export const MailReportSchema = z
       description:
         "`hard` (permanent: 5.x.x, unknown user or domain) or `soft` (temporary: 4.x.x, mailbox full, delayed); null for complaints and reports without a verdict.",
     }),
-    status: z
-      .string()
-      .nullable()
-      .openapi({ description: "The enhanced status code.", example: "5.1.1" }),
+    status: z.string().nullable().openapi({ description: "The enhanced status code.", example: "5.1.1" }),
     reply_code: z.string().nullable().openapi({ description: "The SMTP reply code.", example: "550" }),
     diagnostic: z.string().nullable().openapi({ description: "What the report says happened, one line." }),
     reporting_mta: z.string().nullable().openapi({
