@@ -24,6 +24,7 @@ import { mailReportsRouter } from "./features/mail-reports/mail-reports.handlers
 import { membersRouter } from "./features/members/members.handlers";
 import { messagesRouter } from "./features/messages/messages.handlers";
 import { portalRouter } from "./features/portal/portal.handlers";
+import { emailReportRouter } from "./features/reports/email-report.handlers";
 import { recordRequest } from "./features/request-logs/record-request";
 import { requestLogsRouter } from "./features/request-logs/request-logs.handlers";
 import { loginRouter } from "./features/sessions/login.handlers";
@@ -86,6 +87,7 @@ export function createApp() {
   app.route("/", rawEmailsRouter);
   app.route("/", emailsRouter);
   app.route("/", mailReportsRouter);
+  app.route("/", emailReportRouter);
   app.route("/", inboxesRouter);
   app.route("/", droppedMailRouter);
   app.route("/", customersRouter);

@@ -7,14 +7,22 @@ import type { SQL } from "drizzle-orm";
  * and are registered by the composition root (src/jobs/outcome-listeners.ts).
  */
 export interface DeliveryOutcomeListener {
+  /** After an email is created (and what links it, a ticket reply's message, is written). */
+  accepted(emailId: string, now: number): SQL[];
+  /** Before a hand-off to the transport; `claim` is the hand-off's own condition on `emails`. */
+  handedOff(emailId: string, claim: SQL, now: number): SQL[];
+  /** Any email's attempt ended with `status`, before its own update; `fence` is its claim. */
+  ended(emailId: string, status: string, fence: SQL, now: number): SQL[];
+  /** Before a bounce or complaint of one recipient of an email is written to `bounces`. */
+  bounced(emailId: string, address: string, kind: "hard" | "soft" | "complaint", now: number): SQL[];
   /** An attempt ended (`sent`, `failed`, `bounced`; other statuses are no outcome); `fence` is its claim. */
   delivered(emailId: string, status: string, fence: SQL, now: number): SQL[];
   /** The sweep closes the emails `handedOff` matches; to run before their own update. */
   recovered(handedOff: SQL, now: number): SQL[];
   /** Before the email's open is recorded (its `first_opened_at` still tells the first one). */
-  firstOpen(emailId: string): SQL[];
+  firstOpen(emailId: string, now: number): SQL[];
   /** Before the email's click is recorded (its `first_clicked_at` still tells the first one). */
-  firstClick(emailId: string): SQL[];
+  firstClick(emailId: string, now: number): SQL[];
   /** Before a bounce report's event is written; `wentOut` lists the statuses of an email that went out. */
   firstBounce(emailId: string, wentOut: SQL): SQL[];
 }
@@ -36,10 +44,14 @@ export function deliveryOutcomeHook() {
     return listeners.flatMap(each);
   };
   const outcomes: DeliveryOutcomeListener = {
+    accepted: (emailId, now) => collect((l) => l.accepted(emailId, now)),
+    handedOff: (emailId, claim, now) => collect((l) => l.handedOff(emailId, claim, now)),
+    ended: (emailId, status, fence, now) => collect((l) => l.ended(emailId, status, fence, now)),
+    bounced: (emailId, address, kind, now) => collect((l) => l.bounced(emailId, address, kind, now)),
     delivered: (emailId, status, fence, now) => collect((l) => l.delivered(emailId, status, fence, now)),
     recovered: (handedOff, now) => collect((l) => l.recovered(handedOff, now)),
-    firstOpen: (emailId) => collect((l) => l.firstOpen(emailId)),
-    firstClick: (emailId) => collect((l) => l.firstClick(emailId)),
+    firstOpen: (emailId, now) => collect((l) => l.firstOpen(emailId, now)),
+    firstClick: (emailId, now) => collect((l) => l.firstClick(emailId, now)),
     firstBounce: (emailId, wentOut) => collect((l) => l.firstBounce(emailId, wentOut)),
   };
   const register = (listener: DeliveryOutcomeListener) => {

@@ -29,6 +29,11 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
   { name: "Changelog", description: "Product update entries, published on the public changelog pages." },
   { name: "Surveys", description: "Questions put to customers, and their responses." },
   {
+    name: "Reports",
+    description:
+      "Counts over time, per day or week (UTC), read from daily rollups kept as mail and tickets move.",
+  },
+  {
     name: "Accounts",
     description: "The workspace: settings, quota usage, request and SMTP logs, the event stream.",
   },

@@ -12,15 +12,29 @@ function marking(name: string): { listener: DeliveryOutcomeListener; marks: SQL[
   const all = () => marks;
   return {
     marks,
-    listener: { delivered: all, recovered: all, firstOpen: all, firstClick: all, firstBounce: all },
+    listener: {
+      accepted: all,
+      handedOff: all,
+      ended: all,
+      bounced: all,
+      delivered: all,
+      recovered: all,
+      firstOpen: all,
+      firstClick: all,
+      firstBounce: all,
+    },
   };
 }
 
 const everyOutcome = (outcomes: DeliveryOutcomeListener) => [
+  () => outcomes.accepted("eml_X", 0),
+  () => outcomes.handedOff("eml_X", sql`1`, 0),
+  () => outcomes.ended("eml_X", "sent", sql`1`, 0),
+  () => outcomes.bounced("eml_X", "a@example.com", "hard", 0),
   () => outcomes.delivered("eml_X", "sent", sql`1`, 0),
   () => outcomes.recovered(sql`1`, 0),
-  () => outcomes.firstOpen("eml_X"),
-  () => outcomes.firstClick("eml_X"),
+  () => outcomes.firstOpen("eml_X", 0),
+  () => outcomes.firstClick("eml_X", 0),
   () => outcomes.firstBounce("eml_X", sql`('sent')`),
 ];
 

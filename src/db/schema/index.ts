@@ -7,6 +7,7 @@ export * from "./emails";
 export * from "./events";
 export * from "./inbound";
 export * from "./people";
+export * from "./reports";
 export * from "./smtp-logs";
 export * from "./support";
 export * from "./suppressions";

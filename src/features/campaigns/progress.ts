@@ -87,6 +87,10 @@ export function recoveredStatements(handedOff: SQL, now: number): SQL[] {
 
 /** The campaigns' listener on the delivery outcome hook, registered by the composition root. */
 export const campaignProgress: DeliveryOutcomeListener = {
+  accepted: () => [],
+  handedOff: () => [],
+  ended: () => [],
+  bounced: () => [],
   delivered: deliveredStatements,
   recovered: recoveredStatements,
   firstOpen: (emailId) => [firstOpenStatement(emailId)],

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Db } from "../../db/client";
+import { type Db, runBatch } from "../../db/client";
 import { accounts, connections } from "../../db/schema";
 import { mayActSql } from "../../lib/workspace-gate";
 import type { ConnectionRow } from "../connections/connections.repo";
-import { claimQuery, handOffQuery } from "./delivery.repo";
+import { claimQuery, handOffStatements } from "./delivery.repo";
 import type { EmailRow } from "./emails.repo";
 
 type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
@@ -44,8 +44,11 @@ export async function claimEmails(db: Db, ids: string[], now: number) {
 /** `handOff` for several claims in one round trip; answers the ids still held with time to spare. */
 export async function handOffEmails(db: Db, claimed: EmailRow[], now: number): Promise<Set<string>> {
   if (claimed.length === 0) return new Set();
-  const results = (await db.batch(
-    claimed.map((email) => handOffQuery(db, email, now)) as unknown as Batch,
-  )) as Array<Array<{ id: string }>>;
-  return new Set(results.flatMap((rows) => rows.map((row) => row.id)));
+  const perEmail = claimed.map((email) => handOffStatements(db, email, now));
+  const results = await runBatch(db, perEmail.flat());
+  // Each email's hand-off is the last of its statements: the ids it answers are the ones held.
+  const ends = perEmail.map((_, i) => perEmail.slice(0, i + 1).reduce((n, s) => n + s.length, 0) - 1);
+  return new Set(
+    ends.flatMap((end) => (results[end]?.results ?? []) as Array<{ id: string }>).map((row) => row.id),
+  );
 }

@@ -56,8 +56,17 @@ export function claimQuery(db: Db, id: string, now: number) {
  * to spare. From here on a lost claim is never sent again: the transport may have accepted it.
  */
 export async function handOff(db: Db, email: EmailRow, now: number): Promise<boolean> {
-  const rows = await handOffQuery(db, email, now);
-  return rows.length === 1;
+  const results = await runBatch(db, handOffStatements(db, email, now));
+  return results.at(-1)?.results.length === 1;
+}
+
+/**
+ * The hand-off with what counts it (the report's first one), in one batch, under the hand-off's
+ * own condition; the last statement answers the id when the claim still holds.
+ */
+export function handOffStatements(db: Db, email: EmailRow, now: number): Statement[] {
+  const claim = sql`status = 'sending' AND attempts = ${email.attempts} AND lease_until > ${now + TRANSPORT_BUDGET_MS}`;
+  return [...deliveryOutcomes.handedOff(email.id, claim, now), handOffQuery(db, email, now)];
 }
 
 export function handOffQuery(db: Db, email: EmailRow, now: number) {
@@ -107,10 +116,14 @@ export function finishStatements(
   detail: string | null,
   now: number,
 ): Statement[] {
-  // A campaign email's recipient and stats move with the attempt's end, fenced by the same claim.
-  const statements: Statement[] = email.campaignId
-    ? deliveryOutcomes.delivered(email.id, changes.status ?? "", ownedBy(email), now)
-    : [];
+  // What counts the attempt's end (a campaign's stats, the report's rollups) moves with it,
+  // fenced by the same claim.
+  const statements: Statement[] = [
+    ...(email.campaignId
+      ? deliveryOutcomes.delivered(email.id, changes.status ?? "", ownedBy(email), now)
+      : []),
+    ...deliveryOutcomes.ended(email.id, changes.status ?? "", ownedBy(email), now),
+  ];
   for (const state of ["accepted", "deferred", "rejected"] as const) {
     const group = outcomes.filter((o) => o.state === state);
     if (group.length === 0) continue;

@@ -3,6 +3,7 @@ import { type Db, runBatch, type Statement } from "../../db/client";
 import { notFound } from "../../lib/errors";
 import { describeError, log } from "../../lib/logger";
 import { mayActSql } from "../../lib/workspace-gate";
+import { deliveryOutcomes } from "../../mail/delivery-outcomes";
 import { limitSql } from "../usage/limits-sql";
 import { addUsageIf, ensureUsageRow, type UsageAmounts, usageRoom } from "../usage/usage.repo";
 import { assertStorageQuota, currentUsage, emailWindows } from "../usage/usage.service";
@@ -94,6 +95,7 @@ export async function acceptEmails(
     }),
     addUsageIf(accountId, amounts, windows, written),
     ...withEmails(drafts, written),
+    ...drafts.flatMap((row) => deliveryOutcomes.accepted(row.id, now)),
   ];
   const firstInsert = reads.length + 1;
 

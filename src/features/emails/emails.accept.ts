@@ -5,6 +5,7 @@ import { describeError, log } from "../../lib/logger";
 import { limitsFor, type PlanName, parseQuotaOverrides } from "../../lib/plans";
 import { mayAct, workspaceSuspended } from "../../lib/workspace-gate";
 import { formatAddress } from "../../mail/address";
+import { deliveryOutcomes } from "../../mail/delivery-outcomes";
 import type { AccountRow } from "../accounts/accounts.repo";
 import { reserveQuota } from "../usage/usage.service";
 import { checkQuotas, checkSizes, checkSuppressions, senderConnections } from "./emails.checks";
@@ -156,13 +157,20 @@ export async function prepareEmails(
 }
 
 /**
+ * What counts the emails as accepted (the report's rollups), to come last in the batch that
+ * creates them: after `more`, which may write what links an email to an inbox (its message).
+ */
+export const acceptedStatements = (rows: NewEmailRow[]) =>
+  rows.flatMap((row) => deliveryOutcomes.accepted(row.id, row.createdAt));
+
+/**
  * Writes prepared emails with `more` statements in one batch, after their attachments are in R2;
  * a failure gives the reservation back and removes the bytes.
  */
 export async function commitEmails(db: Db, prepared: PreparedEmails, more: Statement[] = []) {
   try {
     await prepared.store();
-    await runBatch(db, [...prepared.statements, ...more]);
+    await runBatch(db, [...prepared.statements, ...more, ...acceptedStatements(prepared.rows)]);
   } catch (error) {
     await prepared.abort();
     throw error;

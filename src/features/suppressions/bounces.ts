@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type Db, runBatch, type Statement } from "../../db/client";
 import { newId } from "../../lib/ids";
+import { deliveryOutcomes } from "../../mail/delivery-outcomes";
 
 export type BounceKind = "hard" | "soft" | "complaint";
 
@@ -39,7 +40,9 @@ export function bounceStatements(bounce: Bounce, now: number): Statement[] {
     SELECT ${newId("sup")}, ${accountId}, ${email}, ${REASONS[kind]}, ${emailId}, ${detail}, ${now}
     WHERE ${due}
     ON CONFLICT DO NOTHING`;
-  return [insert, suppress];
+  // Before the insert, while it can still tell a first bounce of this email and recipient.
+  const counted = emailId ? deliveryOutcomes.bounced(emailId, email, kind, now) : [];
+  return [...counted, insert, suppress];
 }
 
 /** Records one bounce on its own; answers whether the address is suppressed now. */

@@ -3,7 +3,7 @@ import { AppError } from "../../lib/errors";
 import { describeError, log } from "../../lib/logger";
 import { oneLine } from "../../lib/text";
 import { domainOf } from "../../mail/address";
-import { prepareEmails } from "../emails/emails.accept";
+import { acceptedStatements, prepareEmails } from "../emails/emails.accept";
 import type { NormalizedEmail } from "../emails/emails.input";
 import type { EmailRow } from "../emails/emails.repo";
 import { enqueueEmails } from "../emails/enqueue";
@@ -102,7 +102,11 @@ export async function sendSurveyEmail(ctx: TicketContext, ticketId: string): Pro
   let claimed = 0;
   try {
     await prepared.store();
-    const [result] = await runBatch(ctx.db, [claim, ...prepared.statements]);
+    const [result] = await runBatch(ctx.db, [
+      claim,
+      ...prepared.statements,
+      ...acceptedStatements(prepared.rows),
+    ]);
     claimed = result?.meta.changes ?? 0;
   } catch (error) {
     await prepared.abort();

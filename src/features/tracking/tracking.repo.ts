@@ -6,7 +6,7 @@ import { deliveryOutcomes } from "../../mail/delivery-outcomes";
 /** Counts an open (first and last time, and how many), with its event. */
 export function recordOpen(db: Db, emailId: string, now: number) {
   return runBatch(db, [
-    ...deliveryOutcomes.firstOpen(emailId),
+    ...deliveryOutcomes.firstOpen(emailId, now),
     db
       .update(emails)
       .set({
@@ -23,7 +23,7 @@ export function recordOpen(db: Db, emailId: string, now: number) {
 
 export function recordClick(db: Db, emailId: string, url: string, now: number) {
   return runBatch(db, [
-    ...deliveryOutcomes.firstClick(emailId),
+    ...deliveryOutcomes.firstClick(emailId, now),
     db
       .update(emails)
       .set({

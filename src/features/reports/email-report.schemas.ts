@@ -1,0 +1,81 @@
+import { z } from "@hono/zod-openapi";
+import { idPattern } from "../../lib/ids";
+
+const DATE_HELP =
+  "An ISO 8601 date (`2026-11-01`) or date-time in UTC; it is taken to the start of its interval (its UTC day, or the Monday of its week).";
+
+export const EmailReportQuerySchema = z.object({
+  from: z
+    .string()
+    .optional()
+    .openapi({
+      description: `The first interval's start, inclusive. ${DATE_HELP} Defaults to 30 days before \`to\`.`,
+      example: "2026-11-01",
+    }),
+  to: z
+    .string()
+    .optional()
+    .openapi({
+      description: `The end of the period, exclusive; a time inside an interval takes in that whole interval. ${DATE_HELP.replace("start", "end")} Defaults to the end of today (UTC).`,
+      example: "2026-12-01",
+    }),
+  interval: z.enum(["day", "week"]).default("day").openapi({
+    description: "`day` (UTC days) or `week` (weeks starting Monday 00:00 UTC). At most 366 intervals.",
+  }),
+  inbox_id: z
+    .string()
+    .regex(new RegExp(idPattern("inb")), "must be an inbox id such as inb_01JD3Z6X8Y9ABCDEFGHJKMNPQR")
+    .optional()
+    .openapi({ description: "Only the emails of this inbox: its ticket replies." }),
+  tag: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,256}:[A-Za-z0-9_-]{1,256}$/, "must be a tag as name:value")
+    .optional()
+    .openapi({ description: "Only the emails with this tag, as `name:value`.", example: "category:welcome" }),
+});
+
+const count = (description: string) => z.number().int().openapi({ description });
+const rate = (description: string) =>
+  z
+    .number()
+    .nullable()
+    .openapi({ description: `${description} over \`delivered\` (0 to 1); null when nothing was delivered.` });
+
+/** The counts of an interval or of the whole period, and the rates made of them. */
+const CountsSchema = z.object({
+  accepted: count("Emails the API accepted (created), on the day they were accepted."),
+  sent: count("Emails handed to the transport (first hand-off)."),
+  delivered: count(
+    "Emails the transport accepted for at least one recipient (the last the service hears of delivery).",
+  ),
+  bounced_hard: count(
+    "Recipients that bounced permanently (at send or by a later report), once per email and recipient.",
+  ),
+  bounced_soft: count("Recipients that bounced temporarily, once per email and recipient."),
+  complained: count("Recipients that reported the email as spam, once per email and recipient."),
+  opened: count("Emails opened at least once (unique per email: the first open)."),
+  clicked: count("Emails with at least one tracked click (unique per email: the first click)."),
+  suppressed: count(
+    "Emails not sent because a recipient is suppressed. Always 0 today: such a send is refused with a 422 and no email exists.",
+  ),
+  failed: count("Emails that ended failed (never accepted by the transport)."),
+  bounce_rate: rate("(`bounced_hard` + `bounced_soft`)"),
+  complaint_rate: rate("`complained`"),
+  open_rate: rate("`opened`"),
+  click_rate: rate("`clicked`"),
+});
+
+const IntervalSchema = CountsSchema.extend({
+  start: z.string().openapi({ example: "2026-11-02T00:00:00.000Z" }),
+  end: z.string().openapi({ description: "Exclusive.", example: "2026-11-03T00:00:00.000Z" }),
+});
+
+export const EmailReportSchema = z
+  .object({
+    data: z.array(IntervalSchema.openapi("EmailReportInterval")),
+    totals: CountsSchema.openapi("EmailReportCounts"),
+    from: z.string().openapi({ description: "The first interval's start." }),
+    to: z.string().openapi({ description: "The last interval's end (exclusive)." }),
+    interval: z.enum(["day", "week"]),
+  })
+  .openapi("EmailReport");

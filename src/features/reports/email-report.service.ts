@@ -1,0 +1,83 @@
+import { notFound } from "../../lib/errors";
+import type { RequestContext } from "../../lib/request-context";
+import { readEmailDaily } from "./email-report.repo";
+import { EMAIL_COUNTERS, type EmailCounter } from "./email-rollups";
+import { dayIso, type Interval, reportPeriod } from "./report-period";
+
+export interface EmailReportQuery {
+  from?: string | undefined;
+  to?: string | undefined;
+  interval: Interval;
+  inbox_id?: string | undefined;
+  tag?: string | undefined;
+}
+
+const COUNTS = EMAIL_COUNTERS;
+type Counts = Record<EmailCounter, number>;
+
+const zero = (): Counts => Object.fromEntries(COUNTS.map((name) => [name, 0])) as Counts;
+const over = (n: number, delivered: number) => (delivered === 0 ? null : n / delivered);
+
+function withRates(c: Counts) {
+  return {
+    ...c,
+    bounce_rate: over(c.bounced_hard + c.bounced_soft, c.delivered),
+    complaint_rate: over(c.complained, c.delivered),
+    open_rate: over(c.opened, c.delivered),
+    click_rate: over(c.clicked, c.delivered),
+  };
+}
+
+/** The rollups' dimension a query reads: a tag, an inbox, or the whole workspace. */
+function dimensionOf(query: EmailReportQuery): string {
+  if (query.tag) return `t:${query.tag.replace(":", "=")}`;
+  if (query.inbox_id) return `i:${query.inbox_id}`;
+  return "";
+}
+
+/** GET /v1/reports/email: the period's rollup rows summed per interval, with totals and rates. */
+export async function emailReport(ctx: RequestContext, query: EmailReportQuery, now = Date.now()) {
+  const period = reportPeriod(query, now);
+  const { days, inboxFound } = await readEmailDaily(
+    ctx.db,
+    ctx.accountId,
+    dimensionOf(query),
+    period.startDay,
+    period.endDay,
+    query.inbox_id,
+  );
+  if (query.inbox_id && !inboxFound) throw notFound(`Inbox ${query.inbox_id}`);
+  const buckets: Counts[] = [];
+  for (let day = period.startDay; day < period.endDay; day += period.step) buckets.push(zero());
+  const totals = zero();
+  for (const row of days) {
+    const bucket = buckets[Math.floor((row.day - period.startDay) / period.step)] as Counts;
+    const counts: Counts = {
+      accepted: row.accepted,
+      sent: row.sent,
+      delivered: row.delivered,
+      bounced_hard: row.bouncedHard,
+      bounced_soft: row.bouncedSoft,
+      complained: row.complained,
+      opened: row.opened,
+      clicked: row.clicked,
+      suppressed: row.suppressed,
+      failed: row.failed,
+    };
+    for (const name of COUNTS) {
+      bucket[name] += counts[name];
+      totals[name] += counts[name];
+    }
+  }
+  return {
+    data: buckets.map((counts, i) => ({
+      start: dayIso(period.startDay + i * period.step),
+      end: dayIso(period.startDay + (i + 1) * period.step),
+      ...withRates(counts),
+    })),
+    totals: withRates(totals),
+    from: dayIso(period.startDay),
+    to: dayIso(period.endDay),
+    interval: period.interval,
+  };
+}

@@ -1,0 +1,86 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { DeliveryOutcomeListener } from "../../mail/delivery-outcomes";
+import { SYSTEM_SOURCE } from "../emails/system-mail";
+
+/** The email report's counters, as named in the `email_daily` table. */
+export const EMAIL_COUNTERS = [
+  "accepted",
+  "sent",
+  "delivered",
+  "bounced_hard",
+  "bounced_soft",
+  "complained",
+  "opened",
+  "clicked",
+  "suppressed",
+  "failed",
+] as const;
+export type EmailCounter = (typeof EMAIL_COUNTERS)[number];
+
+export const DAY_MS = 86_400_000;
+/** A UTC day as the rollups key it: whole days since the epoch. */
+export const utcDay = (ms: number) => Math.floor(ms / DAY_MS);
+
+/**
+ * Adds one to `counter` on the day of `now` for every email `which` (a condition on `emails`)
+ * matches, under each dimension it is reported by: the workspace (''), its tags (`t:name=value`)
+ * and the inbox of the ticket it replies in (`i:inbox`). The caller's `which` carries the fact's
+ * own guard (the claim, the first open...), so a redelivered message or a retry adds nothing.
+ * The service's own mail is no workspace's and is not counted.
+ */
+export function countEmails(counter: EmailCounter, which: SQL, now: number): SQL {
+  const column = sql.identifier(counter);
+  return sql`
+    WITH e AS (SELECT id, account_id FROM emails WHERE ${which} AND source != ${SYSTEM_SOURCE})
+    INSERT INTO email_daily (account_id, dim, day, ${column})
+    SELECT account_id, dim, ${utcDay(now)}, count(DISTINCT id) FROM (
+      SELECT e.id, e.account_id, '' AS dim FROM e
+      UNION ALL
+      SELECT e.id, e.account_id, 't:' || t.name || '=' || t.value FROM e JOIN email_tags t ON t.email_id = e.id
+      UNION ALL
+      SELECT e.id, e.account_id, 'i:' || k.inbox_id FROM e
+        JOIN messages m ON m.email_id = e.id JOIN tickets k ON k.id = m.ticket_id
+    ) GROUP BY account_id, dim
+    ON CONFLICT (account_id, dim, day) DO UPDATE SET ${column} = ${column} + excluded.${column}`;
+}
+
+const BOUNCE_COUNTERS = { hard: "bounced_hard", soft: "bounced_soft", complaint: "complained" } as const;
+
+/**
+ * The report's listener on the delivery outcome hook. Each fact counts once, by the condition
+ * that makes its own write happen once:
+ * - accepted: the email row exists (the batch that creates it runs once);
+ * - sent: the first hand-off to the transport (`handoff_attempt` still unset), under the hand-off's claim;
+ * - delivered: the transport accepted it for the first time (`sent_at` still unset), under the claim;
+ * - failed: an attempt ended `failed` under its claim, or the sweep closed it unsent;
+ * - bounced hard/soft, complained: per recipient and email, the first such row in `bounces`;
+ * - opened, clicked: the email's first open or click (unique per email: the pixel and links
+ *   are per email, not per recipient).
+ */
+export const emailRollups: DeliveryOutcomeListener = {
+  accepted: (emailId, now) => [countEmails("accepted", sql`id = ${emailId}`, now)],
+  handedOff: (emailId, claim, now) => [
+    countEmails("sent", sql`id = ${emailId} AND ${claim} AND handoff_attempt IS NULL`, now),
+  ],
+  ended: (emailId, status, fence, now) => {
+    if (status === "sent")
+      return [countEmails("delivered", sql`id = ${emailId} AND ${fence} AND sent_at IS NULL`, now)];
+    if (status === "failed") return [countEmails("failed", sql`id = ${emailId} AND ${fence}`, now)];
+    return [];
+  },
+  bounced: (emailId, address, kind, now) => [
+    countEmails(
+      BOUNCE_COUNTERS[kind],
+      sql`id = ${emailId} AND NOT EXISTS (SELECT 1 FROM bounces b WHERE b.account_id = emails.account_id
+        AND b.email = ${address.toLowerCase()} AND b.email_id = ${emailId} AND b.kind = ${kind})`,
+      now,
+    ),
+  ],
+  delivered: () => [],
+  recovered: (handedOff, now) => [countEmails("failed", sql`${handedOff} AND sent_at IS NULL`, now)],
+  firstOpen: (emailId, now) => [countEmails("opened", sql`id = ${emailId} AND first_opened_at IS NULL`, now)],
+  firstClick: (emailId, now) => [
+    countEmails("clicked", sql`id = ${emailId} AND first_clicked_at IS NULL`, now),
+  ],
+  firstBounce: () => [],
+};
