@@ -3,10 +3,12 @@ import { env } from "cloudflare:workers";
 import PostalMime from "postal-mime";
 import { describe, expect, it, vi } from "vitest";
 import migration from "../../migrations/0025_email_report.sql?raw";
+import { deliverEmail } from "../../src/features/emails/deliver";
 import worker from "../../src/index";
-import { call, callJson, eventually, seedWorkspace } from "./helpers";
+import { call, callJson, eventually, seedWorkspace, sendingWorkspace } from "./helpers";
 import { deliver, FIXTURES } from "./inbound-helpers";
 import { MAILER_DAEMON, report, returnPathOf, setUp } from "./reports-helpers";
+import { setAccountStatus } from "./suspension-helpers";
 import { openTicket } from "./webhook-helpers";
 
 // Real sends through the queue, reports through the email handler: slow on a loaded machine.
@@ -241,6 +243,32 @@ describe("GET /v1/reports/email", () => {
     expect((await reportOf(setup.ws.token)).totals).toEqual(expected);
     expect((await reportOf(setup.ws.token, "&tag=category:welcome")).totals).toEqual(tagged.totals);
     expect((await reportOf(setup.ws.token, `&inbox_id=${inbox.id}`)).totals.accepted).toBe(1);
+  });
+
+  it("counts a failed email once, however often its queue message is handled", async () => {
+    const ws = await sendingWorkspace(`fail-${crypto.randomUUID().slice(0, 8)}.test`);
+    const created = await callJson<{ id: string }>("POST", "/v1/emails", {
+      token: ws.token,
+      body: {
+        from: `hello@${ws.domain}`,
+        to: "ada@example.com",
+        subject: "Your receipt",
+        text: "Thanks",
+        scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+    });
+    // Suspended after it was accepted, then due: the consumer ends it failed, never sent.
+    await setAccountStatus(ws.accountId, "suspended");
+    await env.DB.prepare("UPDATE emails SET status = 'queued', scheduled_at = NULL WHERE id = ?")
+      .bind(created.body.id)
+      .run();
+    await Promise.all([
+      deliverEmail(env, created.body.id),
+      deliverEmail(env, created.body.id),
+      redeliver([created.body.id]),
+    ]);
+    await setAccountStatus(ws.accountId, "active");
+    expect((await reportOf(ws.token)).totals).toMatchObject({ ...ZERO, accepted: 1, failed: 1 });
   });
 
   it("defaults to the last 30 days, cuts weeks on Mondays (UTC) and refuses a bad period with a 400", async () => {
