@@ -11,8 +11,11 @@ export interface DeliveryOutcomeListener {
   accepted(emailId: string, now: number): SQL[];
   /** Before a hand-off to the transport; `claim` is the hand-off's own condition on `emails`. */
   handedOff(emailId: string, claim: SQL, now: number): SQL[];
-  /** Any email's attempt ended with `status`, before its own update; `fence` is its claim. */
-  ended(emailId: string, status: string, fence: SQL, now: number): SQL[];
+  /**
+   * Any email's attempt ended with `status` (`queued` again for a retry), before its own update;
+   * `reached`: the transport accepted it for someone by now; `fence` is its claim.
+   */
+  ended(emailId: string, status: string, reached: boolean, fence: SQL, now: number): SQL[];
   /** Before a bounce or complaint of one recipient of an email is written to `bounces`. */
   bounced(emailId: string, address: string, kind: "hard" | "soft" | "complaint", now: number): SQL[];
   /** An attempt ended (`sent`, `failed`, `bounced`; other statuses are no outcome); `fence` is its claim. */
@@ -46,7 +49,8 @@ export function deliveryOutcomeHook() {
   const outcomes: DeliveryOutcomeListener = {
     accepted: (emailId, now) => collect((l) => l.accepted(emailId, now)),
     handedOff: (emailId, claim, now) => collect((l) => l.handedOff(emailId, claim, now)),
-    ended: (emailId, status, fence, now) => collect((l) => l.ended(emailId, status, fence, now)),
+    ended: (emailId, status, reached, fence, now) =>
+      collect((l) => l.ended(emailId, status, reached, fence, now)),
     bounced: (emailId, address, kind, now) => collect((l) => l.bounced(emailId, address, kind, now)),
     delivered: (emailId, status, fence, now) => collect((l) => l.delivered(emailId, status, fence, now)),
     recovered: (handedOff, now) => collect((l) => l.recovered(handedOff, now)),

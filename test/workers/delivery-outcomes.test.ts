@@ -29,7 +29,7 @@ function marking(name: string): { listener: DeliveryOutcomeListener; marks: SQL[
 const everyOutcome = (outcomes: DeliveryOutcomeListener) => [
   () => outcomes.accepted("eml_X", 0),
   () => outcomes.handedOff("eml_X", sql`1`, 0),
-  () => outcomes.ended("eml_X", "sent", sql`1`, 0),
+  () => outcomes.ended("eml_X", "sent", true, sql`1`, 0),
   () => outcomes.bounced("eml_X", "a@example.com", "hard", 0),
   () => outcomes.delivered("eml_X", "sent", sql`1`, 0),
   () => outcomes.recovered(sql`1`, 0),

@@ -8,6 +8,7 @@ import worker from "../../src/index";
 import { call, callJson, eventually, seedWorkspace, sendingWorkspace } from "./helpers";
 import { deliver, FIXTURES } from "./inbound-helpers";
 import { MAILER_DAEMON, report, returnPathOf, setUp } from "./reports-helpers";
+import { heldEmail, smtpEnv } from "./smtp-env";
 import { setAccountStatus } from "./suspension-helpers";
 import { openTicket } from "./webhook-helpers";
 
@@ -269,6 +270,36 @@ describe("GET /v1/reports/email", () => {
     ]);
     await setAccountStatus(ws.accountId, "active");
     expect((await reportOf(ws.token)).totals).toMatchObject({ ...ZERO, accepted: 1, failed: 1 });
+  });
+
+  it("counts an email retried six times for a deferring recipient as sent, delivered and soft-bounced once each", async () => {
+    const { ws, id } = await heldEmail("partial.test", ["ada@example.com", "busy@example.test"]);
+    const grey = await heldEmail("greylist.test", ["busy@example.test"]);
+    // Each attempt an hour after the last (as retryUntilDone in send-retries.test.ts): up to 6 hours.
+    for (const email of [id, grey.id]) {
+      let now = Date.now();
+      let outcome = await deliverEmail(smtpEnv, email, now);
+      while (outcome.kind === "retry") {
+        now += 3_600_000;
+        outcome = await deliverEmail(smtpEnv, email, now);
+      }
+    }
+    const period = `/v1/reports/email?from=${today()}&to=${new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)}`;
+    const totals = async (token: string) => (await callJson<Report>("GET", period, { token })).body.totals;
+    expect(await totals(ws.token)).toMatchObject({
+      ...ZERO,
+      accepted: 1,
+      sent: 1,
+      delivered: 1,
+      bounced_soft: 1,
+    });
+    // Deferred at RCPT on every attempt, the message itself was never handed over: not sent.
+    expect(await totals(grey.ws.token)).toMatchObject({
+      ...ZERO,
+      accepted: 1,
+      bounced_soft: 1,
+      failed: 1,
+    });
   });
 
   it("defaults to the last 30 days, cuts weeks on Mondays (UTC) and refuses a bad period with a 400", async () => {

@@ -122,7 +122,7 @@ export function finishStatements(
     ...(email.campaignId
       ? deliveryOutcomes.delivered(email.id, changes.status ?? "", ownedBy(email), now)
       : []),
-    ...deliveryOutcomes.ended(email.id, changes.status ?? "", ownedBy(email), now),
+    ...deliveryOutcomes.ended(email.id, changes.status ?? "", changes.sentAt != null, ownedBy(email), now),
   ];
   for (const state of ["accepted", "deferred", "rejected"] as const) {
     const group = outcomes.filter((o) => o.state === state);

@@ -51,7 +51,8 @@ const BOUNCE_COUNTERS = { hard: "bounced_hard", soft: "bounced_soft", complaint:
  * that makes its own write happen once:
  * - accepted: the email row exists (the batch that creates it runs once);
  * - sent: the first hand-off to the transport (`handoff_attempt` still unset), under the hand-off's claim;
- * - delivered: the transport accepted it for the first time (`sent_at` still unset), under the claim;
+ * - delivered: the transport accepted it for someone the first time (`sent_at` still unset), under
+ *   the claim (an attempt retried for deferred recipients included);
  * - failed: an attempt ended `failed` under its claim, or the sweep closed it unsent;
  * - bounced hard/soft, complained: per recipient and email, the first such row in `bounces`;
  * - opened, clicked: the email's first open or click (unique per email: the pixel and links
@@ -62,8 +63,10 @@ export const emailRollups: DeliveryOutcomeListener = {
   handedOff: (emailId, claim, now) => [
     countEmails("sent", sql`id = ${emailId} AND ${claim} AND handoff_attempt IS NULL`, now),
   ],
-  ended: (emailId, status, fence, now) => {
-    if (status === "sent")
+  // An attempt that reached someone while others were deferred is retried (`queued`): the email
+  // is delivered from that attempt on, whatever the last one says.
+  ended: (emailId, status, reached, fence, now) => {
+    if (reached)
       return [countEmails("delivered", sql`id = ${emailId} AND ${fence} AND sent_at IS NULL`, now)];
     if (status === "failed") return [countEmails("failed", sql`id = ${emailId} AND ${fence}`, now)];
     return [];
