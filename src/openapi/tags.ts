@@ -29,6 +29,11 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
   { name: "Changelog", description: "Product update entries, published on the public changelog pages." },
   { name: "Surveys", description: "Questions put to customers, and their responses." },
   {
+    name: "Reports",
+    description:
+      "Daily and weekly figures of the support team and the mail, read from rollups kept at write time.",
+  },
+  {
     name: "Accounts",
     description: "The workspace: settings, quota usage, request and SMTP logs, the event stream.",
   },

@@ -9,6 +9,7 @@ export * from "./inbound";
 export * from "./people";
 export * from "./smtp-logs";
 export * from "./support";
+export * from "./support-reports";
 export * from "./suppressions";
 export * from "./surveys";
 export * from "./tickets";
