@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import migration from "../../migrations/0026_support_report_rollups.sql?raw";
 import { newId } from "../../src/lib/ids";
 import {
   call,
@@ -124,6 +125,55 @@ function expectWithinSketchError(got: number | null, values: number[], q: number
   expect(got).not.toBeNull();
   const close = neighbours.some((exact) => Math.abs((got ?? 0) - exact) <= exact * 0.01 + 1e-9);
   expect(close, `${got} vs ${neighbours.join(" or ")}`).toBe(true);
+}
+
+const ROLLUP_COLUMNS =
+  "dimension, dimension_value, day, created, resolved, reopened, replies, csat_sum, csat_responses, nps_promoters, nps_passives, nps_detractors, first_response_count, resolution_count";
+
+/**
+ * Migration 0026's backfill, run as written over copies of one workspace's rows: the shared
+ * database already holds every workspace's rollups, so the statements are pointed at tables of
+ * this run's own (their names are all that changes), with the trigger that counts durations.
+ */
+async function backfillOf(accountId: string) {
+  const suffix = crypto.randomUUID().replaceAll("-", "").slice(0, 12);
+  const renamed = (sql: string) =>
+    sql
+      .replaceAll("support_durations_counted", `support_durations_counted_${suffix}`)
+      .replace(
+        /\b(tickets|messages|surveys|survey_responses|support_daily|support_durations)\b/g,
+        `$1_${suffix}`,
+      );
+  const statements = migration.split("--> statement-breakpoint");
+  const backfillAt = statements.findIndex((s) => s.includes("-- Backfill"));
+  const setup = statements.filter(
+    (s) =>
+      s.includes("CREATE TABLE `support_daily`") ||
+      s.includes("CREATE TABLE `support_durations`") ||
+      s.includes("CREATE TRIGGER support_durations_counted"),
+  );
+  const sources = ["tickets", "messages", "survey_responses"].map((table) =>
+    env.DB.prepare(`CREATE TABLE ${table}_${suffix} AS SELECT * FROM ${table} WHERE account_id = ?`).bind(
+      accountId,
+    ),
+  );
+  await env.DB.batch([
+    ...sources,
+    env.DB.prepare(`CREATE TABLE surveys_${suffix} AS SELECT * FROM surveys WHERE account_id = ?`).bind(
+      accountId,
+    ),
+    ...setup.map((s) => env.DB.prepare(renamed(s))),
+  ]);
+  for (const statement of statements.slice(backfillAt)) await env.DB.prepare(renamed(statement)).run();
+  const { results } = await env.DB.prepare(
+    `SELECT ${ROLLUP_COLUMNS} FROM support_daily_${suffix} ORDER BY dimension, dimension_value, day`,
+  ).all();
+  await env.DB.batch(
+    ["tickets", "messages", "surveys", "survey_responses", "support_daily", "support_durations"].map(
+      (table) => env.DB.prepare(`DROP TABLE ${table}_${suffix}`),
+    ),
+  );
+  return results;
 }
 
 describe("GET /v1/reports/support", { timeout: 120_000 }, () => {
@@ -319,5 +369,33 @@ describe("GET /v1/reports/support", { timeout: 120_000 }, () => {
     expect(defaults.interval).toBe("day");
     expect(Date.parse(defaults.to) - Date.parse(defaults.from)).toBe(30 * DAY);
     expect(Date.parse(defaults.to)).toBeGreaterThan(Date.now());
+  });
+  it("migration 0026's backfill rebuilds from existing tickets, messages and answers what the triggers counted", async () => {
+    const { ws, inbox } = await ticketWorkspace("rbf");
+    const agent = await seedUser(ws.accountId);
+    const at = Date.UTC(2026, 2, 3, 9);
+    await ticketRows(ws.accountId, inbox.id, at, {
+      firstResponse: 300,
+      resolution: (2 * DAY) / 1000,
+      assigneeId: agent.id,
+    });
+    await ticketRows(ws.accountId, inbox.id, at + DAY, { firstResponse: 50 });
+    await ticketRows(ws.accountId, inbox.id, at + DAY, { resolution: 7200 });
+    const nps = await createSurvey(ws.token, {
+      name: "NPS",
+      kind: "nps",
+      question: "Recommend?",
+      inbox_ids: [],
+    });
+    const rated = await seedRequest({ ws, inbox }, nps.id, undefined, agent.id);
+    expect((await answer(await tokenFor(rated.id, 8))).status).toBe(200);
+
+    const live = await env.DB.prepare(
+      `SELECT ${ROLLUP_COLUMNS} FROM support_daily WHERE account_id = ? ORDER BY dimension, dimension_value, day`,
+    )
+      .bind(ws.accountId)
+      .all();
+    expect(live.results.length).toBeGreaterThan(6);
+    expect(await backfillOf(ws.accountId)).toEqual(live.results);
   });
 });
