@@ -1,10 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import migration from "../../migrations/0026_support_report_rollups.sql?raw";
+import { durationsQuery, supportDaysQuery } from "../../src/features/reports/support-report.repo";
 import { newId } from "../../src/lib/ids";
 import {
   call,
   callJson,
+  db,
   seedInbox,
   seedUser,
   seedWorkspace,
@@ -12,6 +14,7 @@ import {
   type Workspace,
 } from "./helpers";
 import { deliver, FIXTURES, fill } from "./inbound-helpers";
+import { expectIndexed, planOf } from "./query-plan";
 import { answer, createSurvey, seedRequest, tokenFor } from "./surveys-helpers";
 
 const DAY = 86_400_000;
@@ -214,14 +217,30 @@ describe("GET /v1/reports/support", { timeout: 120_000 }, () => {
       ids.flatMap((id) => [manage(ws, id, "resolve"), manage(ws, id, "resolve")]),
     );
     for (const res of resolves) expect(res.status).toBe(200);
-    const [reopenedId = ""] = ids;
+    // One reopened by the manage action, twice at once, then closed; one by its customer writing again.
+    const [reopenedId = "", writtenId = ""] = ids;
     await Promise.all([manage(ws, reopenedId, "reopen"), manage(ws, reopenedId, "reopen")]);
     await manage(ws, reopenedId, "close");
+    const again = await call("POST", `/v1/tickets/${writtenId}/messages`, {
+      token: ws.token,
+      body: { type: "customer", body_text: "Still broken." },
+    });
+    expect(again.status).toBe(201);
+    // A draft counts when it is sent, once however often the send is repeated.
+    const draft = await callJson<{ id: string }>("POST", `/v1/tickets/${writtenId}/messages`, {
+      token: ws.token,
+      body: { type: "reply", body_text: "Looking.", draft: true },
+    });
+    expect(draft.status).toBe(201);
+    const sends = await Promise.all(
+      [1, 2].map(() => call("POST", `/v1/messages/${draft.body.id}/send`, { token: ws.token })),
+    );
+    expect(sends.map((res) => res.status).sort()).toContain(200);
 
     const { totals, data } = await report(ws);
     expect(data).toHaveLength(30);
-    expect(totals).toMatchObject({ created: 7, replies: 14, resolved: 8, reopened: 1, first_responses: 6 });
-    expect(data.at(-1)).toMatchObject({ created: 7, replies: 14, resolved: 8, reopened: 1 });
+    expect(totals).toMatchObject({ created: 7, replies: 15, resolved: 8, reopened: 2, first_responses: 6 });
+    expect(data.at(-1)).toMatchObject({ created: 7, replies: 15, resolved: 8, reopened: 2 });
     expect(totals.first_response_p50).toBeGreaterThanOrEqual(0);
     expect(totals.resolution_p90).toBeGreaterThanOrEqual(0);
   });
@@ -397,5 +416,17 @@ describe("GET /v1/reports/support", { timeout: 120_000 }, () => {
       .all();
     expect(live.results.length).toBeGreaterThan(6);
     expect(await backfillOf(ws.accountId)).toEqual(live.results);
+  });
+  it("reads a range of the day rows' primary key, and durations by (account, kind, day)", async () => {
+    for (const slice of [
+      { accountId: "acc_x", dimension: "all" as const, value: "" },
+      { accountId: "acc_x", dimension: "inbox" as const, value: "inb_x" },
+    ]) {
+      expectIndexed(await planOf(supportDaysQuery(db(), slice, 0, 30 * DAY)), "support_daily");
+      expectIndexed(
+        await planOf(durationsQuery(db(), slice, "first_response", 0, 30 * DAY)),
+        "support_durations",
+      );
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lt } from "drizzle-orm";
+import { and, asc, eq, gte, lt, lte } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import {
   type SupportDimension,
@@ -36,26 +36,35 @@ export function supportDaysQuery(db: Db, slice: SupportSlice, from: number, to: 
     .orderBy(asc(supportDaily.day));
 }
 
-/** A day's measured durations of one kind in the slice: what its cached sketch is rebuilt from. */
-export async function dayDurations(db: Db, slice: SupportSlice, kind: SupportDurationKind, day: number) {
+/**
+ * The slice's measured durations of one kind on the days [first, last], grouped by day: what the
+ * cached sketches of those days are rebuilt from, in one range of (account_id, kind, day).
+ */
+export function durationsQuery(
+  db: Db,
+  slice: SupportSlice,
+  kind: SupportDurationKind,
+  first: number,
+  last: number,
+) {
   const sliceColumn =
     slice.dimension === "inbox"
       ? eq(supportDurations.inboxId, slice.value)
       : slice.dimension === "assignee"
         ? eq(supportDurations.assigneeId, slice.value)
         : undefined;
-  const rows = await db
-    .select({ seconds: supportDurations.seconds })
+  return db
+    .select({ day: supportDurations.day, seconds: supportDurations.seconds })
     .from(supportDurations)
     .where(
       and(
         eq(supportDurations.accountId, slice.accountId),
         eq(supportDurations.kind, kind),
-        eq(supportDurations.day, day),
+        gte(supportDurations.day, first),
+        lte(supportDurations.day, last),
         sliceColumn,
       ),
     );
-  return rows.map((row) => row.seconds);
 }
 
 /**
@@ -63,7 +72,7 @@ export async function dayDurations(db: Db, slice: SupportSlice, kind: SupportDur
  * that landed meanwhile leaves the row stale, and the next reader rebuilds it. Nothing is lost
  * either way, since the sketch is a cache of support_durations, never the only copy.
  */
-export async function storeDaySketch(
+export function storeSketchStatement(
   db: Db,
   slice: SupportSlice,
   kind: SupportDurationKind,
@@ -78,13 +87,12 @@ export async function storeDaySketch(
     eq(supportDaily.day, day),
   );
   if (kind === "first_response")
-    await db
+    return db
       .update(supportDaily)
       .set({ firstResponseSketch: sketch, firstResponseSketched: builtFrom })
       .where(and(pk, eq(supportDaily.firstResponseCount, builtFrom)));
-  else
-    await db
-      .update(supportDaily)
-      .set({ resolutionSketch: sketch, resolutionSketched: builtFrom })
-      .where(and(pk, eq(supportDaily.resolutionCount, builtFrom)));
+  return db
+    .update(supportDaily)
+    .set({ resolutionSketch: sketch, resolutionSketched: builtFrom })
+    .where(and(pk, eq(supportDaily.resolutionCount, builtFrom)));
 }

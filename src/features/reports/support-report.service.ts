@@ -1,14 +1,15 @@
 import type { DDSketch } from "@datadog/sketches-js";
+import { runBatch } from "../../db/client";
 import type { SupportDurationKind } from "../../db/schema";
 import { badRequest } from "../../lib/errors";
 import type { RequestContext } from "../../lib/request-context";
 import { iso } from "../../lib/time";
 import { type ReportInterval, reportBuckets, reportPeriod } from "./support-interval";
 import {
-  dayDurations,
+  durationsQuery,
   type SupportDayRow,
   type SupportSlice,
-  storeDaySketch,
+  storeSketchStatement,
   supportDaysQuery,
 } from "./support-report.repo";
 import {
@@ -42,26 +43,45 @@ function sliceOf(accountId: string, query: SupportReportQuery): SupportSlice {
   return { accountId, dimension: "all", value: "" };
 }
 
+const countsOf = (row: SupportDayRow, kind: SupportDurationKind) =>
+  kind === "first_response"
+    ? { count: row.firstResponseCount, sketched: row.firstResponseSketched, cached: row.firstResponseSketch }
+    : { count: row.resolutionCount, sketched: row.resolutionSketched, cached: row.resolutionSketch };
+
 /**
- * The day's cached sketch when it holds every duration counted so far; otherwise it is rebuilt
- * from the day's durations (only days that gained one since the last read: in practice today).
+ * Each day's sketch of one kind: the cached one when it holds every duration counted so far;
+ * otherwise rebuilt from the day's durations (only days that gained one since the last read: in
+ * practice today, or every day once after the backfill), all in one range read, and stored back
+ * in one batch of conditional updates.
  */
-async function daySketch(
+async function daySketches(
   ctx: RequestContext,
   slice: SupportSlice,
-  row: SupportDayRow,
+  rows: SupportDayRow[],
   kind: SupportDurationKind,
 ) {
-  const [count, sketched, cached] =
-    kind === "first_response"
-      ? [row.firstResponseCount, row.firstResponseSketched, row.firstResponseSketch]
-      : [row.resolutionCount, row.resolutionSketched, row.resolutionSketch];
-  if (count === 0) return emptySketch();
-  if (count === sketched && cached !== null) return decodeSketch(cached);
-  const seconds = await dayDurations(ctx.db, slice, kind, row.day);
-  const sketch = sketchOf(seconds);
-  await storeDaySketch(ctx.db, slice, kind, row.day, encodeSketch(sketch), seconds.length);
-  return sketch;
+  const sketches = new Map<number, DDSketch>();
+  const stale: number[] = [];
+  for (const row of rows) {
+    const { count, sketched, cached } = countsOf(row, kind);
+    if (count === 0) sketches.set(row.day, emptySketch());
+    else if (count === sketched && cached !== null) sketches.set(row.day, decodeSketch(cached));
+    else stale.push(row.day);
+  }
+  const first = stale[0];
+  const last = stale.at(-1);
+  if (first === undefined || last === undefined) return sketches;
+  const durations = await durationsQuery(ctx.db, slice, kind, first, last);
+  const staleDays = new Set(stale);
+  const byDay = new Map<number, number[]>(stale.map((day) => [day, []]));
+  for (const { day, seconds } of durations) if (staleDays.has(day)) byDay.get(day)?.push(seconds);
+  const updates = [...byDay].map(([day, seconds]) => {
+    const sketch = sketchOf(seconds);
+    sketches.set(day, sketch);
+    return storeSketchStatement(ctx.db, slice, kind, day, encodeSketch(sketch), seconds.length);
+  });
+  await runBatch(ctx.db, updates);
+  return sketches;
 }
 
 function summary(days: readonly SketchedDay[]) {
@@ -118,13 +138,15 @@ export async function supportReport(ctx: RequestContext, query: SupportReportQue
   const slice = sliceOf(ctx.accountId, query);
   const period = reportPeriod(query, ctx.now);
   const rows = await supportDaysQuery(ctx.db, slice, period.from, period.to);
-  const days: SketchedDay[] = await Promise.all(
-    rows.map(async (row) => ({
-      row,
-      firstResponse: await daySketch(ctx, slice, row, "first_response"),
-      resolution: await daySketch(ctx, slice, row, "resolution"),
-    })),
-  );
+  const [firstResponses, resolutions] = await Promise.all([
+    daySketches(ctx, slice, rows, "first_response"),
+    daySketches(ctx, slice, rows, "resolution"),
+  ]);
+  const days: SketchedDay[] = rows.map((row) => ({
+    row,
+    firstResponse: firstResponses.get(row.day) ?? emptySketch(),
+    resolution: resolutions.get(row.day) ?? emptySketch(),
+  }));
   const data = reportBuckets(period).map((bucket) => ({
     start: iso(bucket.start),
     end: iso(bucket.end),
