@@ -53,20 +53,21 @@ BEGIN
 END;
 --> statement-breakpoint
 -- Hand-written trigger: entering resolved or closed from any other status is one resolution
--- (resolved -> closed is not a second one) and records its resolution time; leaving resolved or
+-- (resolved -> closed is not a second one; a merge, which closes the merged ticket while its
+-- conversation goes on in the other, is none) and records its resolution time; leaving resolved or
 -- closed for a working status (not spam) is a reopen. The day is the change's updated_at.
 CREATE TRIGGER support_daily_ticket_status AFTER UPDATE OF status ON tickets
 WHEN OLD.status <> NEW.status
 BEGIN
   INSERT INTO support_daily (account_id, dimension, dimension_value, day, resolved, reopened)
-  SELECT NEW.account_id, d.dimension, d.value, ((NEW.updated_at) / 86400000) * 86400000, NEW.status IN ('resolved', 'closed') AND OLD.status NOT IN ('resolved', 'closed'), OLD.status IN ('resolved', 'closed') AND NEW.status NOT IN ('resolved', 'closed', 'spam')
+  SELECT NEW.account_id, d.dimension, d.value, ((NEW.updated_at) / 86400000) * 86400000, NEW.status IN ('resolved', 'closed') AND OLD.status NOT IN ('resolved', 'closed') AND NEW.merged_into_id IS NULL, OLD.status IN ('resolved', 'closed') AND NEW.status NOT IN ('resolved', 'closed', 'spam')
   FROM (SELECT 'all' AS dimension, '' AS value UNION ALL SELECT 'inbox', NEW.inbox_id UNION ALL SELECT 'assignee', NEW.assignee_id) d
   WHERE d.value IS NOT NULL
   ON CONFLICT(account_id, dimension, dimension_value, day) DO UPDATE SET resolved = resolved + excluded.resolved, reopened = reopened + excluded.reopened;
   INSERT INTO support_durations (account_id, kind, day, ticket_id, inbox_id, assignee_id, seconds)
   SELECT NEW.account_id, 'resolution', ((NEW.updated_at) / 86400000) * 86400000, NEW.id, NEW.inbox_id, NEW.assignee_id,
     max(NEW.updated_at - NEW.created_at, 0) / 1000.0
-  WHERE NEW.status IN ('resolved', 'closed') AND OLD.status NOT IN ('resolved', 'closed');
+  WHERE NEW.status IN ('resolved', 'closed') AND OLD.status NOT IN ('resolved', 'closed') AND NEW.merged_into_id IS NULL;
 END;
 --> statement-breakpoint
 -- Hand-written trigger: a reply counts when it goes out (inserted as a non-draft, or a draft sent).
@@ -156,7 +157,7 @@ SELECT account_id, dimension, value, day, sum(created)
 FROM d WHERE true GROUP BY account_id, dimension, value, day
 ON CONFLICT(account_id, dimension, dimension_value, day) DO UPDATE SET created = created + excluded.created;
 --> statement-breakpoint
-WITH f AS (SELECT account_id, inbox_id, assignee_id, ((closed_at) / 86400000) * 86400000 AS day, 1 AS resolved FROM tickets WHERE status IN ('resolved', 'closed') AND closed_at IS NOT NULL),
+WITH f AS (SELECT account_id, inbox_id, assignee_id, ((closed_at) / 86400000) * 86400000 AS day, 1 AS resolved FROM tickets WHERE status IN ('resolved', 'closed') AND closed_at IS NOT NULL AND merged_into_id IS NULL),
   d AS (SELECT f.account_id, 'all' AS dimension, '' AS value, f.day, f.resolved FROM f
     UNION ALL SELECT f.account_id, 'inbox', f.inbox_id, f.day, f.resolved FROM f
     UNION ALL SELECT f.account_id, 'assignee', f.assignee_id, f.day, f.resolved FROM f WHERE f.assignee_id IS NOT NULL)
@@ -185,7 +186,7 @@ ON CONFLICT(account_id, dimension, dimension_value, day) DO UPDATE SET csat_sum 
 --> statement-breakpoint
 INSERT INTO support_durations (account_id, kind, day, ticket_id, inbox_id, assignee_id, seconds)
 SELECT account_id, 'resolution', ((closed_at) / 86400000) * 86400000, id, inbox_id, assignee_id, max(closed_at - created_at, 0) / 1000.0
-FROM tickets WHERE status IN ('resolved', 'closed') AND closed_at IS NOT NULL;
+FROM tickets WHERE status IN ('resolved', 'closed') AND closed_at IS NOT NULL AND merged_into_id IS NULL;
 --> statement-breakpoint
 INSERT INTO support_durations (account_id, kind, day, ticket_id, inbox_id, assignee_id, seconds)
 SELECT t.account_id, 'first_response', ((r.replied_at) / 86400000) * 86400000, t.id, t.inbox_id, t.assignee_id, max(r.replied_at - c.first_at, 0) / 1000.0

@@ -429,4 +429,19 @@ describe("GET /v1/reports/support", { timeout: 120_000 }, () => {
       );
     }
   });
+  it("a merge closes the merged ticket without resolving it", async () => {
+    const { ws, inbox, ticket } = await ticketWorkspace("rmrg");
+    const other = await callJson<{ id: string }>("POST", "/v1/tickets", {
+      token: ws.token,
+      body: { inbox_id: inbox.id, customer: { email: "ada@example.com" }, subject: "Same again" },
+    });
+    const merged = await call("POST", `/v1/tickets/${other.body.id}/manage`, {
+      token: ws.token,
+      body: { action: "merge", into_ticket_id: ticket.id },
+    });
+    expect(merged.status).toBe(200);
+    expect((await report(ws)).totals).toMatchObject({ created: 2, resolved: 0, resolution_p50: null });
+    expect((await manage(ws, ticket.id, "close")).status).toBe(200);
+    expect((await report(ws)).totals).toMatchObject({ created: 2, resolved: 1 });
+  });
 });
