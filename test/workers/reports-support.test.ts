@@ -374,6 +374,9 @@ describe("GET /v1/reports/support", { timeout: 120_000 }, () => {
       "?from=2024-01-01&to=2026-01-01",
       "?from=2026-03-01T12:00:00Z",
       "?from=yesterday",
+      "?from=2026-02-30",
+      "?to=2026-03-01T00:00:00%2B02:00",
+      "?to=March%201%202026",
       "?inbox_id=inb_x&assignee_id=usr_y",
     ]) {
       const res = await callJson<{ error: string }>("GET", `/v1/reports/support${query}`, {
@@ -384,6 +387,7 @@ describe("GET /v1/reports/support", { timeout: 120_000 }, () => {
     }
     expect((await report(ws, "?from=2024-01-01&to=2026-01-01&interval=week")).data).toHaveLength(105);
     expect((await report(ws, "?from=2025-01-01&to=2026-01-02")).data).toHaveLength(366);
+    expect((await report(ws, "?from=2026-02-28T00:00:00Z&to=2026-03-01T00:00:00.000Z")).data).toHaveLength(1);
     const defaults = await report(ws);
     expect(defaults.interval).toBe("day");
     expect(Date.parse(defaults.to) - Date.parse(defaults.from)).toBe(30 * DAY);

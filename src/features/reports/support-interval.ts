@@ -24,20 +24,24 @@ const startOfDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
 /** 1970-01-01 was a Thursday: shifting by 3 days makes weeks start on Monday 00:00 UTC. */
 const startOfWeek = (ms: number) => Math.floor((ms + 3 * DAY_MS) / WEEK_MS) * WEEK_MS - 3 * DAY_MS;
 
+const DAY_BOUND = /^(\d{4}-\d{2}-\d{2})(T00:00(:00(\.0{1,3})?)?Z)?$/;
+
 /**
- * A bound given as `YYYY-MM-DD` or an ISO 8601 date-time. Rollups are kept per UTC day, so a
- * bound inside a day would be a promise the numbers cannot keep: it is refused, not rounded.
+ * A bound given as `YYYY-MM-DD` or that day's 00:00 UTC as an ISO 8601 date-time. Rollups are
+ * kept per UTC day, so a bound inside a day would be a promise the numbers cannot keep: it is
+ * refused, not rounded; so is a day that does not exist (2026-02-30), which Date.parse would roll over.
  */
 function dayBound(name: "from" | "to", text: string): number {
-  const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
-  if (Number.isNaN(ms)) throw badRequest("invalid_period", `\`${name}\` is not a date`, `Got ${text}.`);
-  if (ms !== startOfDay(ms))
+  const date = DAY_BOUND.exec(text)?.[1];
+  const ms = date === undefined ? Number.NaN : Date.parse(`${date}T00:00:00Z`);
+  if (date !== undefined && !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(date)) return ms;
+  if (!Number.isNaN(Date.parse(text)) && /T/.test(text))
     throw badRequest(
       "invalid_period",
       `\`${name}\` must be a UTC day boundary`,
       "Use YYYY-MM-DD or T00:00:00Z.",
     );
-  return ms;
+  throw badRequest("invalid_period", `\`${name}\` is not a date`, `Expected YYYY-MM-DD, got ${text}.`);
 }
 
 /**

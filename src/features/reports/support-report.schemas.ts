@@ -64,7 +64,7 @@ const dayText = (description: string) =>
   z.string().max(40).optional().openapi({ description, example: "2026-11-01" });
 
 export const SupportReportQuerySchema = z.object({
-  from: dayText("First UTC day (`YYYY-MM-DD` or a date-time at 00:00 UTC). Default: 30 days before `to`."),
+  from: dayText("First UTC day (`YYYY-MM-DD` or `YYYY-MM-DDT00:00:00Z`). Default: 30 days before `to`."),
   to: dayText("End of the period, exclusive (a UTC day boundary). Default: the end of today, UTC."),
   interval: z
     .enum(REPORT_INTERVALS)
