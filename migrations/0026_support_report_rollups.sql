@@ -42,14 +42,18 @@ CREATE INDEX `support_durations_ticket_kind` ON `support_durations` (`ticket_id`
 -- D1 batch, concurrent writers cannot lose an increment, and a retried request that changes
 -- nothing (a status already set, a draft already sent) counts nothing. Each fact lands on three
 -- rows of its UTC day: the whole workspace, its inbox, and its assignee when it has one.
--- A ticket counts as created on the day it was inserted.
+-- A ticket counts as created on the day it was inserted; one created resolved or closed (an
+-- import) is resolved then too, as the backfill counts it.
 CREATE TRIGGER support_daily_ticket_created AFTER INSERT ON tickets
 BEGIN
-  INSERT INTO support_daily (account_id, dimension, dimension_value, day, created)
-  SELECT NEW.account_id, d.dimension, d.value, ((NEW.created_at) / 86400000) * 86400000, 1
+  INSERT INTO support_daily (account_id, dimension, dimension_value, day, created, resolved)
+  SELECT NEW.account_id, d.dimension, d.value, ((NEW.created_at) / 86400000) * 86400000, 1, NEW.status IN ('resolved', 'closed')
   FROM (SELECT 'all' AS dimension, '' AS value UNION ALL SELECT 'inbox', NEW.inbox_id UNION ALL SELECT 'assignee', NEW.assignee_id) d
   WHERE d.value IS NOT NULL
-  ON CONFLICT(account_id, dimension, dimension_value, day) DO UPDATE SET created = created + excluded.created;
+  ON CONFLICT(account_id, dimension, dimension_value, day) DO UPDATE SET created = created + excluded.created, resolved = resolved + excluded.resolved;
+  INSERT INTO support_durations (account_id, kind, day, ticket_id, inbox_id, assignee_id, seconds)
+  SELECT NEW.account_id, 'resolution', ((NEW.created_at) / 86400000) * 86400000, NEW.id, NEW.inbox_id, NEW.assignee_id, 0
+  WHERE NEW.status IN ('resolved', 'closed');
 END;
 --> statement-breakpoint
 -- Hand-written trigger: entering resolved or closed from any other status is one resolution

@@ -404,6 +404,11 @@ describe("GET /v1/reports/support", { timeout: 120_000 }, () => {
     });
     await ticketRows(ws.accountId, inbox.id, at + DAY, { firstResponse: 50 });
     await ticketRows(ws.accountId, inbox.id, at + DAY, { resolution: 7200 });
+    const imported = await callJson("POST", "/v1/tickets", {
+      token: ws.token,
+      body: { inbox_id: inbox.id, customer: { email: "bo@example.com" }, subject: "Old", status: "closed" },
+    });
+    expect(imported.status).toBe(201);
     const nps = await createSurvey(ws.token, {
       name: "NPS",
       kind: "nps",
@@ -433,7 +438,7 @@ describe("GET /v1/reports/support", { timeout: 120_000 }, () => {
       );
     }
   });
-  it("a merge closes the merged ticket without resolving it", async () => {
+  it("a merge closes the merged ticket without resolving it; a ticket created resolved is resolved", async () => {
     const { ws, inbox, ticket } = await ticketWorkspace("rmrg");
     const other = await callJson<{ id: string }>("POST", "/v1/tickets", {
       token: ws.token,
@@ -447,5 +452,12 @@ describe("GET /v1/reports/support", { timeout: 120_000 }, () => {
     expect((await report(ws)).totals).toMatchObject({ created: 2, resolved: 0, resolution_p50: null });
     expect((await manage(ws, ticket.id, "close")).status).toBe(200);
     expect((await report(ws)).totals).toMatchObject({ created: 2, resolved: 1 });
+    // A ticket created resolved (an import) is resolved that day, in no time.
+    const imported = await callJson("POST", "/v1/tickets", {
+      token: ws.token,
+      body: { inbox_id: inbox.id, customer: { email: "bo@example.com" }, subject: "Old", status: "resolved" },
+    });
+    expect(imported.status).toBe(201);
+    expect((await report(ws)).totals).toMatchObject({ created: 3, resolved: 2 });
   });
 });
