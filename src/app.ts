@@ -25,6 +25,7 @@ import { membersRouter } from "./features/members/members.handlers";
 import { messagesRouter } from "./features/messages/messages.handlers";
 import { portalRouter } from "./features/portal/portal.handlers";
 import { emailReportRouter } from "./features/reports/email-report.handlers";
+import { supportReportRouter } from "./features/reports/support-report.handlers";
 import { recordRequest } from "./features/request-logs/record-request";
 import { requestLogsRouter } from "./features/request-logs/request-logs.handlers";
 import { loginRouter } from "./features/sessions/login.handlers";
@@ -100,6 +101,7 @@ export function createApp() {
   app.route("/", tagsRouter);
   app.route("/", changelogRouter);
   app.route("/", surveysRouter);
+  app.route("/", supportReportRouter);
   app.route("/", portalRouter);
   app.route("/", unsubscribeRouter);
   app.route("/", loginRouter);

@@ -61,6 +61,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "GET /v1/mail-reports/{id}/raw": "getMailReportRaw",
 
   "GET /v1/reports/email": "getEmailReport",
+  "GET /v1/reports/support": "getSupportReport",
 
   "GET /v1/inboxes": "listInboxes",
   "POST /v1/inboxes": "createInbox",

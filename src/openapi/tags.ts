@@ -31,7 +31,7 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
   {
     name: "Reports",
     description:
-      "Counts over time, per day or week (UTC), read from daily rollups kept as mail and tickets move.",
+      "Counts over time, per day or week (UTC), of the mail and the support team, read from daily rollups kept at write time as mail and tickets move.",
   },
   {
     name: "Accounts",

@@ -10,6 +10,7 @@ export * from "./people";
 export * from "./reports";
 export * from "./smtp-logs";
 export * from "./support";
+export * from "./support-reports";
 export * from "./suppressions";
 export * from "./surveys";
 export * from "./tickets";
