@@ -56,7 +56,7 @@ const CountsSchema = z.object({
   opened: count("Emails opened at least once (unique per email: the first open)."),
   clicked: count("Emails with at least one tracked click (unique per email: the first click)."),
   suppressed: count(
-    "Emails not sent because a recipient is suppressed. Always 0 today: such a send is refused with a 422 and no email exists.",
+    "Emails not sent because a recipient is suppressed: a send refused with a 422 (each email of it naming a suppressed address; a ticket reply under its inbox), a campaign recipient or automation step skipped for a suppressed address (once each). No email exists for them, so they count in no other column.",
   ),
   failed: count("Emails that ended failed (never accepted by the transport)."),
   bounce_rate: rate("(`bounced_hard` + `bounced_soft`)"),
