@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { MAX_INTERVALS, REPORT_INTERVALS } from "./support-interval";
+import { MAX_INTERVALS, REPORT_INTERVALS } from "./report-period";
 import { SKETCH_RELATIVE_ACCURACY } from "./support-report.sketches";
 
 const ACCURACY = `${SKETCH_RELATIVE_ACCURACY * 100}%`;

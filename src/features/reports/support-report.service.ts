@@ -3,7 +3,8 @@ import { runBatch } from "../../db/client";
 import type { SupportDurationKind } from "../../db/schema";
 import type { RequestContext } from "../../lib/request-context";
 import { iso } from "../../lib/time";
-import { type ReportInterval, reportBuckets, reportPeriod } from "./support-interval";
+import type { Interval } from "./report-period";
+import { reportBuckets, reportPeriod } from "./support-interval";
 import {
   durationsQuery,
   type SupportDayRow,
@@ -22,7 +23,7 @@ import {
 export interface SupportReportQuery {
   from?: string | undefined;
   to?: string | undefined;
-  interval?: ReportInterval | undefined;
+  interval?: Interval | undefined;
   inbox_id?: string | undefined;
   assignee_id?: string | undefined;
 }
