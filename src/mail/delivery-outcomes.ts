@@ -1,6 +1,17 @@
 import type { SQL } from "drizzle-orm";
 
 /**
+ * An email a send did not write because a recipient is suppressed: the dimensions it would have
+ * had (its tags, the inbox of the ticket it replied in) and a `key` of the caller's own, which its
+ * `when` condition reads from the send's JSON (`send ->> '$.key'`).
+ */
+export interface SuppressedSend {
+  tags: ReadonlyArray<{ name: string; value: string }>;
+  inboxId?: string | undefined;
+  key?: unknown;
+}
+
+/**
  * What a feature adds to the batch that records a delivery outcome, so that what it counts moves
  * in the same transaction as the fact (a campaign's stats today). The email, tracking and bounce
  * code call `deliveryOutcomes` and never import the features that listen: those sit above them
@@ -28,6 +39,11 @@ export interface DeliveryOutcomeListener {
   firstClick(emailId: string, now: number): SQL[];
   /** Before a bounce report's event is written; `wentOut` lists the statuses of an email that went out. */
   firstBounce(emailId: string, wentOut: SQL): SQL[];
+  /**
+   * Emails refused at send because a recipient is suppressed (no email row exists), each counted
+   * only if `when` (given the send's JSON) holds as the statement runs: the refusal's own guard.
+   */
+  suppressed(accountId: string, sends: SuppressedSend[], when: (send: SQL) => SQL, now: number): SQL[];
 }
 
 /**
@@ -57,6 +73,7 @@ export function deliveryOutcomeHook() {
     firstOpen: (emailId, now) => collect((l) => l.firstOpen(emailId, now)),
     firstClick: (emailId, now) => collect((l) => l.firstClick(emailId, now)),
     firstBounce: (emailId, wentOut) => collect((l) => l.firstBounce(emailId, wentOut)),
+    suppressed: (accountId, sends, when, now) => collect((l) => l.suppressed(accountId, sends, when, now)),
   };
   const register = (listener: DeliveryOutcomeListener) => {
     if (!listeners.includes(listener)) listeners.push(listener);

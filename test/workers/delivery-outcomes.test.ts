@@ -22,6 +22,7 @@ function marking(name: string): { listener: DeliveryOutcomeListener; marks: SQL[
       firstOpen: all,
       firstClick: all,
       firstBounce: all,
+      suppressed: all,
     },
   };
 }
@@ -36,6 +37,7 @@ const everyOutcome = (outcomes: DeliveryOutcomeListener) => [
   () => outcomes.firstOpen("eml_X", 0),
   () => outcomes.firstClick("eml_X", 0),
   () => outcomes.firstBounce("eml_X", sql`('sent')`),
+  () => outcomes.suppressed("acc_X", [{ tags: [] }], () => sql`1`, 0),
 ];
 
 describe("the delivery outcome hook", () => {

@@ -98,6 +98,14 @@ describe("scheduling", () => {
       .bind(body.id)
       .first<{ attempts: number }>();
     expect(attempts?.attempts).toBe(1);
+    // The email report counts the one send, whoever fired.
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const report = await callJson<{ totals: Record<string, number | null> }>(
+      "GET",
+      `/v1/reports/email?from=${day(0)}&to=${day(1)}`,
+      { token: ws.token },
+    );
+    expect(report.body.totals).toMatchObject({ accepted: 1, sent: 1, delivered: 1, failed: 0 });
   });
 
   it("lets the minute sweep send a scheduled email the queue never carried", async () => {

@@ -9,6 +9,7 @@ import { call, callJson, eventually, seedWorkspace, sendingWorkspace } from "./h
 import { deliver, FIXTURES } from "./inbound-helpers";
 import { MAILER_DAEMON, report, returnPathOf, setUp } from "./reports-helpers";
 import { heldEmail, smtpEnv } from "./smtp-env";
+import { answer, createSurvey, seedRequest, setStatus, tokenFor } from "./surveys-helpers";
 import { setAccountStatus } from "./suspension-helpers";
 import { openTicket } from "./webhook-helpers";
 
@@ -124,6 +125,20 @@ const twice = <T>(run: () => Promise<T>) => Promise.all([run(), run()]);
 describe("GET /v1/reports/email", () => {
   it("counts what happened exactly, under concurrency and redelivery, per workspace, inbox and tag", async () => {
     const setup = await setUp();
+    const inbox = (
+      await callJson<{ data: Array<{ id: string }> }>("GET", "/v1/inboxes", { token: setup.ws.token })
+    ).body.data[0] as { id: string };
+    // A ticket to reply to, and another to resolve and rate (a survey sent to no inbox: resolving
+    // sends no survey email, the answer comes from a request written as the resolve would).
+    const ticket = await openTicket(setup.ws.token, inbox.id);
+    const csat = await createSurvey(setup.ws.token, {
+      name: "CSAT",
+      kind: "csat",
+      question: "How?",
+      inbox_ids: [],
+    });
+    const rated = await seedRequest({ ws: setup.ws, inbox }, csat.id);
+    const rating = await tokenFor(rated.id, 4);
     const welcome = [{ name: "category", value: "welcome" }];
     const [hard, soft, angry, reader] = await Promise.all([
       send(setup, "gone@example.net", welcome),
@@ -145,48 +160,47 @@ describe("GET /v1/reports/email", () => {
       twice(() => call("GET", urls.open)),
       twice(() => call("GET", urls.click)),
       twice(() => redeliver(ids)),
+      // Two replies (two emails of the inbox), a resolve and a rating sent twice each, meanwhile.
+      ...["On it.", "Fixed."].map((text) =>
+        callJson("POST", `/v1/tickets/${ticket.id}/messages`, {
+          token: setup.ws.token,
+          body: { body_text: text },
+        }),
+      ),
+      twice(() => setStatus(setup.ws, rated.id, "resolved")),
+      twice(() => answer(rating)),
     ]);
     // The same report, open and click once more, after the fact.
     await deliver(report(FIXTURES.dsnHard, hard as Sent, "gone@example.net"), bounceTo(hard as Sent));
     await call("GET", urls.open);
     await call("GET", urls.click);
 
-    // A ticket reply: the one email of the inbox.
-    const inbox = (
-      await callJson<{ data: Array<{ id: string }> }>("GET", "/v1/inboxes", { token: setup.ws.token })
-    ).body.data[0] as { id: string };
-    const ticket = await openTicket(setup.ws.token, inbox.id);
-    const reply = await callJson("POST", `/v1/tickets/${ticket.id}/messages`, {
-      token: setup.ws.token,
-      body: { body_text: "On it." },
-    });
-    expect(reply.status).toBe(201);
-    const replyEmail = await eventually(async () => {
-      const row = await env.DB.prepare(
-        "SELECT email_id FROM messages WHERE ticket_id = ? AND email_id IS NOT NULL",
-      )
-        .bind(ticket.id)
-        .first<{ email_id: string }>();
-      return row?.email_id ?? null;
-    });
-    await sentOf(setup, replyEmail, "ada@example.com");
-    await redeliver([replyEmail]);
+    // The replies' emails, the inbox's only ones, sent and their queue messages redelivered.
+    const { results: replies } = await env.DB.prepare(
+      "SELECT email_id FROM messages WHERE ticket_id = ? AND email_id IS NOT NULL",
+    )
+      .bind(ticket.id)
+      .all<{ email_id: string }>();
+    const replyEmails = replies.map((r) => r.email_id);
+    expect(replyEmails).toHaveLength(2);
+    for (const id of replyEmails) await sentOf(setup, id, "ada@example.com");
+    await twice(() => redeliver(replyEmails));
 
     const all = await reportOf(setup.ws.token);
     const expected = {
       ...ZERO,
-      accepted: 5,
-      sent: 5,
-      delivered: 5,
+      accepted: 6,
+      sent: 6,
+      delivered: 6,
       bounced_hard: 1,
       bounced_soft: 1,
       complained: 1,
       opened: 1,
       clicked: 1,
-      bounce_rate: 2 / 5,
-      complaint_rate: 1 / 5,
-      open_rate: 1 / 5,
-      click_rate: 1 / 5,
+      bounce_rate: 2 / 6,
+      complaint_rate: 1 / 6,
+      open_rate: 1 / 6,
+      click_rate: 1 / 6,
     };
     expect(all.totals).toEqual(expected);
     expect(all.data).toEqual([
@@ -217,9 +231,23 @@ describe("GET /v1/reports/email", () => {
     });
     expect((await reportOf(setup.ws.token, `&inbox_id=${inbox.id}`)).totals).toMatchObject({
       ...ZERO,
-      accepted: 1,
-      sent: 1,
-      delivered: 1,
+      accepted: 2,
+      sent: 2,
+      delivered: 2,
+    });
+    // The support side of the same run: two tickets, two replies, one resolution, one rating.
+    const support = await callJson<{ totals: Record<string, number | null> }>(
+      "GET",
+      `/v1/reports/support?from=${today()}&to=${tomorrow()}`,
+      { token: setup.ws.token },
+    );
+    expect(support.body.totals).toMatchObject({
+      created: 2,
+      replies: 2,
+      resolved: 1,
+      reopened: 0,
+      csat_responses: 1,
+      csat_average: 4,
     });
 
     // Tenancy: another workspace's report is its own, and cannot read this one's inbox.
@@ -243,7 +271,7 @@ describe("GET /v1/reports/email", () => {
     }
     expect((await reportOf(setup.ws.token)).totals).toEqual(expected);
     expect((await reportOf(setup.ws.token, "&tag=category:welcome")).totals).toEqual(tagged.totals);
-    expect((await reportOf(setup.ws.token, `&inbox_id=${inbox.id}`)).totals.accepted).toBe(1);
+    expect((await reportOf(setup.ws.token, `&inbox_id=${inbox.id}`)).totals.accepted).toBe(2);
   });
 
   it("counts a failed email once, however often its queue message is handled", async () => {

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import migration from "../../migrations/0026_support_report_rollups.sql?raw";
+import inboxAssignee from "../../migrations/0027_support_inbox_assignee.sql?raw";
 import { durationsQuery, supportDaysQuery } from "../../src/features/reports/support-report.repo";
 import { newId } from "../../src/lib/ids";
 import {
@@ -134,7 +135,7 @@ const ROLLUP_COLUMNS =
   "dimension, dimension_value, day, created, resolved, reopened, replies, csat_sum, csat_responses, nps_promoters, nps_passives, nps_detractors, first_response_count, resolution_count";
 
 /**
- * Migration 0026's backfill, run as written over copies of one workspace's rows: the shared
+ * Migrations 0026 and 0027's backfills, run as written over copies of one workspace's rows: the shared
  * database already holds every workspace's rollups, so the statements are pointed at tables of
  * this run's own (their names are all that changes), with the trigger that counts durations.
  */
@@ -167,7 +168,12 @@ async function backfillOf(accountId: string) {
     ),
     ...setup.map((s) => env.DB.prepare(renamed(s))),
   ]);
-  for (const statement of statements.slice(backfillAt)) await env.DB.prepare(renamed(statement)).run();
+  const more = inboxAssignee.split("--> statement-breakpoint");
+  const backfill = [
+    ...statements.slice(backfillAt),
+    ...more.slice(more.findIndex((s) => s.includes("-- Backfill"))),
+  ];
+  for (const statement of backfill) await env.DB.prepare(renamed(statement)).run();
   const { results } = await env.DB.prepare(
     `SELECT ${ROLLUP_COLUMNS} FROM support_daily_${suffix} ORDER BY dimension, dimension_value, day`,
   ).all();
@@ -332,7 +338,7 @@ describe("GET /v1/reports/support", { timeout: 120_000 }, () => {
     expect(byAgent.totals).toMatchObject({ csat_responses: 3, nps_responses: 0, created: 0 });
   });
 
-  it("filters by inbox or assignee, and another workspace sees none of it", async () => {
+  it("filters by inbox, assignee or both, and another workspace sees none of it", async () => {
     const ws = await seedWorkspace();
     const one = await seedInbox(ws.accountId);
     const two = await seedInbox(ws.accountId);
@@ -355,6 +361,13 @@ describe("GET /v1/reports/support", { timeout: 120_000 }, () => {
       replies: 2,
       resolved: 1,
     });
+    // Both together: the agent's tickets of one inbox, their durations only.
+    const agentInOne = (await report(ws, `${period}&inbox_id=${one.id}&assignee_id=${agent.id}`)).totals;
+    expect(agentInOne).toMatchObject({ created: 1, replies: 1, resolved: 0, first_responses: 1 });
+    expectWithinSketchError(agentInOne.first_response_p50, [60], 0.5);
+    const agentInTwo = (await report(ws, `${period}&inbox_id=${two.id}&assignee_id=${agent.id}`)).totals;
+    expect(agentInTwo).toMatchObject({ created: 1, replies: 1, resolved: 1, first_responses: 1 });
+    expectWithinSketchError(agentInTwo.resolution_p50, [900], 0.5);
 
     const other = await seedWorkspace();
     expect((await report(other, period)).totals).toMatchObject({
@@ -377,7 +390,6 @@ describe("GET /v1/reports/support", { timeout: 120_000 }, () => {
       "?from=2026-02-30",
       "?to=2026-03-01T00:00:00%2B02:00",
       "?to=March%201%202026",
-      "?inbox_id=inb_x&assignee_id=usr_y",
     ]) {
       const res = await callJson<{ error: string }>("GET", `/v1/reports/support${query}`, {
         token: ws.token,
@@ -393,7 +405,7 @@ describe("GET /v1/reports/support", { timeout: 120_000 }, () => {
     expect(Date.parse(defaults.to) - Date.parse(defaults.from)).toBe(30 * DAY);
     expect(Date.parse(defaults.to)).toBeGreaterThan(Date.now());
   });
-  it("migration 0026's backfill rebuilds from existing tickets, messages and answers what the triggers counted", async () => {
+  it("migrations 0026 and 0027's backfills rebuild from existing tickets, messages and answers what the triggers counted", async () => {
     const { ws, inbox } = await ticketWorkspace("rbf");
     const agent = await seedUser(ws.accountId);
     const at = Date.UTC(2026, 2, 3, 9);
@@ -429,7 +441,14 @@ describe("GET /v1/reports/support", { timeout: 120_000 }, () => {
   it("reads a range of the day rows' primary key, and durations by (account, kind, day)", async () => {
     for (const slice of [
       { accountId: "acc_x", dimension: "all" as const, value: "" },
-      { accountId: "acc_x", dimension: "inbox" as const, value: "inb_x" },
+      { accountId: "acc_x", dimension: "inbox" as const, value: "inb_x", inboxId: "inb_x" },
+      {
+        accountId: "acc_x",
+        dimension: "inbox_assignee" as const,
+        value: "inb_x/usr_y",
+        inboxId: "inb_x",
+        assigneeId: "usr_y",
+      },
     ]) {
       expectIndexed(await planOf(supportDaysQuery(db(), slice, 0, 30 * DAY)), "support_daily");
       expectIndexed(

@@ -29,6 +29,18 @@ const softBounces = async (accountId: string, address: string) =>
       .first<{ n: number }>()
   )?.n;
 
+/** The workspace's email report totals from today through tomorrow (a test's `later` may pass midnight). */
+async function reportTotals(token: string) {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const res = await callJson<{ totals: Record<string, number | null> }>(
+    "GET",
+    `/v1/reports/email?from=${day(0)}&to=${day(2)}`,
+    { token },
+  );
+  expect(res.status).toBe(200);
+  return res.body.totals;
+}
+
 /** Runs every attempt of an email from `start` until it is done, each after its pause. */
 async function retryUntilDone(id: string, start = Date.now()) {
   let now = start;
@@ -110,6 +122,8 @@ describe("an email stuck in sending", () => {
     expect(await deliverEmail(smtpEnv, id, later)).toEqual({ kind: "done", status: "sent" });
     expect(await deliverEmail(smtpEnv, id, later)).toEqual({ kind: "skipped" });
     expect((await received(id, "lost.test")).length).toBe(1);
+    // The report too: the dead sender's claim and the redelivered attempt counted nothing more.
+    expect(await reportTotals(ws.token)).toMatchObject({ accepted: 1, sent: 1, delivered: 1, failed: 0 });
   });
 
   it("is closed, never sent again, when its sender died after handing it to the transport", async () => {
@@ -122,6 +136,8 @@ describe("an email stuck in sending", () => {
     expect(await emailOf(ws.token, id)).toMatchObject({ status: "failed", last_response: UNKNOWN_OUTCOME });
     expect(await deliverEmail(smtpEnv, id, later + 3_600_000)).toEqual({ kind: "skipped" });
     expect(await received(id, "handed.test")).toEqual([]);
+    // Handed off once (sent), closed unsent by the sweep (failed), delivered never.
+    expect(await reportTotals(ws.token)).toMatchObject({ accepted: 1, sent: 1, delivered: 0, failed: 1 });
   });
 
   it("is given back at once when R2 fails, and goes out on the next try", async () => {

@@ -4,6 +4,9 @@ import { surveyToken } from "../../src/mail/survey-token";
 import { call, callJson, eventually, ticketWorkspace, type Workspace } from "./helpers";
 import { postForm } from "./people-helpers";
 
+/** What these helpers use of a workspace. */
+type Desk = Pick<Workspace, "accountId" | "token">;
+
 export interface SurveyBody {
   id: string;
   name: string;
@@ -35,7 +38,7 @@ export async function surveyDesk(kind: "csat" | "nps" = "csat") {
 }
 
 /** Another ticket in the desk's inbox, from `email`. */
-export async function newTicket(ws: Workspace, inboxId: string, email = "ada@example.com") {
+export async function newTicket(ws: Desk, inboxId: string, email = "ada@example.com") {
   const res = await callJson<{ id: string; customer_id: string }>("POST", "/v1/tickets", {
     token: ws.token,
     body: { inbox_id: inboxId, customer: { email }, subject: "Another question" },
@@ -44,7 +47,7 @@ export async function newTicket(ws: Workspace, inboxId: string, email = "ada@exa
   return res.body;
 }
 
-export const setStatus = (ws: Workspace, ticketId: string, status: string) =>
+export const setStatus = (ws: Desk, ticketId: string, status: string) =>
   call("PATCH", `/v1/tickets/${ticketId}`, { token: ws.token, body: { status } });
 
 export interface SurveyEmailRow {
@@ -107,7 +110,7 @@ export const surveyRequestOf = (ticketId: string) =>
  * surveys-send.test.ts), so that page tests need not wait for an email each.
  */
 export async function seedRequest(
-  desk: { ws: Workspace; inbox: { id: string } },
+  desk: { ws: Desk; inbox: { id: string } },
   surveyId: string,
   email = `c-${crypto.randomUUID().slice(0, 8)}@example.com`,
   assigneeId: string | null = null,

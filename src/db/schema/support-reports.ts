@@ -1,8 +1,11 @@
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { accounts } from "./accounts";
 
-/** The slices the support report filters by: the whole workspace, one inbox, one assignee. */
-export const SUPPORT_DIMENSIONS = ["all", "inbox", "assignee"] as const;
+/**
+ * The slices the support report filters by: the whole workspace, one inbox, one assignee, and
+ * one assignee within one inbox (`inbox_assignee`, valued `inbox_id/assignee_id`; migration 0027).
+ */
+export const SUPPORT_DIMENSIONS = ["all", "inbox", "assignee", "inbox_assignee"] as const;
 export type SupportDimension = (typeof SUPPORT_DIMENSIONS)[number];
 
 export const SUPPORT_DURATION_KINDS = ["first_response", "resolution"] as const;

@@ -96,4 +96,6 @@ export const campaignProgress: DeliveryOutcomeListener = {
   firstOpen: (emailId) => [firstOpenStatement(emailId)],
   firstClick: (emailId) => [firstClickStatement(emailId)],
   firstBounce: (emailId, wentOut) => [firstBounceStatement(emailId, wentOut)],
+  // A campaign's suppressed recipients are counted where they are settled (settleStatements).
+  suppressed: () => [],
 };

@@ -6,9 +6,10 @@ import { describeError, log } from "../../lib/logger";
 import { limitsFor, type PlanName, parseQuotaOverrides } from "../../lib/plans";
 import { mayAct, SUSPENDED_CODE } from "../../lib/workspace-gate";
 import { domainOf, parseAddress } from "../../mail/address";
+import { deliveryOutcomes } from "../../mail/delivery-outcomes";
 import { unsubscribeHeaders, unsubscribeUrl } from "../../mail/unsubscribe-token";
 import { deliverEmails } from "../emails/deliver";
-import { prepareEmails } from "../emails/emails.accept";
+import { acceptedStatements, prepareEmails } from "../emails/emails.accept";
 import { normalizeEmail } from "../emails/emails.input";
 import type { EmailRow } from "../emails/emails.repo";
 import { enqueueEmails } from "../emails/enqueue";
@@ -132,7 +133,16 @@ export async function sendCampaignBatch(
     return "done";
   }
   const suppressed = new Set(state.suppressed);
+  const refused = subscribed.filter((r) => suppressed.has(r.email)).map((r) => r.customerId);
   const settle = [
+    // Counted while still pending, before the settling below: once, whichever run settles them.
+    ...deliveryOutcomes.suppressed(
+      campaign.accountId,
+      refused.map((customerId) => ({ tags: [{ name: "campaign", value: campaign.id }], key: customerId })),
+      (send) => sql`EXISTS (SELECT 1 FROM campaign_recipients WHERE campaign_id = ${campaign.id}
+        AND customer_id = ${send} ->> '$.key' AND state = 'pending')`,
+      now,
+    ),
     ...settleStatements(
       campaignId,
       pending.filter((r) => r.unsubscribed).map((r) => r.customerId),
@@ -140,13 +150,7 @@ export async function sendCampaignBatch(
       "unsubscribed",
       now,
     ),
-    ...settleStatements(
-      campaignId,
-      subscribed.filter((r) => suppressed.has(r.email)).map((r) => r.customerId),
-      "suppressed",
-      "suppressed",
-      now,
-    ),
+    ...settleStatements(campaignId, refused, "suppressed", "suppressed", now),
   ];
   const quota = quotaRoom(state, state.account.plan as PlanName, state.account.quotaOverrides, now);
   const wanted = subscribed.filter((r) => !suppressed.has(r.email));
@@ -227,6 +231,8 @@ async function sendEmails(
     const [claim] = await runBatch(db, [
       claimStatement(campaign.id, claims, now),
       ...prepared.statements,
+      // Counts only the emails the claim let through: one whose row was not written counts nothing.
+      ...acceptedStatements(prepared.rows),
       ...settle,
       touch,
     ]);

@@ -49,6 +49,9 @@ export type WithEmails = (rows: NewEmailRow[], written: SQL) => Statement[];
  * The reads of (1) are then exactly what (3) saw, and the checks run on them in the API's order
  * to answer the same 403/429/422 as a send checked in advance would. Emails too large to store
  * are refused from a read of their own first: their row could not even be attempted.
+ *
+ * Last, the email report counts each email refused for a suppressed recipient (the 422) on the
+ * same snapshot: a refusal counts in the batch that refused it, an accepted batch counts none.
  */
 export async function acceptEmails(
   ctx: AcceptOnceContext,
@@ -79,6 +82,17 @@ export async function acceptEmails(
   const windows = emailWindows(now);
   const checks = checksSql(accountId, domains, recipients, emails, amounts, windows);
   const reads = sendStateQueries(db, accountId, domains, recipients);
+  // Refused as the 422 answers it: not written, while every check the API runs before the
+  // suppressions held (storage comes after them, so it is left out with `bytes: 0`).
+  const beforeSuppressions = checksSql(
+    accountId,
+    domains,
+    recipients,
+    emails,
+    { ...amounts, bytes: 0 },
+    windows,
+    "skip",
+  );
   const statements = [
     ...reads,
     ensureUsageRow(accountId),
@@ -96,6 +110,13 @@ export async function acceptEmails(
     addUsageIf(accountId, amounts, windows, written),
     ...withEmails(drafts, written),
     ...drafts.flatMap((row) => deliveryOutcomes.accepted(row.id, now)),
+    ...deliveryOutcomes.suppressed(
+      accountId,
+      emails.map((email) => ({ tags: email.tags, key: email.recipients })),
+      (send) => sql`NOT ${written} AND ${beforeSuppressions} AND EXISTS (SELECT 1 FROM suppressions
+        WHERE account_id = ${accountId} AND email IN (SELECT value FROM json_each(${send}, '$.key')))`,
+      now,
+    ),
   ];
   const firstInsert = reads.length + 1;
 
@@ -134,7 +155,8 @@ function refuse(accountId: string, state: SendState, emails: NormalizedEmail[], 
 }
 
 /**
- * SQL: every check of a send holds as the batch runs (see acceptEmails). Columns of
+ * SQL: every check of a send holds as the batch runs (see acceptEmails); with `skip`, every
+ * check but the suppressions. Columns of
  * account_usage are unqualified (usageRoom's), so the limits come from a subquery of their own
  * names. Lists travel as one JSON parameter each, to stay far below D1's 100 per statement.
  */
@@ -145,8 +167,11 @@ function checksSql(
   emails: NormalizedEmail[],
   amounts: UsageAmounts,
   windows: ReturnType<typeof emailWindows>,
+  suppressions: "check" | "skip" = "check",
 ): SQL {
   const mostRecipients = Math.max(0, ...emails.map((e) => e.recipients.length));
+  const noneSuppressed = sql`AND NOT EXISTS (SELECT 1 FROM suppressions
+           WHERE account_id = ${accountId} AND email IN (SELECT value FROM json_each(${JSON.stringify(recipients)})))`;
   const limit = (quota: Parameters<typeof limitSql>[0], name: string) =>
     sql`${limitSql(quota, "acct")} AS ${sql.identifier(name)}`;
   return sql`EXISTS (
@@ -162,8 +187,7 @@ function checksSql(
       AND (SELECT count(*) FROM connections
            WHERE account_id = ${accountId} AND status = 'verified'
              AND domain IN (SELECT value FROM json_each(${JSON.stringify(domains)}))) = ${domains.length}
-      AND NOT EXISTS (SELECT 1 FROM suppressions
-           WHERE account_id = ${accountId} AND email IN (SELECT value FROM json_each(${JSON.stringify(recipients)})))
+      ${suppressions === "check" ? noneSuppressed : sql``}
       AND (lim.lim_recipients IS NULL OR ${mostRecipients} <= lim.lim_recipients)
       AND ${usageRoom(amounts, windows, {
         month: sql`lim.lim_month`,

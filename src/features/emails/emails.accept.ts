@@ -1,5 +1,6 @@
-import type { SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { type Db, runBatch, type Statement } from "../../db/client";
+import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { describeError, log } from "../../lib/logger";
 import { limitsFor, type PlanName, parseQuotaOverrides } from "../../lib/plans";
@@ -8,7 +9,13 @@ import { formatAddress } from "../../mail/address";
 import { deliveryOutcomes } from "../../mail/delivery-outcomes";
 import type { AccountRow } from "../accounts/accounts.repo";
 import { reserveQuota } from "../usage/usage.service";
-import { checkQuotas, checkSizes, checkSuppressions, senderConnections } from "./emails.checks";
+import {
+  checkQuotas,
+  checkSizes,
+  checkSuppressions,
+  SUPPRESSED_CODE,
+  senderConnections,
+} from "./emails.checks";
 import type { StoredAttachment } from "./emails.dto";
 import { estimateSize, formatList, type NormalizedEmail } from "./emails.input";
 import { insertEmailStatements, type NewEmailRow } from "./emails.repo";
@@ -21,6 +28,8 @@ export interface AcceptContext {
   /** What loadSendState read for these emails. */
   state: SendState;
   now: number;
+  /** The inbox of the ticket the emails reply in: a dimension of the report's counts. */
+  inboxId?: string | undefined;
 }
 
 export const attachmentKey = (emailId: string, index: number) => `emails/${emailId}/attachments/${index}`;
@@ -109,6 +118,28 @@ export function checkInOrder(state: SendState, account: AccountRow, emails: Norm
   return { connections, limits };
 }
 
+/**
+ * `checkInOrder`, where a refusal for a suppressed recipient (the 422) is counted in the email
+ * report first: nothing else is written for it, so the count is a statement of its own.
+ */
+async function checkedInOrder(ctx: AcceptContext, emails: NormalizedEmail[]) {
+  try {
+    return checkInOrder(ctx.state, ctx.account, emails, ctx.now);
+  } catch (error) {
+    if (error instanceof AppError && error.code === SUPPRESSED_CODE) {
+      const suppressed = new Set(ctx.state.suppressed);
+      const sends = emails
+        .filter((email) => email.recipients.some((address) => suppressed.has(address)))
+        .map((email) => ({ tags: email.tags, inboxId: ctx.inboxId }));
+      await runBatch(
+        ctx.db,
+        deliveryOutcomes.suppressed(ctx.account.id, sends, () => sql`1`, ctx.now),
+      );
+    }
+    throw error;
+  }
+}
+
 /** The attachment bytes the emails own, with the R2 keys they go to. */
 export const attachmentFiles = (rows: NewEmailRow[], emails: NormalizedEmail[]) =>
   rows.flatMap((row, i) =>
@@ -133,7 +164,7 @@ export async function prepareEmails(
   onlyIf?: (row: NewEmailRow, index: number) => SQL,
 ): Promise<PreparedEmails> {
   const { db, account, now } = ctx;
-  const { connections, limits } = checkInOrder(ctx.state, account, emails, now);
+  const { connections, limits } = await checkedInOrder(ctx, emails);
 
   const rows = emails.map((email) => rowFor(ctx, email, connections.get(email.fromDomain)?.id ?? "", source));
   const bytes = rows.reduce((sum, row) => sum + (row.storedBytes ?? 0), extraBytes);

@@ -62,13 +62,15 @@ export function checkQuotas(state: SendState, limits: QuotaLimits, emails: Norma
   assertEmailQuota(currentUsage(state.usage, now), limits, emails.length);
 }
 
+export const SUPPRESSED_CODE = "recipient_suppressed";
+
 /** 422 naming every suppressed recipient; nothing is sent. */
 export function checkSuppressions(state: SendState) {
   const { suppressed } = state;
   if (suppressed.length > 0) {
     throw new AppError(
       422,
-      "recipient_suppressed",
+      SUPPRESSED_CODE,
       "Recipient suppressed",
       `Not sent: ${suppressed.join(", ")} ${suppressed.length === 1 ? "is" : "are"} suppressed after bounces or complaints. Remove the address from the email, or the suppression with DELETE /v1/suppressions/{email}.`,
       { suppressed },

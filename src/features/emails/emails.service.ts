@@ -116,12 +116,13 @@ function stateFor(ctx: EmailContext, emails: NormalizedEmail[], idem: Idempotenc
   return loadSendState(ctx.db, ctx.accountId, domains, recipients, idem, ctx.now);
 }
 
-const acceptContext = (ctx: EmailContext, account: AccountRow, state: SendState) => ({
+const acceptContext = (ctx: EmailContext, account: AccountRow, state: SendState, inboxId?: string) => ({
   db: ctx.db,
   files: ctx.env.FILES,
   account,
   state,
   now: ctx.now,
+  inboxId,
 });
 
 export function sendEmail(ctx: EmailContext, input: SendEmailInput, idempotencyKey: string | undefined) {
@@ -259,16 +260,23 @@ export async function cancel(ctx: EmailContext, id: string) {
  * One email on behalf of another feature (ticket replies, compose): every check of POST /v1/emails
  * applies, without the HTTP envelope or idempotency. The caller commits it in its own batch with
  * `commitEmails` (so the email never exists without the message it carries) and then queues it
- * with `enqueueEmails`. `extraBytes`: storage the caller's batch adds, reserved together.
+ * with `enqueueEmails`. `extraBytes`: storage the caller's batch adds, reserved together;
+ * `inboxId`: the inbox of the ticket it replies in (the report counts a refusal under it).
  */
 export async function prepareFeatureEmail(
   ctx: EmailContext,
   email: NormalizedEmail,
   source: string,
   extraBytes = 0,
+  inboxId?: string,
 ): Promise<PreparedEmails & { row: NewEmailRow }> {
   const state = await stateFor(ctx, [email], null);
   if (!state.account) throw notFound(`Account ${ctx.accountId}`);
-  const prepared = await prepareEmails(acceptContext(ctx, state.account, state), [email], source, extraBytes);
+  const prepared = await prepareEmails(
+    acceptContext(ctx, state.account, state, inboxId),
+    [email],
+    source,
+    extraBytes,
+  );
   return { ...prepared, row: prepared.rows[0] as NewEmailRow };
 }

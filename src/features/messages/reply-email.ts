@@ -110,7 +110,7 @@ export async function prepareReply(
     trackOpens: undefined,
     trackClicks: undefined,
   };
-  return prepareFeatureEmail(ctx, email, "ticket", extraBytes);
+  return prepareFeatureEmail(ctx, email, "ticket", extraBytes, inbox.id);
 }
 
 export const replySubject = (subject: string) => (/^re:/i.test(subject) ? subject : `Re: ${subject}`);

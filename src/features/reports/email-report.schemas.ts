@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { idPattern } from "../../lib/ids";
+import { REPORT_INTERVALS } from "./report-period";
 
 const DATE_HELP =
   "An ISO 8601 date (`2026-11-01`) or date-time in UTC; it is taken to the start of its interval (its UTC day, or the Monday of its week).";
@@ -19,7 +20,7 @@ export const EmailReportQuerySchema = z.object({
       description: `The end of the period, exclusive; a time inside an interval takes in that whole interval. ${DATE_HELP.replace("start", "end")} Defaults to the end of today (UTC).`,
       example: "2026-12-01",
     }),
-  interval: z.enum(["day", "week"]).default("day").openapi({
+  interval: z.enum(REPORT_INTERVALS).default("day").openapi({
     description: "`day` (UTC days) or `week` (weeks starting Monday 00:00 UTC). At most 366 intervals.",
   }),
   inbox_id: z
@@ -56,7 +57,7 @@ const CountsSchema = z.object({
   opened: count("Emails opened at least once (unique per email: the first open)."),
   clicked: count("Emails with at least one tracked click (unique per email: the first click)."),
   suppressed: count(
-    "Emails not sent because a recipient is suppressed. Always 0 today: such a send is refused with a 422 and no email exists.",
+    "Emails not sent because a recipient is suppressed: a send refused with a 422 (each email of it naming a suppressed address; a ticket reply under its inbox), a campaign recipient or automation step skipped for a suppressed address (once each). No email exists for them, so they count in no other column.",
   ),
   failed: count("Emails that ended failed (never accepted by the transport)."),
   bounce_rate: rate("(`bounced_hard` + `bounced_soft`)"),
@@ -76,6 +77,6 @@ export const EmailReportSchema = z
     totals: CountsSchema.openapi("EmailReportCounts"),
     from: z.string().openapi({ description: "The first interval's start." }),
     to: z.string().openapi({ description: "The last interval's end (exclusive)." }),
-    interval: z.enum(["day", "week"]),
+    interval: z.enum(REPORT_INTERVALS),
   })
   .openapi("EmailReport");

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { DeliveryOutcomeListener } from "../../mail/delivery-outcomes";
+import type { DeliveryOutcomeListener, SuppressedSend } from "../../mail/delivery-outcomes";
 import { SYSTEM_SOURCE } from "../emails/system-mail";
 
 /** The email report's counters, as named in the `email_daily` table. */
@@ -44,6 +44,31 @@ export function countEmails(counter: EmailCounter, which: SQL, now: number): SQL
     ON CONFLICT (account_id, dim, day) DO UPDATE SET ${column} = ${column} + excluded.${column}`;
 }
 
+/**
+ * Adds to `suppressed` on the day of `now` one per refused send `when` holds for, under the
+ * dimensions it would have had: the workspace, its tags and the inbox of its ticket. No email row
+ * exists to join, so the sends travel as one JSON parameter.
+ */
+export function countSuppressed(
+  accountId: string,
+  sends: SuppressedSend[],
+  when: (send: SQL) => SQL,
+  now: number,
+): SQL {
+  return sql`
+    WITH s AS (SELECT sent.key AS k, sent.value AS v FROM json_each(${JSON.stringify(sends)}) AS sent
+      WHERE ${when(sql`sent.value`)})
+    INSERT INTO email_daily (account_id, dim, day, suppressed)
+    SELECT ${accountId}, dim, ${utcDay(now)}, count(DISTINCT k) FROM (
+      SELECT s.k, '' AS dim FROM s
+      UNION ALL
+      SELECT s.k, 't:' || (t.value ->> '$.name') || '=' || (t.value ->> '$.value') FROM s, json_each(s.v, '$.tags') t
+      UNION ALL
+      SELECT s.k, 'i:' || (s.v ->> '$.inboxId') FROM s WHERE s.v ->> '$.inboxId' IS NOT NULL
+    ) GROUP BY dim
+    ON CONFLICT (account_id, dim, day) DO UPDATE SET suppressed = suppressed + excluded.suppressed`;
+}
+
 const BOUNCE_COUNTERS = { hard: "bounced_hard", soft: "bounced_soft", complaint: "complained" } as const;
 
 /**
@@ -56,7 +81,9 @@ const BOUNCE_COUNTERS = { hard: "bounced_hard", soft: "bounced_soft", complaint:
  * - failed: an attempt ended `failed` under its claim, or the sweep closed it unsent;
  * - bounced hard/soft, complained: per recipient and email, the first such row in `bounces`;
  * - opened, clicked: the email's first open or click (unique per email: the pixel and links
- *   are per email, not per recipient).
+ *   are per email, not per recipient);
+ * - suppressed: a send refused for a suppressed recipient, under the refusal's own guard (the
+ *   batch that refused it, a campaign recipient still pending, an automation step not yet run).
  */
 export const emailRollups: DeliveryOutcomeListener = {
   accepted: (emailId, now) => [countEmails("accepted", sql`id = ${emailId}`, now)],
@@ -86,4 +113,6 @@ export const emailRollups: DeliveryOutcomeListener = {
     countEmails("clicked", sql`id = ${emailId} AND first_clicked_at IS NULL`, now),
   ],
   firstBounce: () => [],
+  suppressed: (accountId, sends, when, now) =>
+    sends.length === 0 ? [] : [countSuppressed(accountId, sends, when, now)],
 };

@@ -1,7 +1,9 @@
 import { badRequest } from "../../lib/errors";
 import { DAY_MS, utcDay } from "./email-rollups";
 
-export type Interval = "day" | "week";
+/** What both reports cut a period in: UTC days, or weeks starting Monday 00:00 UTC. */
+export const REPORT_INTERVALS = ["day", "week"] as const;
+export type Interval = (typeof REPORT_INTERVALS)[number];
 
 /** A report's period in whole UTC days (`end` exclusive), cut in intervals of `step` days. */
 export interface Period {
@@ -12,16 +14,16 @@ export interface Period {
 }
 
 export const MAX_INTERVALS = 366;
-const DEFAULT_DAYS = 30;
+export const DEFAULT_DAYS = 30;
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
 const invalid = (detail: string) => badRequest("invalid_report_period", "Invalid report period", detail);
 
 /** Epoch day 0 was a Thursday: the Monday on or before `day`. */
-const mondayOf = (day: number) => day - ((((day + 3) % 7) + 7) % 7);
+export const mondayOf = (day: number) => day - ((((day + 3) % 7) + 7) % 7);
 
 /** An ISO date or date-time, read as UTC when it names no zone; refuses what is no real date. */
-function parseTime(name: string, value: string): number {
+function parseTime(name: "from" | "to", value: string): number {
   const hasZone = /(Z|[+-]\d{2}:\d{2})$/.test(value) && value.includes("T");
   const ms = ISO.test(value) ? Date.parse(value.includes("T") && !hasZone ? `${value}Z` : value) : Number.NaN;
   // Date.parse rolls 2026-02-30 over to March: a date must read back as written.
@@ -29,6 +31,20 @@ function parseTime(name: string, value: string): number {
     throw invalid(`\`${name}\` must be an ISO 8601 date (2026-11-01) or date-time (2026-11-01T00:00:00Z).`);
   }
   return ms;
+}
+
+/**
+ * `from` and `to` in epoch ms as `parse` reads them, with both reports' defaults: `to` the end of
+ * today (UTC), `from` 30 days before `to`.
+ */
+export function periodBounds(
+  query: { from?: string | undefined; to?: string | undefined },
+  now: number,
+  parse: (name: "from" | "to", text: string) => number,
+) {
+  const to = query.to === undefined ? (utcDay(now) + 1) * DAY_MS : parse("to", query.to);
+  const from = query.from === undefined ? to - DEFAULT_DAYS * DAY_MS : parse("from", query.from);
+  return { from, to };
 }
 
 /**
@@ -41,8 +57,7 @@ export function reportPeriod(
 ): Period {
   const step = query.interval === "week" ? 7 : 1;
   const align = (day: number) => (step === 7 ? mondayOf(day) : day);
-  const to = query.to === undefined ? (utcDay(now) + 1) * DAY_MS : parseTime("to", query.to);
-  const from = query.from === undefined ? to - DEFAULT_DAYS * DAY_MS : parseTime("from", query.from);
+  const { from, to } = periodBounds(query, now, parseTime);
   if (to <= from) throw invalid("`to` must be after `from`.");
   const toDay = Math.ceil(to / DAY_MS);
   const endDay = step === 7 ? mondayOf(toDay - 1) + 7 : toDay;

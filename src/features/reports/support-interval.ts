@@ -1,17 +1,17 @@
 import { badRequest } from "../../lib/errors";
+import { DAY_MS, utcDay } from "./email-rollups";
+import { type Interval, MAX_INTERVALS, mondayOf, periodBounds } from "./report-period";
 
-export const REPORT_INTERVALS = ["day", "week"] as const;
-export type ReportInterval = (typeof REPORT_INTERVALS)[number];
-
-export const DAY_MS = 86_400_000;
-const WEEK_MS = 7 * DAY_MS;
-const DEFAULT_DAYS = 30;
-export const MAX_INTERVALS = 366;
+/*
+ * The support report's reading of a period, on report-period.ts's shared rules (intervals,
+ * defaults, the 366 limit, Monday weeks). Its own, as its API has always answered: bounds must be
+ * UTC day boundaries, and weeks are clipped to `from`/`to` rather than widened to whole weeks.
+ */
 
 export interface ReportPeriod {
   from: number;
   to: number;
-  interval: ReportInterval;
+  interval: Interval;
 }
 
 export interface ReportBucket {
@@ -19,10 +19,7 @@ export interface ReportBucket {
   end: number;
 }
 
-const startOfDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
-
-/** 1970-01-01 was a Thursday: shifting by 3 days makes weeks start on Monday 00:00 UTC. */
-const startOfWeek = (ms: number) => Math.floor((ms + 3 * DAY_MS) / WEEK_MS) * WEEK_MS - 3 * DAY_MS;
+const startOfWeek = (ms: number) => mondayOf(utcDay(ms)) * DAY_MS;
 
 const DAY_BOUND = /^(\d{4}-\d{2}-\d{2})(T00:00(:00(\.0{1,3})?)?Z)?$/;
 
@@ -49,12 +46,11 @@ function dayBound(name: "from" | "to", text: string): number {
  * At most 366 intervals, and `from` before `to`, else a 400.
  */
 export function reportPeriod(
-  query: { from?: string; to?: string; interval?: ReportInterval },
+  query: { from?: string; to?: string; interval?: Interval },
   now: number,
 ): ReportPeriod {
   const interval = query.interval ?? "day";
-  const to = query.to === undefined ? startOfDay(now) + DAY_MS : dayBound("to", query.to);
-  const from = query.from === undefined ? to - DEFAULT_DAYS * DAY_MS : dayBound("from", query.from);
+  const { from, to } = periodBounds(query, now, dayBound);
   if (from >= to) throw badRequest("invalid_period", "`from` must be before `to`");
   const period = { from, to, interval };
   if (reportBuckets(period).length > MAX_INTERVALS)
@@ -72,7 +68,7 @@ export function reportBuckets({ from, to, interval }: ReportPeriod): ReportBucke
   const limit = MAX_INTERVALS + 1;
   let start = from;
   while (start < to && buckets.length < limit) {
-    const next = interval === "day" ? start + DAY_MS : startOfWeek(start) + WEEK_MS;
+    const next = interval === "day" ? start + DAY_MS : startOfWeek(start) + 7 * DAY_MS;
     buckets.push({ start, end: Math.min(next, to) });
     start = next;
   }

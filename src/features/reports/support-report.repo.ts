@@ -9,11 +9,16 @@ import {
 
 export type SupportDayRow = typeof supportDaily.$inferSelect;
 
-/** One slice of a workspace: all of it ('' as value), one inbox or one assignee. */
+/**
+ * One slice of a workspace: all of it ('' as value), one inbox, one assignee, or one assignee in
+ * one inbox (`inbox_id/assignee_id`). `inboxId`/`assigneeId` say which durations belong to it.
+ */
 export interface SupportSlice {
   accountId: string;
   dimension: SupportDimension;
   value: string;
+  inboxId?: string | undefined;
+  assigneeId?: string | undefined;
 }
 
 /**
@@ -47,12 +52,6 @@ export function durationsQuery(
   first: number,
   last: number,
 ) {
-  const sliceColumn =
-    slice.dimension === "inbox"
-      ? eq(supportDurations.inboxId, slice.value)
-      : slice.dimension === "assignee"
-        ? eq(supportDurations.assigneeId, slice.value)
-        : undefined;
   return db
     .select({ day: supportDurations.day, seconds: supportDurations.seconds })
     .from(supportDurations)
@@ -62,7 +61,8 @@ export function durationsQuery(
         eq(supportDurations.kind, kind),
         gte(supportDurations.day, first),
         lte(supportDurations.day, last),
-        sliceColumn,
+        slice.inboxId === undefined ? undefined : eq(supportDurations.inboxId, slice.inboxId),
+        slice.assigneeId === undefined ? undefined : eq(supportDurations.assigneeId, slice.assigneeId),
       ),
     );
 }

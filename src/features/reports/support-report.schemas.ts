@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { MAX_INTERVALS, REPORT_INTERVALS } from "./support-interval";
+import { MAX_INTERVALS, REPORT_INTERVALS } from "./report-period";
 import { SKETCH_RELATIVE_ACCURACY } from "./support-report.sketches";
 
 const ACCURACY = `${SKETCH_RELATIVE_ACCURACY * 100}%`;
@@ -72,8 +72,12 @@ export const SupportReportQuerySchema = z.object({
     .openapi({
       description: `\`day\` (default) or \`week\` (Monday 00:00 UTC, clipped to from/to). At most ${MAX_INTERVALS} intervals.`,
     }),
-  inbox_id: z.string().max(64).optional().openapi({ description: "Only tickets of this inbox." }),
+  inbox_id: z.string().max(64).optional().openapi({
+    description:
+      "Only tickets of this inbox. With `assignee_id`, only that assignee's tickets of this inbox.",
+  }),
   assignee_id: z.string().max(64).optional().openapi({
-    description: "Only tickets assigned to this user when the fact happened. Not combinable with `inbox_id`.",
+    description:
+      "Only tickets assigned to this user when the fact happened. Combines with `inbox_id` (both must hold).",
   }),
 });

@@ -1,10 +1,10 @@
 import type { DDSketch } from "@datadog/sketches-js";
 import { runBatch } from "../../db/client";
 import type { SupportDurationKind } from "../../db/schema";
-import { badRequest } from "../../lib/errors";
 import type { RequestContext } from "../../lib/request-context";
 import { iso } from "../../lib/time";
-import { type ReportInterval, reportBuckets, reportPeriod } from "./support-interval";
+import type { Interval } from "./report-period";
+import { reportBuckets, reportPeriod } from "./support-interval";
 import {
   durationsQuery,
   type SupportDayRow,
@@ -23,7 +23,7 @@ import {
 export interface SupportReportQuery {
   from?: string | undefined;
   to?: string | undefined;
-  interval?: ReportInterval | undefined;
+  interval?: Interval | undefined;
   inbox_id?: string | undefined;
   assignee_id?: string | undefined;
 }
@@ -36,10 +36,11 @@ interface SketchedDay {
 }
 
 function sliceOf(accountId: string, query: SupportReportQuery): SupportSlice {
-  if (query.inbox_id !== undefined && query.assignee_id !== undefined)
-    throw badRequest("invalid_filter", "Filter by `inbox_id` or by `assignee_id`, not both");
-  if (query.inbox_id !== undefined) return { accountId, dimension: "inbox", value: query.inbox_id };
-  if (query.assignee_id !== undefined) return { accountId, dimension: "assignee", value: query.assignee_id };
+  const { inbox_id: inboxId, assignee_id: assigneeId } = query;
+  if (inboxId !== undefined && assigneeId !== undefined)
+    return { accountId, dimension: "inbox_assignee", value: `${inboxId}/${assigneeId}`, inboxId, assigneeId };
+  if (inboxId !== undefined) return { accountId, dimension: "inbox", value: inboxId, inboxId };
+  if (assigneeId !== undefined) return { accountId, dimension: "assignee", value: assigneeId, assigneeId };
   return { accountId, dimension: "all", value: "" };
 }
 

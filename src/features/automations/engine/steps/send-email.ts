@@ -1,11 +1,12 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { createDb, type Db, runBatch } from "../../../../db/client";
 import { enrollmentSteps } from "../../../../db/schema";
 import { AppError } from "../../../../lib/errors";
 import { domainOf, parseAddress } from "../../../../mail/address";
+import { deliveryOutcomes } from "../../../../mail/delivery-outcomes";
 import { unsubscribeHeaders, unsubscribeUrl } from "../../../../mail/unsubscribe-token";
 import { fill, oneLine, textWithUnsubscribe } from "../../../campaigns/variables";
-import { prepareEmails } from "../../../emails/emails.accept";
+import { acceptedStatements, prepareEmails } from "../../../emails/emails.accept";
 import { normalizeEmail } from "../../../emails/emails.input";
 import type { EmailRow } from "../../../emails/emails.repo";
 import { enqueueEmails } from "../../../emails/enqueue";
@@ -52,12 +53,24 @@ async function emailFor(env: Env, p: Progress, step: EmailStep, email: string, n
   );
 }
 
-/** The claim and the outcome at once: the history row of a step that acted in the same batch. */
-async function settleOnly(db: Db, p: Progress, step: EmailStep, outcome: StepOutcome, now: number) {
-  const [claimed] = await runBatch(db, [
+/**
+ * The claim and the outcome at once: the history row of a step that acted in the same batch;
+ * `before` runs first in that batch (what counts the outcome, guarded by the claim not yet made).
+ */
+async function settleOnly(
+  db: Db,
+  p: Progress,
+  step: EmailStep,
+  outcome: StepOutcome,
+  now: number,
+  before: SQL[] = [],
+) {
+  const results = await runBatch(db, [
+    ...before,
     claimStatement(p.enrollment, step, now, outcome),
     moveStatement(db, p.enrollment, step, now),
   ]);
+  const claimed = results[before.length];
   return (claimed?.meta.changes ?? 0) > 0 ? outcome : earlierOutcome(db, p.enrollment, step, now);
 }
 
@@ -88,7 +101,16 @@ export async function sendEmailStep(
   );
   if (!state.account) return settleOnly(db, p, step, failed("the workspace no longer exists"), now);
   if (state.suppressed.length > 0)
-    return settleOnly(db, p, step, skipped("suppressed", { email: customer.email }), now);
+    return settleOnly(db, p, step, skipped("suppressed", { email: customer.email }), now, [
+      // Counted before the claim, only while the step has none: once, however often it runs.
+      ...deliveryOutcomes.suppressed(
+        p.enrollment.accountId,
+        [{ tags: [{ name: "automation", value: p.automation.id }] }],
+        () =>
+          sql`NOT EXISTS (SELECT 1 FROM ${enrollmentSteps} WHERE enrollment_id = ${p.enrollment.id} AND step_id = ${step.id})`,
+        now,
+      ),
+    ]);
   try {
     const email = await emailFor(env, p, step, customer.email, now);
     const prepared = await prepareEmails(
@@ -107,6 +129,8 @@ export async function sendEmailStep(
         claimStatement(p.enrollment, step, now, outcome),
         moveStatement(db, p.enrollment, step, now),
         ...prepared.statements,
+        // Counts the email only if this run's claim wrote it.
+        ...acceptedStatements(prepared.rows),
       ]);
       won = (claimed?.meta.changes ?? 0) > 0;
     } finally {
