@@ -13,14 +13,26 @@ const HOUR_MS = 3_600_000;
 /** The path of seeded request log n: the pages under test must show some of them. */
 export const SEEDED_LOG_PATH = "/v1/bench-seed/";
 
+interface Owner {
+  accountId: string;
+  ownerId: string;
+}
+
+/** A day's session for the owner, stored as POST /login/{token} stores one, and its cookie value. */
+async function sessionSql(workspace: Owner, now: number) {
+  const token = randomBase64Url(32);
+  const sql = `INSERT INTO sessions (token_hash, account_id, user_id, expires_at, created_at) VALUES (${sqlText(await sha256Hex(token))}, ${sqlText(workspace.accountId)}, ${sqlText(workspace.ownerId)}, ${now + 86_400_000}, ${now});`;
+  return { token, sql };
+}
+
 /**
  * `count` request logs of the workspace's admin key over the last hour (well inside the default
  * 7-day retention), mostly 200s with some 201, 404 and 429, and a session for its owner. Answers
  * the session's cookie value and how long writing took.
  */
-export async function seedLogsAndSession(workspace: { accountId: string; ownerId: string }, count: number) {
-  const token = randomBase64Url(32);
+export async function seedLogsAndSession(workspace: Owner, count: number) {
   const now = Date.now();
+  const session = await sessionSql(workspace, now);
   const account = sqlText(workspace.accountId);
   const statements = [
     `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${count})
@@ -32,7 +44,7 @@ SELECT 'req_' || upper(hex(randomblob(13))), ${account}, k.id, k.key_prefix,
   CASE WHEN n % 50 = 0 THEN 'rate_limited' WHEN n % 20 = 0 THEN 'not_found' ELSE NULL END,
   ${now - HOUR_MS} + (n * ${HOUR_MS}) / ${count}
 FROM seq, (SELECT id, key_prefix FROM api_keys WHERE account_id = ${account} LIMIT 1) AS k;`,
-    `INSERT INTO sessions (token_hash, account_id, user_id, expires_at, created_at) VALUES (${sqlText(await sha256Hex(token))}, ${account}, ${sqlText(workspace.ownerId)}, ${now + 86_400_000}, ${now});`,
+    session.sql,
     `SELECT count(*) AS logs FROM request_logs WHERE account_id = ${account};`,
   ];
   const started = performance.now();
@@ -41,7 +53,14 @@ FROM seq, (SELECT id, key_prefix FROM api_keys WHERE account_id = ${account} LIM
   const stored = Number(results.at(-1)?.results[0]?.logs);
   if (stored !== count)
     throw new Error(`seeding request logs: expected ${count}, the database holds ${stored}`);
-  return { sessionToken: token, seconds };
+  return { sessionToken: session.token, seconds };
+}
+
+/** A signed-in owner alone, for pages whose rows come from another seed; answers the cookie value. */
+export async function seedSession(workspace: Owner): Promise<string> {
+  const session = await sessionSql(workspace, Date.now());
+  executeSql(session.sql, "local");
+  return session.token;
 }
 
 /** Deletes the seeded request logs and the session again (the account and its key stay). */

@@ -8,6 +8,7 @@ import { dashboardPages } from "./dashboard-pages";
 import { emailSend } from "./email-send";
 import { hostileHtmlScenario } from "./hostile-html";
 import { inboundMail } from "./inbound-mail";
+import { reports } from "./reports";
 import { scheduledDrain } from "./scheduled-drain";
 import { smtpRelay } from "./smtp-relay";
 import { ticketsList } from "./tickets-list";
@@ -28,4 +29,5 @@ export const SCENARIOS: readonly Scenario[] = [
   bigLists,
   hostileHtmlScenario,
   bounces,
+  reports,
 ];
