@@ -4,7 +4,8 @@ import type { ChartData } from "./chart-data";
 /** The SVG's own coordinates; it scales to the width of its panel (viewBox, width 100%). */
 export const WIDTH = 720;
 export const HEIGHT = 240;
-export const MARGIN = { top: 12, right: 16, bottom: 28, left: 56 };
+// Room on the right for the last date label, centred on the last point.
+export const MARGIN = { top: 12, right: 32, bottom: 28, left: 56 };
 
 const DAY_MS = 86_400_000;
 
@@ -64,7 +65,11 @@ function timeScale(data: ChartData) {
   const x = scaleUtc()
     .domain([new Date(first), new Date(end)])
     .range([MARGIN.left, WIDTH - MARGIN.right]);
-  const ticks = x.ticks(6);
+  // d3's week ticks fall on Sundays; weeks here start on Monday, so a week chart marks its own
+  // starts (every other one, or fewer, past six).
+  const weekly = data.starts.map((start) => new Date(start));
+  const every = Math.ceil(weekly.length / 6);
+  const ticks = data.interval === "week" ? weekly.filter((_, i) => i % every === 0) : x.ticks(6);
   const format = x.tickFormat(6, "%b %-d");
   return {
     at: (start: string) => x(new Date(start)),
