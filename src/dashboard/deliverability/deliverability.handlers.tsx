@@ -2,10 +2,11 @@ import { findDroppedMail } from "../../features/dropped-mail/dropped-mail.repo";
 import { droppedMailRaw } from "../../features/dropped-mail/dropped-mail.service";
 import { findMailReport } from "../../features/mail-reports/mail-reports.repo";
 import { mailReportRaw } from "../../features/mail-reports/mail-reports.service";
+import { emailReport } from "../../features/reports/email-report.service";
 import { notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/router";
+import { periodBounds } from "../../ui/charts/period-switch";
 import { renderPage } from "../page";
-import { dailyTable, firstDayStart } from "./daily-rates";
 import { DeliverabilityPage } from "./deliverability.page";
 import { DROPPED_PAGE_SIZE, deliverabilityPage } from "./deliverability.queries";
 import {
@@ -16,6 +17,7 @@ import {
   mailReportRawRoute,
 } from "./deliverability.routes";
 import { DroppedMailPage, MailReportPage } from "./deliverability-detail.page";
+import { RATE_DAYS } from "./rate-charts";
 import { rawExcerpt, textAttachment } from "./raw-message";
 
 const PAGE = { title: "Deliverability", nav: "Deliverability" } as const;
@@ -23,22 +25,24 @@ const PAGE = { title: "Deliverability", nav: "Deliverability" } as const;
 /** /dashboard/deliverability and its detail and download routes: read by everyone signed in. */
 export const deliverabilityRouter = createRouter()
   .openapi(deliverabilityPageRoute, async (c) => {
-    const { db, accountId, now } = c.var.ctx;
+    const { ctx } = c.var;
+    const { db, accountId, now } = ctx;
     const filters = c.req.valid("query");
-    const { days, reports, dropped } = await deliverabilityPage(db, {
-      filter: { accountId, kind: filters.kind, emailId: filters.email_id, recipient: filters.recipient },
-      since: firstDayStart(now),
-      limit: filters.limit,
-      offset: filters.offset,
-      droppedOffset: filters.dropped_offset,
-    });
-    const table = dailyTable(days, now);
+    const [{ reports, dropped }, rates] = await Promise.all([
+      deliverabilityPage(db, {
+        filter: { accountId, kind: filters.kind, emailId: filters.email_id, recipient: filters.recipient },
+        limit: filters.limit,
+        offset: filters.offset,
+        droppedOffset: filters.dropped_offset,
+      }),
+      // The rates from the email report's rollups, as the API gives them for the same days.
+      emailReport(ctx, { ...periodBounds(RATE_DAYS, now), interval: "day" }, now),
+    ]);
     return renderPage(
       c,
       PAGE,
       <DeliverabilityPage
-        days={table.days}
-        total={table.total}
+        rates={rates}
         reports={reports}
         dropped={{ ...dropped, pageSize: DROPPED_PAGE_SIZE }}
         filters={filters}

@@ -3,7 +3,7 @@ import type { DroppedMailRow } from "../../features/dropped-mail/dropped-mail.re
 import type { MailReportKind, MailReportRow } from "../../features/mail-reports/mail-reports.repo";
 import { Empty, FilterSelect, formatBytes, PageHeader, Pager, Time } from "../../ui/components";
 import { FilterForm } from "../logs/log-components";
-import { DAY_MS, type DayCounts, type DayRow, RATE_DAYS, rate } from "./daily-rates";
+import { type EmailReport, RateCharts } from "./rate-charts";
 import { ReportAction, ReportKind, Severity } from "./report-badges";
 
 export const LIST = "/dashboard/deliverability";
@@ -21,8 +21,7 @@ export const reportHref = (id: string) => `${LIST}/reports/${encodeURIComponent(
 export const droppedHref = (id: string) => `${LIST}/dropped/${encodeURIComponent(id)}`;
 
 export function DeliverabilityPage(props: {
-  days: DayRow[];
-  total: DayCounts;
+  rates: EmailReport;
   reports: { rows: MailReportRow[]; total: number };
   dropped: { rows: DroppedMailRow[]; total: number; pageSize: number };
   filters: DeliverabilityFilters;
@@ -40,14 +39,7 @@ export function DeliverabilityPage(props: {
   return (
     <>
       <PageHeader title="Deliverability" />
-      <section class="panel">
-        <h2>Bounce and complaint rates, last {RATE_DAYS} days</h2>
-        <p class="muted">
-          Per UTC day, the recipients of the emails created that day and how many of them bounced or
-          complained, whenever the bounce or complaint arrived.
-        </p>
-        <RatesTable days={props.days} total={props.total} />
-      </section>
+      <RateCharts report={props.rates} />
       <section class="panel" id="reports">
         <h2>Bounce and complaint reports</h2>
         <FilterForm action={LIST} active={Boolean(filters.kind || filters.email_id || filters.recipient)}>
@@ -110,54 +102,6 @@ export function DeliverabilityPage(props: {
         />
       </section>
     </>
-  );
-}
-
-const utcDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
-
-function RateCells(props: { counts: DayCounts }) {
-  const { sent, hard, soft, complained } = props.counts;
-  return (
-    <>
-      <td class="num">{sent}</td>
-      <td class="num">{hard}</td>
-      <td class="num">{soft}</td>
-      <td class="num">{complained}</td>
-      <td class="num">{rate(hard + soft, sent)}</td>
-      <td class="num">{rate(complained, sent)}</td>
-    </>
-  );
-}
-
-function RatesTable(props: { days: DayRow[]; total: DayCounts }) {
-  return (
-    <table class="logs rates">
-      <thead>
-        <tr>
-          <th>Day (UTC)</th>
-          <th class="num">Sent</th>
-          <th class="num">Hard bounces</th>
-          <th class="num">Soft bounces</th>
-          <th class="num">Complaints</th>
-          <th class="num">Bounce rate</th>
-          <th class="num">Complaint rate</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.days.map((row) => (
-          <tr>
-            <td class="nowrap">{utcDay(row.day)}</td>
-            <RateCells counts={row} />
-          </tr>
-        ))}
-      </tbody>
-      <tfoot>
-        <tr>
-          <th scope="row">{RATE_DAYS} days</th>
-          <RateCells counts={props.total} />
-        </tr>
-      </tfoot>
-    </table>
   );
 }
 

@@ -34,7 +34,7 @@ export const deliverabilityPageRoute = dashboardRoute({
   path: "/dashboard/deliverability",
   summary: "Deliverability",
   description:
-    "The workspace's bounce and complaint rates per UTC day over the last 30 days (recipients sent, hard and soft bounces, complaints, both rates, and the 30-day total; a day's row counts the recipients of the emails created that day), then its bounce and complaint reports as GET /v1/mail-reports lists them (filters kind, email id, recipient; paginated by `offset` and `limit`, default 20), then its dropped inbound mail as GET /v1/inbound/dropped lists it (paginated by `dropped_offset`, 20 a page). Every signed-in person may read it.",
+    "The workspace's bounce and complaint rates per UTC day over the last 30 days, as GET /v1/reports/email answers for the same days: the period's delivered emails, hard and soft bounces, complaints and both rates, then a chart of each rate (its numbers also as a table; a day with nothing delivered has no rate), then its bounce and complaint reports as GET /v1/mail-reports lists them (filters kind, email id, recipient; paginated by `offset` and `limit`, default 20), then its dropped inbound mail as GET /v1/inbound/dropped lists it (paginated by `dropped_offset`, 20 a page). Every signed-in person may read it.",
   request: { query: DeliverabilityQuery },
 });
 

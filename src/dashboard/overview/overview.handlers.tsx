@@ -3,7 +3,10 @@ import { findAccount } from "../../features/accounts/accounts.repo";
 import { UpdateAccountBodySchema } from "../../features/accounts/accounts.schemas";
 import { accountUsage, patchAccount } from "../../features/accounts/accounts.service";
 import { eventQueries } from "../../features/event-stream/event-stream.repo";
+import { emailReport } from "../../features/reports/email-report.service";
+import { supportReport } from "../../features/reports/support-report.service";
 import { createRouter, validationError } from "../../lib/router";
+import { periodBounds, periodDays } from "../../ui/charts/period-switch";
 import { Notice } from "../../ui/components";
 import { renderPage, sessionOf } from "../page";
 import { OverviewPage } from "./overview.page";
@@ -13,19 +16,26 @@ import { saveSettingsRoute } from "./settings.routes";
 
 export const overviewRouter = createRouter()
   .openapi(overviewRoute, async (c) => {
-    const { db, accountId, now } = c.var.ctx;
+    const { ctx } = c.var;
+    const { db, accountId, now } = ctx;
     const admin = hasRole(sessionOf(c), "admin");
-    const [usage, events, account] = await Promise.all([
+    const days = periodDays(c.req.valid("query").days);
+    // The report services the API answers with, so the charts draw exactly what the API returns:
+    // their rollups cost the days asked, never the mail or tickets.
+    const period = { ...periodBounds(days, now), interval: "day" as const };
+    const [usage, events, account, email, support] = await Promise.all([
       accountUsage(db, accountId, accountId, now),
       eventQueries(db, { accountId }, 10, 0).page,
       admin ? findAccount(db, accountId) : null,
+      emailReport(ctx, period, now),
+      supportReport(ctx, period),
     ]);
     return renderPage(
       c,
       { title: "Overview", nav: "Overview" },
       <>
         <Notice text={c.req.query("done") === "settings" ? "Settings saved." : undefined} />
-        <OverviewPage usage={usage} events={events} />
+        <OverviewPage usage={usage} events={events} charts={{ days, email, support }} />
         {account ? <SettingsForm account={account} csrfToken={c.var.csrfToken} /> : null}
       </>,
     );

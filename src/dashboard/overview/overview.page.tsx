@@ -1,6 +1,8 @@
 import type { accountUsage } from "../../features/accounts/accounts.service";
 import type { EventRow } from "../../features/event-stream/event-stream.repo";
+import type { PeriodDays } from "../../ui/charts/period-switch";
 import { Empty, formatBytes, PageHeader, Time } from "../../ui/components";
+import { type EmailReport, OverviewCharts, type SupportReport } from "./overview-charts";
 
 type Usage = Awaited<ReturnType<typeof accountUsage>>;
 
@@ -15,7 +17,11 @@ const QUOTA_LABELS: Record<keyof Usage["quotas"], string> = {
 const amount = (quota: string, value: number) =>
   quota === "storage_bytes" ? formatBytes(value) : value.toLocaleString("en");
 
-export function OverviewPage(props: { usage: Usage; events: EventRow[] }) {
+export function OverviewPage(props: {
+  usage: Usage;
+  events: EventRow[];
+  charts: { days: PeriodDays; email: EmailReport; support: SupportReport };
+}) {
   const { usage } = props;
   return (
     <>
@@ -53,6 +59,7 @@ export function OverviewPage(props: { usage: Usage; events: EventRow[] }) {
             : `API rate limit: ${usage.limits.requests_per_minute} requests per minute per key.`}
         </p>
       </section>
+      <OverviewCharts {...props.charts} />
       <section class="panel">
         <h2>Recent activity</h2>
         {props.events.length === 0 ? (

@@ -1,5 +1,6 @@
 import type { SurveyKind } from "../../db/schema/surveys";
 import { Empty, Pager, Time } from "../../ui/components";
+import { ScoreChart } from "./score-chart";
 import { shown } from "./survey-list.page";
 import { SCALE } from "./survey-numbers";
 import type { ResponseRow, WeekResult } from "./surveys.queries";
@@ -32,6 +33,7 @@ export function WeeklyResults(props: { kind: SurveyKind; weeks: WeekResult[] }) 
   return (
     <section class="panel">
       <h2>Results by week</h2>
+      <ScoreChart kind={props.kind} weeks={props.weeks} />
       <table class="survey-weeks">
         <thead>
           <tr>

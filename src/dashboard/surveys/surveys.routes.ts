@@ -22,6 +22,6 @@ export const surveyRoute = dashboardRoute({
   path: "/dashboard/surveys/{id}",
   summary: "Survey results",
   description:
-    "A survey: its question, inboxes and summary; its results over the last 12 UTC weeks (Monday to Sunday, newest first: responses, average with a bar on the survey's scale, and for NPS the week's score), and its latest responses (rating, comment, ticket, the assignee when the survey was sent, received), paginated by `offset` and `limit` (default 20). Everyone signed in sees it.",
+    "A survey: its question, inboxes and summary; its score over the last 12 UTC weeks as a chart (the average rating of a CSAT survey, the NPS of an NPS one; a week without responses has no point), and those weeks as a table (Monday to Sunday, newest first: responses, average with a bar on the survey's scale, and for NPS the week's score), and its latest responses (rating, comment, ticket, the assignee when the survey was sent, received), paginated by `offset` and `limit` (default 20). Everyone signed in sees it.",
   request: { params: SurveyPath, query: SurveyListQuery },
 });
