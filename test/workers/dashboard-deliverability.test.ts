@@ -105,13 +105,14 @@ describe("the Deliverability page", () => {
       { token: world.ws.token },
     );
     expect(report.data).toHaveLength(30);
-    // One email delivered, to four: one hard bounce, one soft, one complaint, all today.
+    // One email delivered, to four: one hard bounce, one soft, one complaint, all today; the
+    // bounce rate is hard bounces over the emails sent (one of one).
     expect(totalsOf(html)).toEqual({
       Delivered: "1",
       "Hard bounces": "1",
       "Soft bounces": "1",
       Complaints: "1",
-      "Bounce rate": "200%",
+      "Bounce rate": "100%",
       "Complaint rate": "100%",
     });
     const drawn = (pick: "bounce_rate" | "complaint_rate") =>

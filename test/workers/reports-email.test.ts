@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import PostalMime from "postal-mime";
 import { describe, expect, it, vi } from "vitest";
 import migration from "../../migrations/0025_email_report.sql?raw";
+import perEmailBounces from "../../migrations/0028_email_report_per_email_bounces.sql?raw";
 import { deliverEmail } from "../../src/features/emails/deliver";
 import worker from "../../src/index";
 import { call, callJson, eventually, seedWorkspace, sendingWorkspace } from "./helpers";
@@ -122,6 +123,16 @@ async function trackingUrls(sent: Sent) {
 
 const twice = <T>(run: () => Promise<T>) => Promise.all([run(), run()]);
 
+/** The rollups' backfills as the migrations run them: 0025's, then 0028's recount of bounces. */
+async function runBackfills() {
+  for (const sql of [migration, perEmailBounces]) {
+    const backfill = sql.slice(sql.indexOf("-- Backfill"));
+    for (const statement of backfill.split("--> statement-breakpoint")) {
+      if (statement.replace(/--.*$/gm, "").trim()) await env.DB.prepare(statement).run();
+    }
+  }
+}
+
 describe("GET /v1/reports/email", () => {
   it("counts what happened exactly, under concurrency and redelivery, per workspace, inbox and tag", async () => {
     const setup = await setUp();
@@ -197,7 +208,7 @@ describe("GET /v1/reports/email", () => {
       complained: 1,
       opened: 1,
       clicked: 1,
-      bounce_rate: 2 / 6,
+      bounce_rate: 1 / 6,
       complaint_rate: 1 / 6,
       open_rate: 1 / 6,
       click_rate: 1 / 6,
@@ -265,13 +276,47 @@ describe("GET /v1/reports/email", () => {
     // The backfill rebuilds the same rollups from the rows.
     await env.DB.prepare("DELETE FROM email_daily WHERE account_id = ?").bind(setup.ws.accountId).run();
     expect((await reportOf(setup.ws.token)).totals.accepted).toBe(0);
-    const backfill = migration.slice(migration.indexOf("-- Backfill"));
-    for (const statement of backfill.split("--> statement-breakpoint")) {
-      if (statement.replace(/--.*$/gm, "").trim()) await env.DB.prepare(statement).run();
-    }
+    await runBackfills();
     expect((await reportOf(setup.ws.token)).totals).toEqual(expected);
     expect((await reportOf(setup.ws.token, "&tag=category:welcome")).totals).toEqual(tagged.totals);
     expect((await reportOf(setup.ws.token, `&inbox_id=${inbox.id}`)).totals.accepted).toBe(2);
+  });
+
+  it("counts a bounce or complaint once per email, however many of its recipients it is about", async () => {
+    const setup = await setUp();
+    const to = ["one@example.net", "two@example.net", "three@example.net"];
+    const { status, body } = await callJson<{ id: string }>("POST", "/v1/emails", {
+      token: setup.ws.token,
+      body: { from: `Acme <hello@${setup.domain}>`, to, subject: "Your receipt", text: "Thanks." },
+    });
+    expect(status).toBe(200);
+    const first = await sentOf(setup, body.id, "one@example.net");
+    const about = async (recipient: string) => ({ ...first, bounce: await returnPathOf(body.id, recipient) });
+    const [one, two, three] = (await Promise.all(to.map(about))) as [Sent, Sent, Sent];
+    await Promise.all([
+      deliver(report(FIXTURES.dsnHard, one, "one@example.net"), { from: MAILER_DAEMON, to: one.bounce }),
+      deliver(report(FIXTURES.dsnHard, two, "two@example.net"), { from: MAILER_DAEMON, to: two.bounce }),
+      deliver(report(FIXTURES.arf, three, "three@example.net"), { from: MAILER_DAEMON, to: three.bounce }),
+      deliver(report(FIXTURES.arf, one, "one@example.net"), { from: MAILER_DAEMON, to: one.bounce }),
+    ]);
+    // One email, sent and delivered once: two hard bounces and two complaints make one of each,
+    // so the rates stay at most 100%.
+    const expected = {
+      ...ZERO,
+      accepted: 1,
+      sent: 1,
+      delivered: 1,
+      bounced_hard: 1,
+      complained: 1,
+      bounce_rate: 1,
+      complaint_rate: 1,
+      open_rate: 0,
+      click_rate: 0,
+    };
+    expect((await reportOf(setup.ws.token)).totals).toEqual(expected);
+    await env.DB.prepare("DELETE FROM email_daily WHERE account_id = ?").bind(setup.ws.accountId).run();
+    await runBackfills();
+    expect((await reportOf(setup.ws.token)).totals).toEqual(expected);
   });
 
   it("counts a failed email once, however often its queue message is handled", async () => {

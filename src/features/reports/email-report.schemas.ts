@@ -36,11 +36,9 @@ export const EmailReportQuerySchema = z.object({
 });
 
 const count = (description: string) => z.number().int().openapi({ description });
-const rate = (description: string) =>
-  z
-    .number()
-    .nullable()
-    .openapi({ description: `${description} over \`delivered\` (0 to 1); null when nothing was delivered.` });
+const rate = (description: string) => z.number().nullable().openapi({ description });
+const overDelivered = (counter: string) =>
+  rate(`${counter} over \`delivered\` (0 to 1); null when nothing was delivered.`);
 
 /** The counts of an interval or of the whole period, and the rates made of them. */
 const CountsSchema = z.object({
@@ -50,20 +48,24 @@ const CountsSchema = z.object({
     "Emails the transport accepted for at least one recipient (the last the service hears of delivery).",
   ),
   bounced_hard: count(
-    "Recipients that bounced permanently (at send or by a later report), once per email and recipient.",
+    "Emails that bounced permanently for at least one recipient (refused at send or by a later report), once per email, on the day of its first such bounce.",
   ),
-  bounced_soft: count("Recipients that bounced temporarily, once per email and recipient."),
-  complained: count("Recipients that reported the email as spam, once per email and recipient."),
+  bounced_soft: count(
+    "Emails that bounced temporarily (deferred, or a delay report) for at least one recipient, once per email.",
+  ),
+  complained: count("Emails a recipient reported as spam, once per email."),
   opened: count("Emails opened at least once (unique per email: the first open)."),
   clicked: count("Emails with at least one tracked click (unique per email: the first click)."),
   suppressed: count(
     "Emails not sent because a recipient is suppressed: a send refused with a 422 (each email of it naming a suppressed address; a ticket reply under its inbox), a campaign recipient or automation step skipped for a suppressed address (once each). No email exists for them, so they count in no other column.",
   ),
   failed: count("Emails that ended failed (never accepted by the transport)."),
-  bounce_rate: rate("(`bounced_hard` + `bounced_soft`)"),
-  complaint_rate: rate("`complained`"),
-  open_rate: rate("`opened`"),
-  click_rate: rate("`clicked`"),
+  bounce_rate: rate(
+    "`bounced_hard` over (`sent` + `failed`): permanent bounces over the emails the transport gave a verdict on, as mailbox providers reckon reputation (soft bounces are delays that may still deliver); null when there were none. A day's rate compares that day's facts, so an email sent on one day and bounced the next counts on each day it happened.",
+  ),
+  complaint_rate: overDelivered("`complained`"),
+  open_rate: overDelivered("`opened`"),
+  click_rate: overDelivered("`clicked`"),
 });
 
 const IntervalSchema = CountsSchema.extend({

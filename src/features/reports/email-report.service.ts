@@ -16,12 +16,17 @@ const COUNTS = EMAIL_COUNTERS;
 type Counts = Record<EmailCounter, number>;
 
 const zero = (): Counts => Object.fromEntries(COUNTS.map((name) => [name, 0])) as Counts;
-const over = (n: number, delivered: number) => (delivered === 0 ? null : n / delivered);
+const over = (n: number, total: number) => (total === 0 ? null : n / total);
 
+/**
+ * The bounce rate is permanent bounces over the emails the transport gave a verdict on (handed
+ * over, or refused outright), as mailbox providers reckon a sender's reputation: soft bounces are
+ * delays that may still deliver. The other rates are over what was delivered.
+ */
 function withRates(c: Counts) {
   return {
     ...c,
-    bounce_rate: over(c.bounced_hard + c.bounced_soft, c.delivered),
+    bounce_rate: over(c.bounced_hard, c.sent + c.failed),
     complaint_rate: over(c.complained, c.delivered),
     open_rate: over(c.opened, c.delivered),
     click_rate: over(c.clicked, c.delivered),

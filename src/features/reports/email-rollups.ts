@@ -79,7 +79,8 @@ const BOUNCE_COUNTERS = { hard: "bounced_hard", soft: "bounced_soft", complaint:
  * - delivered: the transport accepted it for someone the first time (`sent_at` still unset), under
  *   the claim (an attempt retried for deferred recipients included);
  * - failed: an attempt ended `failed` under its claim, or the sweep closed it unsent;
- * - bounced hard/soft, complained: per recipient and email, the first such row in `bounces`;
+ * - bounced hard/soft, complained: per email, its first such row in `bounces` (whichever recipient):
+ *   the same unit as `sent` and `delivered`, so the rates over them stay rates;
  * - opened, clicked: the email's first open or click (unique per email: the pixel and links
  *   are per email, not per recipient);
  * - suppressed: a send refused for a suppressed recipient, under the refusal's own guard (the
@@ -98,11 +99,10 @@ export const emailRollups: DeliveryOutcomeListener = {
     if (status === "failed") return [countEmails("failed", sql`id = ${emailId} AND ${fence}`, now)];
     return [];
   },
-  bounced: (emailId, address, kind, now) => [
+  bounced: (emailId, _address, kind, now) => [
     countEmails(
       BOUNCE_COUNTERS[kind],
-      sql`id = ${emailId} AND NOT EXISTS (SELECT 1 FROM bounces b WHERE b.account_id = emails.account_id
-        AND b.email = ${address.toLowerCase()} AND b.email_id = ${emailId} AND b.kind = ${kind})`,
+      sql`id = ${emailId} AND NOT EXISTS (SELECT 1 FROM bounces b WHERE b.email_id = ${emailId} AND b.kind = ${kind})`,
       now,
     ),
   ],

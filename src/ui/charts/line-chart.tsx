@@ -2,6 +2,8 @@ import { line } from "d3-shape";
 import { type ChartData, dayOf, formatValue } from "./chart-data";
 import { chartScales, HEIGHT, MARGIN, WIDTH } from "./chart-scales";
 
+const tenths = (n: number) => Math.round(n * 10) / 10;
+
 /** The SVG's accessible name: what it shows and over which days. */
 export function chartLabel(data: ChartData): string {
   const names = data.series.map((s) => s.name).join(", ");
@@ -19,7 +21,9 @@ export function LineChart(props: { data: ChartData }) {
   const { data } = props;
   const { x, y } = chartScales(data);
   const label = chartLabel(data);
+  // One decimal of the 720-wide viewBox is finer than a pixel: more only makes the page heavier.
   const path = line<{ start: string; value: number | null }>()
+    .digits(1)
     .defined((p) => p.value !== null)
     .x((p) => x.at(p.start))
     .y((p) => y.at(p.value ?? 0));
@@ -35,8 +39,8 @@ export function LineChart(props: { data: ChartData }) {
       <g class="chart-axis chart-y">
         {y.ticks.map((tick) => (
           <g>
-            <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={tick.at} y2={tick.at} />
-            <text x={MARGIN.left - 6} y={tick.at} text-anchor="end" dominant-baseline="middle">
+            <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={tenths(tick.at)} y2={tenths(tick.at)} />
+            <text x={MARGIN.left - 6} y={tenths(tick.at)} text-anchor="end" dominant-baseline="middle">
               {tick.label}
             </text>
           </g>
@@ -44,7 +48,7 @@ export function LineChart(props: { data: ChartData }) {
       </g>
       <g class="chart-axis chart-x">
         {x.ticks.map((tick) => (
-          <text x={tick.at} y={HEIGHT - MARGIN.bottom + 18} text-anchor="middle">
+          <text x={tenths(tick.at)} y={HEIGHT - MARGIN.bottom + 18} text-anchor="middle">
             {tick.label}
           </text>
         ))}
@@ -58,8 +62,8 @@ export function LineChart(props: { data: ChartData }) {
               p.value === null ? null : (
                 <circle
                   class="chart-point"
-                  cx={x.at(p.start)}
-                  cy={y.at(p.value)}
+                  cx={tenths(x.at(p.start))}
+                  cy={tenths(y.at(p.value))}
                   r="3"
                   data-start={p.start}
                   data-value={String(p.value)}
