@@ -179,7 +179,7 @@ export const reports: Scenario = {
         { label: "local D1 files grown by the seed", value: (localD1Bytes() - bytesBefore) / MB, unit: "MB" },
       );
 
-      // autocannon and the timed loop keep no bodies: one exact call of each report first says why, if any fails.
+      // The timed loop keeps no bodies: one exact call of each report first says why, if any fails.
       const problems: string[] = [];
       for (const w of seeded) {
         for (const report of REPORTS) {
