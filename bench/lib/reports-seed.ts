@@ -4,7 +4,7 @@
  * tickets with a customer message, a reply (carried by an email of its own), resolutions, reopenings
  * and survey answers. The rollups are never written here: the support rollups move through
  * migration 0026's triggers as the rows go in (their own write path), and the email rollups are
- * rebuilt afterwards by migration 0025's own backfill SQL, so the reports read what the service
+ * rebuilt afterwards by the migrations' own backfill SQL (0025, 0028), so the reports read what the service
  * would have kept.
  */
 import { readFileSync } from "node:fs";
@@ -31,7 +31,10 @@ const CATEGORIES = ["welcome", "receipt", "digest", "alert"] as const;
 /** The tag filter the scenario measures, as `name:value`. */
 export const SEEDED_TAG = `category:${CATEGORIES[0]}`;
 
-const EMAIL_REPORT_MIGRATION = join(ROOT, "migrations", "0025_email_report.sql");
+/** The migrations whose backfills build the email rollups: 0025's, then 0028's per-email bounces. */
+const EMAIL_REPORT_MIGRATIONS = ["0025_email_report.sql", "0028_email_report_per_email_bounces.sql"].map(
+  (file) => join(ROOT, "migrations", file),
+);
 
 export interface ReportWorkspace {
   accountId: string;
@@ -241,18 +244,21 @@ export async function seedReportWorkspace(
 }
 
 /**
- * Runs the `-- Backfill` section of migration 0025 as it stands, which rebuilds `email_daily`
- * from the rows of every workspace of the local database (as deploying the migration does), and
- * answers how long it took.
+ * Runs the `-- Backfill` sections of the email report's migrations as they stand, which rebuild
+ * `email_daily` from the rows of every workspace of the local database (as deploying the
+ * migrations does), and answers how long it took.
  */
 export function rebuildEmailRollups(): number {
-  const migration = readFileSync(EMAIL_REPORT_MIGRATION, "utf8");
-  const backfill = migration.split(/^-- Backfill$/m)[1];
-  if (backfill === undefined) throw new Error(`${EMAIL_REPORT_MIGRATION} has no "-- Backfill" section`);
-  const statements = backfill
-    .split("--> statement-breakpoint")
-    .map((s) => s.trim())
-    .filter((s) => s.replace(/^--.*$/gm, "").trim() !== "");
+  const statements = EMAIL_REPORT_MIGRATIONS.flatMap((file) => {
+    const migration = readFileSync(file, "utf8");
+    const at = migration.search(/^-- Backfill/m);
+    if (at < 0) throw new Error(`${file} has no "-- Backfill" section`);
+    return migration
+      .slice(at)
+      .split("--> statement-breakpoint")
+      .map((s) => s.trim())
+      .filter((s) => s.replace(/^--.*$/gm, "").trim() !== "");
+  });
   const started = performance.now();
   executeSql(statements.map((s) => (s.endsWith(";") ? s : `${s};`)).join("\n"), "local");
   return (performance.now() - started) / 1000;
