@@ -8,8 +8,9 @@ import {
 import { describeError, log } from "../lib/logger";
 
 /**
- * Inserts a batch of request logs into LOGS (one D1 batch; DB only says which accounts exist). A malformed message is acknowledged and
- * logged (retrying cannot fix it); if the insert fails, every valid message is retried.
+ * Inserts a batch of request logs into LOGS (one D1 batch; DB only says which accounts exist). A
+ * malformed message is acknowledged and logged (retrying cannot fix it); if the insert fails,
+ * every valid message is retried.
  */
 export async function consumeRequestLogs(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const valid: Array<{ message: Message<unknown>; log: RequestLogMessage }> = [];

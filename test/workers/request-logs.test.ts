@@ -226,6 +226,21 @@ describe("request logs in their own database (LOGS)", () => {
     expect(inDb.results).toEqual([]);
   });
 
+  it("a failing LOGS (here DB, which has no log tables) holds up none of the minute cron's other jobs", async () => {
+    const ws = await seedWorkspace();
+    const id = newId("smtp");
+    await env.DB.prepare(
+      `INSERT INTO smtp_logs (id, account_id, session_id, client_ip, auth, outcome, reply_code, reply, created_at)
+       VALUES (?, ?, 'session', '127.0.0.1', 'none', 'accepted', 250, 'OK', ?)`,
+    )
+      .bind(id, ws.accountId, Date.now() - 8 * 86_400_000)
+      .run();
+    const controller = createScheduledController({ cron: CRON.everyMinute, scheduledTime: Date.now() });
+    await worker.scheduled(controller, { ...env, LOGS: env.DB }, createExecutionContext());
+    // The SMTP-log prune runs after the request-log one.
+    expect(await env.DB.prepare("SELECT id FROM smtp_logs WHERE id = ?").bind(id).first()).toBeNull();
+  });
+
   it("drops the logs of an account DB does not have", async () => {
     await consume([logMessage(newId("acc"), { path: "/nobody" })]);
     const stray = await env.LOGS.prepare(
