@@ -27,6 +27,7 @@ export default defineConfig(async () => {
   const testTls = await trustedTestTls();
   const { cloudflareTest, readD1Migrations } = await import("@cloudflare/vitest-plugin");
   const migrations = await readD1Migrations("./migrations");
+  const logsMigrations = await readD1Migrations("./migrations-logs");
   return {
     test: {
       // The crash and dev-commands tests first: each runs minutes beside the other files.
@@ -41,6 +42,7 @@ export default defineConfig(async () => {
                   ...TEST_SECRETS,
                   ENVIRONMENT: "test",
                   TEST_MIGRATIONS: migrations,
+                  TEST_LOGS_MIGRATIONS: logsMigrations,
                   SMTP_TEST: { ...inject("smtpTest") },
                   DOH_TEST_URL: inject("dohUrl"),
                   DOH_RESOLVER_URL: `${inject("dohUrl")}/dns-query`,

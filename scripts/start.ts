@@ -1,7 +1,7 @@
 /**
  * npm start: prepares a fresh checkout and serves it.
  * 1. writes .dev.vars with random secrets if missing; 2. copies the docs assets; 3. applies the
- * local D1 migrations; 4. creates a development workspace, admin key and owner user on first run
+ * local D1 migrations of both databases (DB, and LOGS for request logs); 4. creates a development workspace, admin key and owner user on first run
  * (kept in .wrangler/dev-workspace.json), with DEV_DOMAIN connected and verified, and prints them
  * with a fresh sign-in link each start; 5. runs `wrangler dev` on 127.0.0.1:$PORT (with
  * PUBLIC_BASE_URL on that port unless the user set one) and the SMTP relay (smtp-relay/) on
@@ -96,7 +96,7 @@ function banner({ workspace, created }: { workspace: CreatedWorkspace; created: 
 if (ensureDevVars()) console.log("Wrote .dev.vars with fresh secrets.");
 else if (ensureRelayToken()) console.log("Added RELAY_TOKEN to .dev.vars for the SMTP relay.");
 buildAssets();
-runWrangler(["d1", "migrations", "apply", "DB", "--local"]);
+for (const database of ["DB", "LOGS"]) runWrangler(["d1", "migrations", "apply", database, "--local"]);
 const workspace = await ensureDevWorkspace();
 
 const dev = spawn(

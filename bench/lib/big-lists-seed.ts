@@ -7,6 +7,7 @@
 import { createWorkspace } from "../../scripts/lib/workspace";
 import { executeSql, sqlText } from "../../scripts/lib/wrangler";
 import { newId } from "../../src/lib/ids";
+import { countLogs, logAccount, logKey, numberAccountSql, removeLogs } from "./logs-seed";
 import { deleteSeededRows } from "./tickets-seed";
 
 /** The key id every fourth seeded log carries (no real key has it), so its filter's total is known. */
@@ -61,18 +62,25 @@ function seedStatements(ids: SeedIds, count: number, now: number) {
        CASE CAST(substr(email, 7, instr(email, '@') - 7) AS INTEGER) % 3
          ${SEEDED_RECIPIENT_STATES.map((state, i) => `WHEN ${i} THEN '${state}'`).join(" ")} END, ${now}, ${now}
      FROM customers WHERE account_id = ${account};`,
-    `${seq} INSERT INTO request_logs (id, account_id, key_id, method, path, status, duration_ms, created_at)
-     SELECT 'req_' || upper(hex(randomblob(13))), ${account},
-       CASE WHEN n % 4 = 0 THEN '${SEEDED_KEY}' END, 'GET', '/v1/bench',
-       CASE WHEN n % 5 = 0 THEN 404 ELSE 200 END, 1, ${at} FROM seq;`,
     `${seq} INSERT INTO events (id, account_id, inbox_id, event, data, created_at, dispatched_at)
      SELECT 'evt_' || upper(hex(randomblob(13))), ${account},
        CASE WHEN n % 2 = 1 THEN ${sqlText(ids.inbox)} ELSE 'inb_elsewhere' END,
        CASE n % 3 ${SEEDED_EVENTS.map((name, i) => `WHEN ${i} THEN '${name}'`).join(" ")} END, '{}', ${at}, ${at} FROM seq;`,
     `SELECT (SELECT member_count FROM contact_groups WHERE id = ${sqlText(ids.group)}) AS members,
        (SELECT count(*) FROM campaign_recipients WHERE campaign_id = ${sqlText(ids.campaign)}) AS recipients,
-       (SELECT count(*) FROM request_logs WHERE account_id = ${account}) AS logs,
        (SELECT count(*) FROM events WHERE account_id = ${account}) AS events;`,
+  ];
+}
+
+/** The workspace's request logs, in LOGS: a quarter by SEEDED_KEY, a fifth 404s. */
+function logStatements(accountId: string, count: number, now: number) {
+  return [
+    ...numberAccountSql(accountId, [{ id: SEEDED_KEY, prefix: null }]),
+    `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${count})
+     INSERT INTO request_logs (account, key, request_id, method, path, status, duration_ms, created_at)
+     SELECT ${logAccount(accountId)}, CASE WHEN n % 4 = 0 THEN ${logKey(SEEDED_KEY)} ELSE 0 END, randomblob(16),
+       'GET', '/v1/bench', CASE WHEN n % 5 = 0 THEN 404 ELSE 200 END, 1,
+       ${now - 3_600_000} + (n * 3600000) / ${count} FROM seq;`,
   ];
 }
 
@@ -89,9 +97,11 @@ export async function seedBigListWorkspace(name: string, count: number): Promise
     inbox: newId("inb"),
   };
   const started = performance.now();
-  const results = executeSql(seedStatements(ids, count, Date.now()).join("\n"), "local");
+  const now = Date.now();
+  const results = executeSql(seedStatements(ids, count, now).join("\n"), "local");
+  executeSql(logStatements(ids.account, count, now).join("\n"), "local", "LOGS");
   const seedSeconds = (performance.now() - started) / 1000;
-  const stored = results.at(-1)?.results[0] ?? {};
+  const stored: Record<string, unknown> = { ...results.at(-1)?.results[0], logs: countLogs(ids.account) };
   for (const list of ["members", "recipients", "logs", "events"]) {
     if (Number(stored[list]) !== count) {
       throw new Error(`seeding ${name}: expected ${count} ${list}, the database holds ${stored[list]}`);
@@ -112,5 +122,9 @@ export async function seedBigListWorkspace(name: string, count: number): Promise
  * Deletes what `seedBigListWorkspace` wrote (and the logs the bench's own requests left), so the
  * local database does not grow by the seed on every run.
  */
-export const removeSeededBigLists = (accountIds: string[]) =>
-  deleteSeededRows(["campaigns", "contact_groups", "customers", "request_logs", "events"], accountIds);
+export function removeSeededBigLists(accountIds: string[]): number {
+  const started = performance.now();
+  removeLogs(accountIds);
+  const seconds = (performance.now() - started) / 1000;
+  return seconds + deleteSeededRows(["campaigns", "contact_groups", "customers", "events"], accountIds);
+}

@@ -1,12 +1,13 @@
 /**
  * What the dashboard benchmark needs beside the tickets of `seedTicketWorkspace`: request logs and
- * a signed-in owner. Both are written straight into the local D1 (`wrangler d1 execute --local`),
+ * a signed-in owner. Both are written straight into the local D1 databases (`wrangler d1 execute --local`; the logs into LOGS),
  * the session exactly as POST /login/{token} stores one (the SHA-256 of a random token), so the
  * pages are measured as a person's browser asks for them.
  */
 
 import { executeSql, sqlText } from "../../scripts/lib/wrangler";
 import { randomBase64Url, sha256Hex } from "../../src/lib/crypto";
+import { countLogs, logAccount, logKey, numberAccountSql, removeLogs } from "./logs-seed";
 
 const HOUR_MS = 3_600_000;
 
@@ -34,23 +35,28 @@ export async function seedLogsAndSession(workspace: Owner, count: number) {
   const now = Date.now();
   const session = await sessionSql(workspace, now);
   const account = sqlText(workspace.accountId);
-  const statements = [
+  const [keys] = executeSql(
+    `SELECT id, key_prefix FROM api_keys WHERE account_id = ${account} ORDER BY created_at LIMIT 1;`,
+    "local",
+  );
+  const key = { id: String(keys?.results[0]?.id), prefix: String(keys?.results[0]?.key_prefix) };
+  const logs = [
+    ...numberAccountSql(workspace.accountId, [key]),
     `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${count})
-INSERT INTO request_logs (id, account_id, key_id, key_prefix, method, path, status, duration_ms, ip, user_agent, error_code, created_at)
-SELECT 'req_' || upper(hex(randomblob(13))), ${account}, k.id, k.key_prefix,
+INSERT INTO request_logs (account, key, request_id, method, path, status, duration_ms, ip, user_agent, error_code, created_at)
+SELECT ${logAccount(workspace.accountId)}, ${logKey(key.id)}, randomblob(16),
   CASE WHEN n % 5 = 0 THEN 'POST' ELSE 'GET' END, '${SEEDED_LOG_PATH}' || n,
   CASE WHEN n % 50 = 0 THEN 429 WHEN n % 20 = 0 THEN 404 WHEN n % 5 = 0 THEN 201 ELSE 200 END,
   n % 90 + 3, '127.0.0.1', 'bench/1.0',
   CASE WHEN n % 50 = 0 THEN 'rate_limited' WHEN n % 20 = 0 THEN 'not_found' ELSE NULL END,
   ${now - HOUR_MS} + (n * ${HOUR_MS}) / ${count}
-FROM seq, (SELECT id, key_prefix FROM api_keys WHERE account_id = ${account} LIMIT 1) AS k;`,
-    session.sql,
-    `SELECT count(*) AS logs FROM request_logs WHERE account_id = ${account};`,
+FROM seq;`,
   ];
   const started = performance.now();
-  const results = executeSql(statements.join("\n"), "local");
+  executeSql(logs.join("\n"), "local", "LOGS");
+  executeSql(session.sql, "local");
   const seconds = (performance.now() - started) / 1000;
-  const stored = Number(results.at(-1)?.results[0]?.logs);
+  const stored = countLogs(workspace.accountId);
   if (stored !== count)
     throw new Error(`seeding request logs: expected ${count}, the database holds ${stored}`);
   return { sessionToken: session.token, seconds };
@@ -65,12 +71,6 @@ export async function seedSession(workspace: Owner): Promise<string> {
 
 /** Deletes the seeded request logs and the session again (the account and its key stay). */
 export function removeLogsAndSessions(accountId: string): void {
-  const account = sqlText(accountId);
-  executeSql(
-    [
-      `DELETE FROM request_logs WHERE account_id = ${account};`,
-      `DELETE FROM sessions WHERE account_id = ${account};`,
-    ].join("\n"),
-    "local",
-  );
+  removeLogs([accountId]);
+  executeSql(`DELETE FROM sessions WHERE account_id = ${sqlText(accountId)};`, "local");
 }

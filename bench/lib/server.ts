@@ -48,7 +48,7 @@ export async function startServer(): Promise<Server> {
   if (!encryptionKey)
     throw new Error("ENCRYPTION_KEY is missing from .dev.vars; the sending domain needs it");
   buildAssets();
-  runWrangler(["d1", "migrations", "apply", "DB", "--local"]);
+  for (const database of ["DB", "LOGS"]) runWrangler(["d1", "migrations", "apply", database, "--local"]);
   const workspace = await createWorkspace(
     {
       name: "Benchmark",

@@ -4,6 +4,7 @@ import { automationEnrollments } from "./automation-enrollments";
 import { bigLists } from "./big-lists";
 import { bounces } from "./bounces";
 import { campaignSend } from "./campaign-send";
+import { capacity } from "./capacity";
 import { dashboardPages } from "./dashboard-pages";
 import { emailSend } from "./email-send";
 import { hostileHtmlScenario } from "./hostile-html";
@@ -30,4 +31,5 @@ export const SCENARIOS: readonly Scenario[] = [
   hostileHtmlScenario,
   bounces,
   reports,
+  capacity,
 ];

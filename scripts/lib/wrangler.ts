@@ -22,17 +22,25 @@ export function runWrangler(args: string[]): void {
   }
 }
 
-/** Executes SQL against the D1 database and answers the rows of each statement. */
-export function executeSql(sql: string, target: Target): Array<{ results: Record<string, unknown>[] }> {
+/** Executes SQL against a D1 database (DB unless told; LOGS holds request logs) and answers the rows of each statement. */
+export function executeSql(
+  sql: string,
+  target: Target,
+  database: "DB" | "LOGS" = "DB",
+): Array<{ results: Record<string, unknown>[] }> {
   const dir = mkdtempSync(join(tmpdir(), "d1-"));
   const file = join(dir, "statements.sql");
   writeFileSync(file, sql);
   try {
-    const result = spawnSync(WRANGLER, ["d1", "execute", "DB", `--${target}`, "--json", `--file=${file}`], {
-      cwd: ROOT,
-      encoding: "utf8",
-      env: { ...process.env, CI: "true" },
-    });
+    const result = spawnSync(
+      WRANGLER,
+      ["d1", "execute", database, `--${target}`, "--json", `--file=${file}`],
+      {
+        cwd: ROOT,
+        encoding: "utf8",
+        env: { ...process.env, CI: "true" },
+      },
+    );
     if (result.status !== 0) {
       throw new Error(`wrangler d1 execute failed: ${result.stderr || result.stdout}`);
     }

@@ -46,9 +46,9 @@ export class BatchQueryError extends Error {
 /**
  * Runs statements as one D1 batch (one transaction). drizzle's own batch cannot carry raw `sql`
  * statements with parameters, so every statement is compiled and handed to D1 directly; the
- * answers are D1's raw results, one per statement.
+ * answers are D1's raw results, one per statement. Either database's drizzle (DB or LOGS) will do.
  */
-export async function runBatch(db: Db, statements: Statement[]): Promise<D1Result[]> {
+export async function runBatch(db: Pick<Db, "$client">, statements: Statement[]): Promise<D1Result[]> {
   const queries = statements.map((statement) =>
     is(statement, SQL) ? dialect.sqlToQuery(statement) : statement.toSQL(),
   );

@@ -1,5 +1,6 @@
 import { createDb } from "../db/client";
-import { insertRequestLogs } from "../features/request-logs/request-logs.repo";
+import { createLogsDb } from "../db/logs/client";
+import { insertRequestLogs } from "../features/request-logs/log-writes.repo";
 import {
   type RequestLogMessage,
   RequestLogMessageSchema,
@@ -7,8 +8,9 @@ import {
 import { describeError, log } from "../lib/logger";
 
 /**
- * Inserts a batch of request logs in one statement. A malformed message is acknowledged and
- * logged (retrying cannot fix it); if the insert fails, every valid message is retried.
+ * Inserts a batch of request logs into LOGS (one D1 batch; DB only says which accounts exist). A
+ * malformed message is acknowledged and logged (retrying cannot fix it); if the insert fails,
+ * every valid message is retried.
  */
 export async function consumeRequestLogs(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const valid: Array<{ message: Message<unknown>; log: RequestLogMessage }> = [];
@@ -24,6 +26,7 @@ export async function consumeRequestLogs(batch: MessageBatch<unknown>, env: Env)
   try {
     await insertRequestLogs(
       createDb(env.DB),
+      createLogsDb(env.LOGS),
       valid.map((v) => v.log),
     );
     for (const v of valid) v.message.ack();

@@ -1,8 +1,23 @@
 import type { Db } from "../db/client";
-import { deleteExpiredRequestLogs } from "../features/request-logs/request-logs.repo";
+import type { LogsDb } from "../db/logs/client";
+import {
+  deleteExpiredRequestLogs,
+  deleteLogsOfAccounts,
+  forgetLogAccounts,
+  syncLogAccounts,
+} from "../features/request-logs/log-retention.repo";
 import { pruneInBatches } from "./prune-in-batches";
 
-/** Deletes request logs older than each account's `request_log_retention`. */
-export function pruneRequestLogs(db: Db, now = Date.now()): Promise<number> {
-  return pruneInBatches((batchSize) => deleteExpiredRequestLogs(db, now, batchSize));
+/**
+ * Deletes request logs older than each account's `request_log_retention`, and every log of an
+ * account deleted from DB: the logs live in LOGS, where no cascade from DB reaches them.
+ */
+export async function pruneRequestLogs(db: Db, logs: LogsDb, now = Date.now()): Promise<number> {
+  const deletedAccounts = await syncLogAccounts(db, logs, now);
+  let deleted = await pruneInBatches((batchSize) => deleteExpiredRequestLogs(logs, now, batchSize));
+  if (deletedAccounts.length > 0) {
+    deleted += await pruneInBatches((batchSize) => deleteLogsOfAccounts(logs, deletedAccounts, batchSize));
+    await forgetLogAccounts(logs, deletedAccounts);
+  }
+  return deleted;
 }

@@ -1,6 +1,7 @@
 import { createDb } from "../db/client";
+import { createLogsDb } from "../db/logs/client";
 import { AppError } from "../lib/errors";
-import { log } from "../lib/logger";
+import { describeError, log } from "../lib/logger";
 import { pruneEvents } from "./prune-events";
 import { pruneInboundRecords } from "./prune-inbound-records";
 import { pruneRequestLogs } from "./prune-request-logs";
@@ -23,7 +24,13 @@ export async function handleScheduled(
       if (swept > 0) log.info("emails.swept", { count: swept });
       const campaigns = await sweepCampaigns(db, env.EMAIL_QUEUE, controller.scheduledTime);
       if (campaigns.started > 0 || campaigns.resumed > 0) log.info("campaigns.swept", campaigns);
-      const deleted = await pruneRequestLogs(db, controller.scheduledTime);
+      // LOGS may be down (being replaced) without holding up the jobs after this one.
+      const deleted = await pruneRequestLogs(db, createLogsDb(env.LOGS), controller.scheduledTime).catch(
+        (error: unknown) => {
+          log.error("request_logs.prune_failed", describeError(error));
+          return 0;
+        },
+      );
       if (deleted > 0) log.info("request_logs.pruned", { deleted });
       const smtpDeleted = await pruneSmtpLogs(db, controller.scheduledTime);
       if (smtpDeleted > 0) log.info("smtp_logs.pruned", { deleted: smtpDeleted });

@@ -6,3 +6,4 @@ import "../../src/jobs/outcome-listeners";
 
 // Setup files run outside per-file storage isolation and may run more than once; applying is idempotent.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+await applyD1Migrations(env.LOGS, env.TEST_LOGS_MIGRATIONS);

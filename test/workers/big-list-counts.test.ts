@@ -1,15 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { eventQueries } from "../../src/features/event-stream/event-stream.repo";
-import {
-  deleteExpiredRequestLogs,
-  insertRequestLogs,
-  requestLogQueries,
-} from "../../src/features/request-logs/request-logs.repo";
+import { deleteExpiredRequestLogs } from "../../src/features/request-logs/log-retention.repo";
+import { insertRequestLogs } from "../../src/features/request-logs/log-writes.repo";
+import { requestLogQueries } from "../../src/features/request-logs/request-logs.repo";
 import type { RequestLogMessage } from "../../src/features/request-logs/request-logs.schemas";
 import { pruneEvents } from "../../src/jobs/prune-events";
+import { pruneRequestLogs } from "../../src/jobs/prune-request-logs";
 import { newId } from "../../src/lib/ids";
-import { callJson, db, seedWorkspace } from "./helpers";
+import { callJson, db, logsDb, seedWorkspace } from "./helpers";
 import { expectIndexed, planOf } from "./query-plan";
 
 type List = { pagination: { total: number } };
@@ -17,6 +16,17 @@ type List = { pagination: { total: number } };
 const count = async (sql: string, ...params: unknown[]) =>
   (
     await env.DB.prepare(sql)
+      .bind(...params)
+      .first<{ n: number }>()
+  )?.n ?? 0;
+
+/** Logs live in LOGS, by account and key number; this counts them by the ids the API knows. */
+const countLogs = async (where: string, ...params: unknown[]) =>
+  (
+    await env.LOGS.prepare(
+      `SELECT count(*) AS n FROM request_logs r JOIN log_accounts a ON a.n = r.account
+       LEFT JOIN log_keys k ON k.n = r.key WHERE a.id = ?${where}`,
+    )
       .bind(...params)
       .first<{ n: number }>()
   )?.n ?? 0;
@@ -45,25 +55,21 @@ const log = (
 async function expectLogTotalsExact(ws: { accountId: string; token: string }, keyId: string) {
   const cases: Array<[string, string, unknown[]]> = [
     ["", "", []],
-    ["?status=404", " AND status = ?", [404]],
-    [`?key_id=${keyId}`, " AND key_id = ?", [keyId]],
-    [`?key_id=${keyId}&status=200`, " AND key_id = ? AND status = ?", [keyId, 200]],
+    ["?status=404", " AND r.status = ?", [404]],
+    [`?key_id=${keyId}`, " AND k.id = ?", [keyId]],
+    [`?key_id=${keyId}&status=200`, " AND k.id = ? AND r.status = ?", [keyId, 200]],
   ];
   for (const [query, where, params] of cases) {
     const { body } = await callJson<List>("GET", `/v1/accounts/${ws.accountId}/request-logs${query}`, {
       token: ws.token,
     });
-    const counted = await count(
-      `SELECT count(*) AS n FROM request_logs WHERE account_id = ?${where}`,
-      ws.accountId,
-      ...params,
-    );
+    const counted = await countLogs(where, ws.accountId, ...params);
     expect(body.pagination.total, query).toBe(counted);
   }
 }
 
 describe("request log totals kept by triggers", () => {
-  it("stay exact through concurrent inserts, redeliveries, retention deletes and the account's cascade", async () => {
+  it("stay exact through concurrent inserts, redeliveries, retention deletes and the account's deletion", async () => {
     const ws = await seedWorkspace();
     const old = Date.now() - 200 * 86_400_000;
     const batches = Array.from({ length: 6 }, (_, b) =>
@@ -76,22 +82,38 @@ describe("request log totals kept by triggers", () => {
         ),
       ),
     );
-    await Promise.all(batches.map((batch) => insertRequestLogs(db(), batch)));
+    await Promise.all(batches.map((batch) => insertRequestLogs(db(), logsDb(), batch)));
     // A redelivered batch inserts nothing and counts nothing.
-    await insertRequestLogs(db(), batches[3] ?? []);
+    await insertRequestLogs(db(), logsDb(), batches[3] ?? []);
     await expectLogTotalsExact(ws, "key_1");
-    expect(await count("SELECT count(*) AS n FROM request_logs WHERE account_id = ?", ws.accountId)).toBe(
-      120,
-    );
+    expect(await countLogs("", ws.accountId)).toBe(120);
 
-    while ((await deleteExpiredRequestLogs(db(), Date.now(), 7)) > 0);
-    expect(await count("SELECT count(*) AS n FROM request_logs WHERE account_id = ?", ws.accountId)).toBe(80);
+    while ((await deleteExpiredRequestLogs(logsDb(), Date.now(), 7)) > 0);
+    expect(await countLogs("", ws.accountId)).toBe(80);
     await expectLogTotalsExact(ws, "key_1");
 
+    // No cascade reaches LOGS: the prune removes a deleted account's logs, counters and numbers
+    // (once its logs are older than the grace that protects accounts made after DB was read).
+    const [{ n: account } = { n: 0 }] = (
+      await env.LOGS.prepare("SELECT n FROM log_accounts WHERE id = ?")
+        .bind(ws.accountId)
+        .all<{ n: number }>()
+    ).results;
     await env.DB.prepare("DELETE FROM accounts WHERE id = ?").bind(ws.accountId).run();
-    expect(
-      await count("SELECT count(*) AS n FROM request_logs_counts WHERE account_id = ?", ws.accountId),
-    ).toBe(0);
+    await env.LOGS.prepare("UPDATE log_accounts SET created_at = created_at - 3600000 WHERE n = ?")
+      .bind(account)
+      .run();
+    await pruneRequestLogs(db(), logsDb(), Date.now());
+    const left = async (table: string, column: string) =>
+      (
+        await env.LOGS.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?`)
+          .bind(account)
+          .first<{ n: number }>()
+      )?.n;
+    expect(await left("request_logs", "account")).toBe(0);
+    expect(await left("request_logs_counts", "account")).toBe(0);
+    expect(await left("log_keys", "account")).toBe(0);
+    expect(await left("log_accounts", "n")).toBe(0);
   });
 });
 
@@ -152,13 +174,13 @@ describe("big list queries walk indexes on seeded tables", () => {
   it.each([
     ["no filter", {}],
     ["status", { status: 404 }],
-    ["key_id", { keyId: "key_1" }],
-    ["key_id and status", { keyId: "key_1", status: 200 }],
+    ["key_id", { keyId: "key_plan1" }],
+    ["key_id and status", { keyId: "key_plan1", status: 200 }],
   ])("request logs with %s: the page in its order, the total from the counters", async (_name, filter) => {
     await seedLogs();
-    const { page, total } = requestLogQueries(db(), { accountId: "acc_plan", ...filter }, 50, 0);
-    expectIndexed(await planOf(page), "request_logs");
-    const totalPlan = await planOf(total);
+    const { page, total } = requestLogQueries(logsDb(), { accountId: "acc_plan", ...filter }, 50, 0);
+    expectIndexed(await planOf(page, env.LOGS), "request_logs");
+    const totalPlan = await planOf(total, env.LOGS);
     expectIndexed(totalPlan, "request_logs_counts");
     expect(totalPlan.join("\n")).not.toMatch(/request_logs /);
   });
@@ -197,20 +219,33 @@ async function seedAll() {
     ),
     env.DB.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 5999)
-       INSERT OR IGNORE INTO request_logs (id, account_id, key_id, method, path, status, duration_ms, created_at)
-       SELECT printf('req_plan%05d', i), ${owner}, printf('key_%d', i % 5), 'GET', '/v1/x',
-         CASE WHEN i % 7 = 0 THEN 404 ELSE 200 END, 1, i FROM n`,
-    ),
-    env.DB.prepare(
-      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 5999)
        INSERT OR IGNORE INTO events (id, account_id, inbox_id, event, data, created_at, dispatched_at)
        SELECT printf('evt_plan%05d', i), ${owner}, printf('inb_%s', char(65 + i % 4)),
          CASE i % 3 WHEN 0 THEN 'ticket.created' WHEN 1 THEN 'ticket.updated' ELSE 'message.created' END, '{}', i, i
        FROM n`,
     ),
-    ...["request_logs", "request_logs_counts", "events", "events_counts"].map((table) =>
-      env.DB.prepare(`ANALYZE ${table}`),
+    ...["events", "events_counts"].map((table) => env.DB.prepare(`ANALYZE ${table}`)),
+  ]);
+  // The logs in LOGS, seeded once (they have no unique ids to ignore a second copy by).
+  const logAccount = (expression: string) => `(SELECT n FROM log_accounts WHERE id = ${expression})`;
+  await env.LOGS.batch([
+    env.LOGS.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 100)
+       INSERT OR IGNORE INTO log_accounts (id, retention_seconds, created_at)
+       SELECT CASE WHEN i = 100 THEN 'acc_plan' ELSE printf('acc_plan%03d', i) END, 604800, 0 FROM n`,
     ),
+    env.LOGS.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 4)
+       INSERT OR IGNORE INTO log_keys (account, id) SELECT ${logAccount("'acc_plan'")}, printf('key_plan%d', i) FROM n`,
+    ),
+    env.LOGS.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 5999)
+       INSERT INTO request_logs (account, key, request_id, method, path, status, duration_ms, created_at)
+       SELECT ${logAccount(owner)}, (SELECT n FROM log_keys WHERE id = printf('key_plan%d', i % 5)),
+         randomblob(16), 'GET', '/v1/x', CASE WHEN i % 7 = 0 THEN 404 ELSE 200 END, 1, i FROM n
+       WHERE NOT EXISTS (SELECT 1 FROM request_logs WHERE account = ${logAccount("'acc_plan'")})`,
+    ),
+    ...["request_logs", "request_logs_counts"].map((table) => env.LOGS.prepare(`ANALYZE ${table}`)),
   ]);
 }
 const seedLogs = seedAll;

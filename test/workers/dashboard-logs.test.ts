@@ -1,10 +1,12 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hashToken } from "../../src/auth/token";
-import { insertRequestLogs, requestLogQueries } from "../../src/features/request-logs/request-logs.repo";
+import { insertRequestLogs } from "../../src/features/request-logs/log-writes.repo";
+import { requestLogQueries } from "../../src/features/request-logs/request-logs.repo";
 import type { RequestLogMessage } from "../../src/features/request-logs/request-logs.schemas";
 import { newId } from "../../src/lib/ids";
 import { dashboardGet, type SignedIn, signIn } from "./dashboard-helpers";
-import { addKey, call, db, eventually, seedWorkspace } from "./helpers";
+import { addKey, call, db, eventually, logsDb, seedWorkspace } from "./helpers";
 import { expectIndexed, planOf } from "./query-plan";
 
 const page = async (path: string, who: SignedIn) => {
@@ -90,7 +92,7 @@ describe("the request logs pages", { timeout: 30_000 }, () => {
     const logs = [0, 1, 2, 3, 4].map((i) =>
       logMessage(ws.accountId, { created_at: base + i, status: i === 4 ? 500 : 201 }),
     );
-    await insertRequestLogs(db(), logs);
+    await insertRequestLogs(db(), logsDb(), logs);
     const first = await page("/dashboard/request-logs?status=201&limit=2", owner);
     expect(listedRequests(first.html)).toEqual([logs[3]?.id, logs[2]?.id]);
     expect(first.html).toContain("1–2 of 4");
@@ -165,7 +167,8 @@ describe("the request logs pages", { timeout: 30_000 }, () => {
 
 describe("the request logs page's path filter", () => {
   it("is served by an index: path contains", async () => {
-    const requests = requestLogQueries(db(), { accountId: "acc_X", pathContains: "/v1" }, 50, 0);
-    for (const query of [requests.page, requests.total]) expectIndexed(await planOf(query), "request_logs");
+    const requests = requestLogQueries(logsDb(), { accountId: "acc_X", pathContains: "/v1" }, 50, 0);
+    for (const query of [requests.page, requests.total])
+      expectIndexed(await planOf(query, env.LOGS), "request_logs");
   });
 });

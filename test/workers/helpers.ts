@@ -2,12 +2,15 @@ import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { Permission } from "../../src/auth/permissions";
 import { createDb } from "../../src/db/client";
+import { createLogsDb } from "../../src/db/logs/client";
 import { accounts } from "../../src/db/schema";
 import { createKey } from "../../src/features/keys/keys.service";
 import { newId } from "../../src/lib/ids";
 import type { PlanName, QuotaOverrides } from "../../src/lib/plans";
 
 export const db = () => createDb(env.DB);
+/** The LOGS database (request logs). */
+export const logsDb = () => createLogsDb(env.LOGS);
 
 export interface Workspace {
   accountId: string;

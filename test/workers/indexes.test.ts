@@ -1,10 +1,11 @@
+import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { listConnections } from "../../src/features/connections/connections.repo";
 import { emailQueries, scheduledQueries } from "../../src/features/emails/emails.repo";
 import { listKeys } from "../../src/features/keys/keys.repo";
 import { requestLogQueries } from "../../src/features/request-logs/request-logs.repo";
 import { suppressionQueries } from "../../src/features/suppressions/suppressions.repo";
-import { db } from "./helpers";
+import { db, logsDb } from "./helpers";
 import { expectIndexed, planOf } from "./query-plan";
 
 describe("list queries are served by indexes", () => {
@@ -17,9 +18,9 @@ describe("list queries are served by indexes", () => {
     ["status", { status: 404 }],
     ["key_id", { keyId: "key_X" }],
   ])("GET /v1/accounts/{id}/request-logs with %s", async (_name, filter) => {
-    const { page, total } = requestLogQueries(db(), { accountId: "acc_X", ...filter }, 50, 0);
-    expectIndexed(await planOf(page), "request_logs");
-    expectIndexed(await planOf(total), "request_logs");
+    const { page, total } = requestLogQueries(logsDb(), { accountId: "acc_X", ...filter }, 50, 0);
+    expectIndexed(await planOf(page, env.LOGS), "request_logs");
+    expectIndexed(await planOf(total, env.LOGS), "request_logs");
   });
 
   it("GET /v1/connections", async () => {

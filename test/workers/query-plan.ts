@@ -6,9 +6,11 @@ import { expect } from "vitest";
 /** The plan of a drizzle query: each line of SQLite's EXPLAIN QUERY PLAN. */
 export async function planOf(
   query: { toSQL(): { sql: string; params: unknown[] } } | SQL,
+  database: D1Database = env.DB,
 ): Promise<string[]> {
   const { sql, params } = is(query, SQL) ? new SQLiteSyncDialect().sqlToQuery(query) : query.toSQL();
-  const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+  const rows = await database
+    .prepare(`EXPLAIN QUERY PLAN ${sql}`)
     .bind(...params)
     .all<{ detail: string }>();
   return rows.results.map((r) => r.detail);

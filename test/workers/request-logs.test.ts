@@ -45,10 +45,28 @@ async function consume(messages: RequestLogMessage[] | unknown[]) {
 
 const countLogs = async (accountId: string) =>
   (
-    await env.DB.prepare("SELECT count(*) AS n FROM request_logs WHERE account_id = ?")
+    await env.LOGS.prepare(
+      "SELECT count(*) AS n FROM request_logs WHERE account = (SELECT n FROM log_accounts WHERE id = ?)",
+    )
       .bind(accountId)
       .first<{ n: number }>()
   )?.n ?? 0;
+
+const pathsOf = async (accountId: string) =>
+  (
+    await env.LOGS.prepare(
+      "SELECT path FROM request_logs WHERE account = (SELECT n FROM log_accounts WHERE id = ?) ORDER BY path",
+    )
+      .bind(accountId)
+      .all<{ path: string }>()
+  ).results.map((r) => r.path);
+
+const runMinuteCron = (scheduledTime = Date.now()) =>
+  worker.scheduled(
+    createScheduledController({ cron: CRON.everyMinute, scheduledTime }),
+    env,
+    createExecutionContext(),
+  );
 
 describe("request logs", () => {
   it("records each /v1 request through the queue, after the response", async () => {
@@ -161,16 +179,99 @@ describe("request-log retention", () => {
       logMessage(long.accountId, { created_at: eightDaysAgo, path: "/expired" }),
     ]);
 
-    const controller = createScheduledController({ cron: CRON.everyMinute, scheduledTime: now });
-    await worker.scheduled(controller, env, createExecutionContext());
+    await runMinuteCron(now);
+    expect(await pathsOf(short.accountId)).toEqual(["/young"]);
+    expect(await pathsOf(long.accountId)).toEqual(["/kept"]);
+  });
 
-    const paths = async (accountId: string) =>
-      (
-        await env.DB.prepare("SELECT path FROM request_logs WHERE account_id = ? ORDER BY path")
-          .bind(accountId)
-          .all<{ path: string }>()
-      ).results.map((r) => r.path);
-    expect(await paths(short.accountId)).toEqual(["/young"]);
-    expect(await paths(long.accountId)).toEqual(["/kept"]);
+  it("follows a retention changed after the logs arrived (LOGS keeps its own copy of it)", async () => {
+    const ws = await seedWorkspace();
+    const now = Date.now();
+    await consume([
+      logMessage(ws.accountId, { created_at: now - 6 * 60_000, path: "/old" }),
+      logMessage(ws.accountId, { created_at: now - 60_000, path: "/young" }),
+    ]);
+    await runMinuteCron(now);
+    expect(await pathsOf(ws.accountId)).toEqual(["/old", "/young"]);
+
+    await env.DB.prepare(
+      "UPDATE accounts SET request_log_retention = '5m', request_log_retention_seconds = 300 WHERE id = ?",
+    )
+      .bind(ws.accountId)
+      .run();
+    await runMinuteCron(now);
+    expect(await pathsOf(ws.accountId)).toEqual(["/young"]);
+  });
+});
+
+describe("request logs in their own database (LOGS)", () => {
+  it("writes a logged request to LOGS, none to DB, and keeps its request id exactly", async () => {
+    const ws = await seedWorkspace();
+    const res = await call("GET", "/v1/accounts", { token: ws.token });
+    const requestId = res.headers.get("X-Request-Id");
+    const { body } = await eventually(async () => {
+      const page = await callJson<LogList>("GET", `/v1/accounts/${ws.accountId}/request-logs`, {
+        token: ws.token,
+      });
+      return page.body.data.some((log) => log.id === requestId) ? page : null;
+    });
+    expect(body.data.find((log) => log.id === requestId)).toMatchObject({
+      method: "GET",
+      path: "/v1/accounts",
+    });
+    expect(await countLogs(ws.accountId)).toBeGreaterThan(0);
+    const inDb = await env.DB.prepare(
+      "SELECT name FROM sqlite_master WHERE name IN ('request_logs', 'request_logs_counts')",
+    ).all();
+    expect(inDb.results).toEqual([]);
+  });
+
+  it("a failing LOGS (here DB, which has no log tables) holds up none of the minute cron's other jobs", async () => {
+    const ws = await seedWorkspace();
+    const id = newId("smtp");
+    await env.DB.prepare(
+      `INSERT INTO smtp_logs (id, account_id, session_id, client_ip, auth, outcome, reply_code, reply, created_at)
+       VALUES (?, ?, 'session', '127.0.0.1', 'none', 'accepted', 250, 'OK', ?)`,
+    )
+      .bind(id, ws.accountId, Date.now() - 8 * 86_400_000)
+      .run();
+    const controller = createScheduledController({ cron: CRON.everyMinute, scheduledTime: Date.now() });
+    await worker.scheduled(controller, { ...env, LOGS: env.DB }, createExecutionContext());
+    // The SMTP-log prune runs after the request-log one.
+    expect(await env.DB.prepare("SELECT id FROM smtp_logs WHERE id = ?").bind(id).first()).toBeNull();
+  });
+
+  it("drops the logs of an account DB does not have", async () => {
+    await consume([logMessage(newId("acc"), { path: "/nobody" })]);
+    const stray = await env.LOGS.prepare(
+      "SELECT count(*) AS n FROM request_logs WHERE path = '/nobody'",
+    ).first<{
+      n: number;
+    }>();
+    expect(stray?.n).toBe(0);
+  });
+
+  it("removes every log of a deleted account on the minute cron, and nothing of another's", async () => {
+    const gone = await seedWorkspace();
+    const kept = await seedWorkspace();
+    await consume([
+      logMessage(gone.accountId, { key_id: gone.keyId, key_prefix: "sk_x" }),
+      logMessage(kept.accountId),
+    ]);
+    await env.DB.prepare("DELETE FROM accounts WHERE id = ?").bind(gone.accountId).run();
+    // Logs that began within the grace period may belong to an account created after DB was read.
+    await runMinuteCron();
+    expect(await countLogs(gone.accountId)).toBe(1);
+
+    await env.LOGS.prepare("UPDATE log_accounts SET created_at = created_at - 3600000 WHERE id IN (?, ?)")
+      .bind(gone.accountId, kept.accountId)
+      .run();
+    await runMinuteCron();
+    expect(await countLogs(gone.accountId)).toBe(0);
+    expect(await countLogs(kept.accountId)).toBe(1);
+    const numbered = await env.LOGS.prepare("SELECT count(*) AS n FROM log_keys WHERE id = ?")
+      .bind(gone.keyId)
+      .first<{ n: number }>();
+    expect(numbered?.n).toBe(0);
   });
 });

@@ -38,7 +38,7 @@ export function wrangler(args: string[], persistTo: string): string {
 /** A throwaway state directory with the migrations applied and `seedSql` run after them. */
 export function preparedState(seedSql: string): string {
   const state = mkdtempSync(join(tmpdir(), "relay-worker-"));
-  wrangler(["d1", "migrations", "apply", "DB"], state);
+  for (const database of ["DB", "LOGS"]) wrangler(["d1", "migrations", "apply", database], state);
   const seedFile = join(state, "seed.sql");
   writeFileSync(seedFile, seedSql);
   wrangler(["d1", "execute", "DB", `--file=${seedFile}`], state);

@@ -1,3 +1,4 @@
+import { createLogsDb } from "../../db/logs/client";
 import { listKeys } from "../../features/keys/keys.repo";
 import { toRequestLog } from "../../features/request-logs/request-logs.dto";
 import { findRequestLog, listRequestLogs } from "../../features/request-logs/request-logs.repo";
@@ -9,11 +10,11 @@ import { requestLogPageRoute, requestLogsPageRoute } from "./request-logs.routes
 
 export const requestLogsRouter = createRouter()
   .openapi(requestLogsPageRoute, async (c) => {
-    const { db, accountId } = c.var.ctx;
+    const { db, env, accountId } = c.var.ctx;
     const filters = c.req.valid("query");
     const [{ rows, total }, keys] = await Promise.all([
       listRequestLogs(
-        db,
+        createLogsDb(env.LOGS),
         { accountId, status: filters.status, keyId: filters.key_id, pathContains: filters.path },
         filters.limit,
         filters.offset,
@@ -32,11 +33,8 @@ export const requestLogsRouter = createRouter()
   })
   .openapi(requestLogPageRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const row = await findRequestLog(c.var.ctx.db, c.var.ctx.accountId, id);
+    const row = await findRequestLog(createLogsDb(c.var.ctx.env.LOGS), c.var.ctx.accountId, id);
     if (!row) throw notFound(`Request ${id}`);
-    return renderPage(
-      c,
-      { title: `Request ${row.id}`, nav: "Request logs" },
-      <RequestLogPage log={toRequestLog(row)} />,
-    );
+    const log = toRequestLog(row);
+    return renderPage(c, { title: `Request ${log.id}`, nav: "Request logs" }, <RequestLogPage log={log} />);
   });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * Timestamps are epoch milliseconds (integers sort and compare cheaply in indexes); the API shows
@@ -46,51 +46,6 @@ export const apiKeys = sqliteTable(
     revokedAt: integer("revoked_at"),
   },
   (t) => [index("api_keys_account_created").on(t.accountId, t.createdAt, t.id)],
-);
-
-export const requestLogs = sqliteTable(
-  "request_logs",
-  {
-    id: text("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    keyId: text("key_id"),
-    keyPrefix: text("key_prefix"),
-    method: text("method").notNull(),
-    path: text("path").notNull(),
-    status: integer("status").notNull(),
-    durationMs: integer("duration_ms").notNull(),
-    ip: text("ip"),
-    userAgent: text("user_agent"),
-    errorCode: text("error_code"),
-    createdAt: integer("created_at").notNull(),
-  },
-  (t) => [
-    index("request_logs_account_created").on(t.accountId, t.createdAt, t.id),
-    index("request_logs_account_status_created").on(t.accountId, t.status, t.createdAt, t.id),
-    index("request_logs_account_key_created").on(t.accountId, t.keyId, t.createdAt, t.id),
-    // The list filtered by key and status walks this in page order.
-    index("request_logs_account_key_status_created").on(t.accountId, t.keyId, t.status, t.createdAt, t.id),
-  ],
-);
-
-/**
- * How many request logs each account has per (key, status), kept by triggers on `request_logs`
- * (inserts, retention deletes, the account's cascade), so the list's `total` sums a few counter
- * rows instead of counting every log. `key_id` is '' for requests made without a key.
- */
-export const requestLogCounts = sqliteTable(
-  "request_logs_counts",
-  {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id, { onDelete: "cascade" }),
-    keyId: text("key_id").notNull(),
-    status: integer("status").notNull(),
-    count: integer("count").notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.accountId, t.keyId, t.status] })],
 );
 
 /**

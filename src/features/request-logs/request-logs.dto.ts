@@ -1,9 +1,10 @@
 import { iso } from "../../lib/time";
+import { requestIdFromHex } from "./request-id-bytes";
 import type { RequestLogRow } from "./request-logs.repo";
 
 export function toRequestLog(row: RequestLogRow) {
   return {
-    id: row.id,
+    id: requestIdFromHex(row.requestIdHex),
     method: row.method,
     path: row.path,
     status: row.status,

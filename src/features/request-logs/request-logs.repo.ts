@@ -1,10 +1,8 @@
 import { and, count, desc, eq, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
 import { counterSum } from "../../db/counters";
-import { requestLogCounts, requestLogs } from "../../db/schema";
-import type { RequestLogMessage } from "./request-logs.schemas";
-
-export type RequestLogRow = typeof requestLogs.$inferSelect;
+import type { LogsDb } from "../../db/logs/client";
+import { logAccounts, logKeys, requestLogCounts, requestLogs } from "../../db/logs/schema";
+import { requestIdTime, requestIdToHex } from "./request-id-bytes";
 
 export interface RequestLogFilter {
   accountId: string;
@@ -14,11 +12,32 @@ export interface RequestLogFilter {
   pathContains?: string | undefined;
 }
 
+/** A log row with its account's and key's numbers resolved back to what the API shows. */
+const logColumns = {
+  requestIdHex: sql<string>`hex(${requestLogs.requestId})`.as("request_id_hex"),
+  method: requestLogs.method,
+  path: requestLogs.path,
+  status: requestLogs.status,
+  durationMs: requestLogs.durationMs,
+  keyId: logKeys.id,
+  keyPrefix: logKeys.prefix,
+  ip: requestLogs.ip,
+  userAgent: requestLogs.userAgent,
+  errorCode: requestLogs.errorCode,
+  createdAt: requestLogs.createdAt,
+};
+
+// Scalar subqueries: SQLite evaluates each once, then seeks the index with the number it found.
+const accountNumber = (accountId: string) =>
+  sql`(SELECT ${logAccounts.n} FROM ${logAccounts} WHERE ${logAccounts.id} = ${accountId})`;
+const keyNumber = (keyId: string) =>
+  sql`(SELECT ${logKeys.n} FROM ${logKeys} WHERE ${logKeys.id} = ${keyId})`;
+
 function whereOf(filter: RequestLogFilter): SQL | undefined {
   return and(
-    eq(requestLogs.accountId, filter.accountId),
+    eq(requestLogs.account, accountNumber(filter.accountId)),
     filter.status === undefined ? undefined : eq(requestLogs.status, filter.status),
-    filter.keyId === undefined ? undefined : eq(requestLogs.keyId, filter.keyId),
+    filter.keyId === undefined ? undefined : eq(requestLogs.key, keyNumber(filter.keyId)),
     filter.pathContains ? sql`instr(${requestLogs.path}, ${filter.pathContains}) > 0` : undefined,
   );
 }
@@ -27,77 +46,66 @@ function whereOf(filter: RequestLogFilter): SQL | undefined {
  * The exact number of logs matching the filter: the API's filters (status, key) sum the few
  * counter rows the triggers keep; only the dashboard's path search counts logs.
  */
-function totalQuery(db: Db, filter: RequestLogFilter) {
+function totalQuery(db: LogsDb, filter: RequestLogFilter) {
   if (filter.pathContains) return db.select({ total: count() }).from(requestLogs).where(whereOf(filter));
   return db
     .select({ total: counterSum(requestLogCounts.count) })
     .from(requestLogCounts)
     .where(
       and(
-        eq(requestLogCounts.accountId, filter.accountId),
+        eq(requestLogCounts.account, accountNumber(filter.accountId)),
         filter.status === undefined ? undefined : eq(requestLogCounts.status, filter.status),
-        filter.keyId === undefined ? undefined : eq(requestLogCounts.keyId, filter.keyId),
+        filter.keyId === undefined ? undefined : eq(requestLogCounts.key, keyNumber(filter.keyId)),
       ),
     );
 }
 
 /** The queries behind a list page, exposed so tests can check their plans use indexes. */
-export function requestLogQueries(db: Db, filter: RequestLogFilter, limit: number, offset: number) {
-  const where = whereOf(filter);
+export function requestLogQueries(db: LogsDb, filter: RequestLogFilter, limit: number, offset: number) {
   return {
     page: db
-      .select()
+      .select(logColumns)
       .from(requestLogs)
-      .where(where)
-      .orderBy(desc(requestLogs.createdAt), desc(requestLogs.id))
+      .leftJoin(logKeys, eq(logKeys.n, requestLogs.key))
+      .where(whereOf(filter))
+      .orderBy(desc(requestLogs.createdAt), desc(requestLogs.n))
       .limit(limit)
       .offset(offset),
     total: totalQuery(db, filter),
   };
 }
 
+export type RequestLogRow = Awaited<ReturnType<typeof requestLogQueries>["page"]>[number];
+
 /** A page, newest first, and the filtered total, in one round trip. */
-export async function listRequestLogs(db: Db, filter: RequestLogFilter, limit: number, offset: number) {
+export async function listRequestLogs(db: LogsDb, filter: RequestLogFilter, limit: number, offset: number) {
   const { page, total } = requestLogQueries(db, filter, limit, offset);
   const [rows, totals] = await db.batch([page, total]);
   return { rows, total: totals[0]?.total ?? 0 };
 }
 
-export async function findRequestLog(db: Db, accountId: string, id: string) {
+/**
+ * A request begins a moment after its id is made (both read the clock in the same request), so
+ * the id's time finds the log through the (account, created_at) index; a minute either side
+ * allows for clocks. Logs have no index of their own ids: it would cost every row ~25 bytes.
+ */
+const ID_TIME_SLACK_MS = 60_000;
+
+export async function findRequestLog(db: LogsDb, accountId: string, id: string) {
+  const hex = requestIdToHex(id);
+  if (!hex) return null;
+  const madeAt = requestIdTime(hex);
   const rows = await db
-    .select()
+    .select(logColumns)
     .from(requestLogs)
-    .where(and(eq(requestLogs.accountId, accountId), eq(requestLogs.id, id)))
+    .leftJoin(logKeys, eq(logKeys.n, requestLogs.key))
+    .where(
+      and(
+        eq(requestLogs.account, accountNumber(accountId)),
+        sql`${requestLogs.createdAt} BETWEEN ${madeAt - ID_TIME_SLACK_MS} AND ${madeAt + ID_TIME_SLACK_MS}`,
+        sql`${requestLogs.requestId} = unhex(${hex})`,
+      ),
+    )
     .limit(1);
   return rows[0] ?? null;
-}
-
-/**
- * Inserts a whole queue batch in one statement (the rows travel as one JSON parameter, which keeps
- * clear of D1's 100-parameter limit). Redelivered rows are ignored by id; rows of an account that
- * no longer exists are dropped.
- */
-export function insertRequestLogs(db: Db, logs: RequestLogMessage[]) {
-  return db.run(sql`
-    INSERT OR IGNORE INTO request_logs
-      (id, account_id, key_id, key_prefix, method, path, status, duration_ms, ip, user_agent, error_code, created_at)
-    SELECT j.value ->> 'id', j.value ->> 'account_id', j.value ->> 'key_id', j.value ->> 'key_prefix',
-           j.value ->> 'method', j.value ->> 'path', j.value ->> 'status', j.value ->> 'duration_ms',
-           j.value ->> 'ip', j.value ->> 'user_agent', j.value ->> 'error_code', j.value ->> 'created_at'
-    FROM json_each(${JSON.stringify(logs)}) AS j
-    WHERE EXISTS (SELECT 1 FROM accounts a WHERE a.id = j.value ->> 'account_id')`);
-}
-
-/**
- * Deletes up to `batchSize` logs older than their account's retention and answers how many went.
- * The join walks accounts and, per account, the (account_id, created_at) index.
- */
-export async function deleteExpiredRequestLogs(db: Db, now: number, batchSize: number): Promise<number> {
-  const result = await db.run(sql`
-    DELETE FROM request_logs WHERE rowid IN (
-      SELECT r.rowid FROM accounts a
-      JOIN request_logs r ON r.account_id = a.id
-        AND r.created_at < ${now} - a.request_log_retention_seconds * 1000
-      LIMIT ${batchSize})`);
-  return result.meta.changes ?? 0;
 }

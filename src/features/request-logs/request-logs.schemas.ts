@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { idPattern } from "../../lib/ids";
 import { offsetQuery, standardListSchema } from "../../lib/pagination";
 
 export const RequestLogSchema = z
@@ -32,7 +33,8 @@ export const RequestLogQuerySchema = offsetQuery(50).extend({
 
 /** One queue message: a finished request, recorded after its response was sent. */
 export const RequestLogMessageSchema = z.object({
-  id: z.string(),
+  // Stored as the ULID's bytes (request-id-bytes.ts), so only a request id will do.
+  id: z.string().regex(new RegExp(idPattern("req"))),
   account_id: z.string(),
   key_id: z.string().nullable(),
   key_prefix: z.string().nullable(),

@@ -1,0 +1,223 @@
+/**
+ * How much one D1 database holds (issue 29): writes a known number of emails and tickets through
+ * the API (each call also leaves a request log; each ticket's event goes to a loopback webhook),
+ * waits for the queues to send the emails, deliver the webhooks and store the logs, then a campaign
+ * to as many new contacts, and reads SQLite's dbstat in the local files of both databases before,
+ * between and after. Each figure is the growth in bytes (table plus its indexes) over the growth
+ * in rows, so what earlier runs left in the database does not count; a table this run does not
+ * write is shown from its whole content.
+ */
+import { randomBytes } from "node:crypto";
+import { WebhookReceiver } from "../../test/support/webhook-receiver";
+import { call, describe, waitForEmptyQueue } from "../lib/api";
+import { localTableSizes, type TableSizes } from "../lib/dbstat";
+import { inParallel } from "../lib/inbound-mail";
+import { sleep } from "../lib/process-group";
+import type { BenchContext, Figure, Scenario, ScenarioResult } from "../lib/types";
+
+const ROWS = Number(process.env.CAPACITY_ROWS ?? 1_000);
+const CONCURRENCY = 8;
+const QUEUE_TIMEOUT_MS = 5 * 60_000;
+/** D1's limit per database, in bytes (10 GB). */
+const DATABASE_BYTES = 10e9;
+const RATES = [10, 100, 1_000];
+const DAY_SECONDS = 86_400;
+
+/** What one row of each thing stored costs, counted with the rows it brings along. */
+const THINGS = [
+  {
+    label: "email (with recipients, tags, events)",
+    of: "emails",
+    tables: ["emails", "email_recipients", "email_tags", "email_events"],
+  },
+  {
+    label: "ticket (with its message, customer, tags)",
+    of: "tickets",
+    tables: ["tickets", "messages", "customers", "ticket_tags"],
+  },
+  { label: "request log", of: "request_logs", tables: ["request_logs", "request_logs_counts"] },
+] as const;
+/** High-volume tables measured on their own as well. */
+const TABLES = [
+  "emails",
+  "email_recipients",
+  "email_tags",
+  "email_events",
+  "tickets",
+  "messages",
+  "customers",
+  "ticket_tags",
+  "webhook_deliveries",
+  "campaign_recipients",
+  "enrollment_steps",
+] as const;
+const LOG_TABLES = ["request_logs", "request_logs_counts"] as const;
+
+const sizes = () => localTableSizes(TABLES, LOG_TABLES);
+
+/** Bytes per row of `of` for `tables` together: growth over growth, or the whole table if it did not grow. */
+function bytesPerRow(before: TableSizes, after: TableSizes, of: string, tables: readonly string[]) {
+  const grown = (after.get(of)?.rows ?? 0) - (before.get(of)?.rows ?? 0);
+  const bytes = (sizes: TableSizes) => tables.reduce((sum, t) => sum + (sizes.get(t)?.bytes ?? 0), 0);
+  if (grown > 0) return { rows: grown, perRow: (bytes(after) - bytes(before)) / grown, whole: false };
+  const rows = after.get(of)?.rows ?? 0;
+  return { rows, perRow: rows > 0 ? bytes(after) / rows : 0, whole: true };
+}
+
+async function inboxWithWebhook(ctx: BenchContext, run: string, url: string): Promise<string> {
+  const answer = await call(ctx, "POST", "/v1/inboxes", {
+    name: "Capacity",
+    email_address: `capacity-${run}@${ctx.fromDomain}`,
+    webhooks: [{ url, events: ["ticket.created"], enabled: true }],
+  });
+  if (answer.status !== 201) throw new Error(`POST /v1/inboxes answered ${describe(answer)}`);
+  return (JSON.parse(answer.text) as { id: string }).id;
+}
+
+/** The parsed answer of a POST that must succeed (200 or 201). */
+async function posted<T>(ctx: BenchContext, path: string, body: unknown): Promise<T> {
+  const answer = await call(ctx, "POST", path, body);
+  if (answer.status !== 200 && answer.status !== 201)
+    throw new Error(`POST ${path} answered ${describe(answer)}`);
+  return JSON.parse(answer.text) as T;
+}
+
+/** A campaign to ROWS new contacts, sent; answers once the queue has sent it. */
+async function sendCampaign(ctx: BenchContext, run: string) {
+  const group = await posted<{ id: string }>(ctx, "/v1/contact-groups", { name: `Capacity ${run}` });
+  const members = Array.from({ length: ROWS }, (_, i) => ({ email: `reader-${i}.${run}@example.com` }));
+  await posted(ctx, `/v1/contact-groups/${group.id}/members`, { members });
+  const campaign = await posted<{ id: string }>(ctx, "/v1/campaigns", {
+    name: `Capacity ${run}`,
+    from: `Acme News <news@${ctx.fromDomain}>`,
+    subject: "What is new at Acme",
+    html: '<p>Hello {{first_name|there}}</p><p><a href="{{unsubscribe_url}}">Unsubscribe</a></p>',
+    text: "Hello {{first_name|there}}",
+    contact_group_ids: [group.id],
+  });
+  await posted(ctx, `/v1/campaigns/${campaign.id}/send`, {});
+  await sleep(2_000);
+  return waitForEmptyQueue(ctx, QUEUE_TIMEOUT_MS);
+}
+
+async function writeThroughApi(ctx: BenchContext, run: string, inbox: string) {
+  const items = Array.from({ length: ROWS }, (_, i) => i);
+  const failures: string[] = [];
+  const post = async (path: string, body: unknown) => {
+    const answer = await call(ctx, "POST", path, body);
+    if (answer.status !== 201 && answer.status !== 200 && failures.length < 3)
+      failures.push(`POST ${path} answered ${describe(answer)}`);
+  };
+  await inParallel(items, CONCURRENCY, (i) =>
+    post("/v1/emails", {
+      from: `Acme Billing <billing@${ctx.fromDomain}>`,
+      to: [`customer-${i}.${run}@example.com`],
+      subject: `Your receipt #${10_000 + i}`,
+      text: `Hello,\n\nThank you for your order #${10_000 + i}. Your total was $42.00.\n\nAcme`,
+      html: `<p>Hello,</p><p>Thank you for your order #${10_000 + i}. Your total was $42.00.</p><p>Acme</p>`,
+      tags: [{ name: "kind", value: "receipt" }],
+    }),
+  );
+  await inParallel(items, CONCURRENCY, (i) =>
+    post("/v1/tickets", {
+      inbox_id: inbox,
+      customer: { email: `requester-${i}.${run}@example.com`, name: `Requester ${i}` },
+      subject: `Order #${10_000 + i} arrived damaged`,
+      message: {
+        body_text:
+          "Hello,\n\nThe box was crushed and the mug inside is broken. Can you send another?\n\nThanks",
+      },
+      tags: ["shipping"],
+    }),
+  );
+  return failures;
+}
+
+/** Waits until LOGS holds at least `rows` request logs (they arrive through a queue). */
+async function waitForLogs(rows: number) {
+  const until = Date.now() + QUEUE_TIMEOUT_MS;
+  while ((sizes().get("request_logs")?.rows ?? 0) < rows && Date.now() < until) await sleep(1_000);
+}
+
+const round = (n: number) => Math.round(n);
+const days = (rows: number, perSecond: number) => rows / (perSecond * DAY_SECONDS);
+
+/** Waits until the receiver has `count` deliveries (the webhook queue runs after the response). */
+async function waitForDeliveries(receiver: WebhookReceiver, count: number) {
+  const until = Date.now() + QUEUE_TIMEOUT_MS;
+  while (receiver.received.length < count && Date.now() < until) await sleep(1_000);
+}
+
+/** Days until `rows` fill at `perSecond` rows a second, to two significant figures below 10. */
+const daysText = (rows: number, perSecond: number) => {
+  const value = days(rows, perSecond);
+  return value >= 10 ? value.toFixed(0) : value.toPrecision(2);
+};
+
+/** Campaign recipients grow in the second phase, after the emails and tickets were measured. */
+const SECOND_PHASE = new Set(["campaign_recipients"]);
+
+export const capacity: Scenario = {
+  name: "capacity",
+  description: `bytes per row (dbstat) after ${ROWS} emails, tickets and campaign recipients through the API; what 10 GB holds`,
+  needsSendingDomain: true,
+  async run(ctx: BenchContext): Promise<ScenarioResult> {
+    if (!ctx.local)
+      return {
+        name: "capacity",
+        measurements: [],
+        goals: [],
+        problems: ["capacity reads the local D1 files: run it without BENCH_URL"],
+      };
+    const run = randomBytes(4).toString("hex");
+    const receiver = new WebhookReceiver();
+    const hooks = await receiver.listen();
+    const problems: string[] = [];
+    let before: TableSizes;
+    let between: TableSizes;
+    let after: TableSizes;
+    try {
+      const inbox = await inboxWithWebhook(ctx, run, `${hooks}/capacity`);
+      before = sizes();
+      problems.push(...(await writeThroughApi(ctx, run, inbox)));
+      const queue = await waitForEmptyQueue(ctx, QUEUE_TIMEOUT_MS);
+      if (queue.left > 0) problems.push(`${queue.left} emails were still unsent after ${queue.seconds} s`);
+      await waitForDeliveries(receiver, ROWS);
+      await waitForLogs((before.get("request_logs")?.rows ?? 0) + 2 * ROWS);
+      between = sizes();
+      const campaign = await sendCampaign(ctx, run);
+      if (campaign.left > 0) problems.push(`${campaign.left} campaign emails were still unsent`);
+      after = sizes();
+    } finally {
+      await receiver.close();
+    }
+
+    const figures: Figure[] = [];
+    const lines = [
+      "| Stored | Bytes per row | Rows in 10 GB | Days at 10/s | Days at 100/s | Days at 1,000/s |",
+      "|---|---:|---:|---:|---:|---:|",
+    ];
+    for (const thing of THINGS) {
+      const { perRow, rows } = bytesPerRow(before, between, thing.of, thing.tables);
+      const held = DATABASE_BYTES / perRow;
+      figures.push({
+        label: `${thing.label}: bytes per row (${rows} rows)`,
+        value: round(perRow),
+        unit: "B",
+      });
+      lines.push(
+        `| ${thing.label} | ${round(perRow)} | ${round(held).toLocaleString("en-US")} | ${RATES.map((r) => daysText(held, r)).join(" | ")} |`,
+      );
+    }
+    lines.push("", "| Table (with its indexes) | Bytes per row | Rows measured |", "|---|---:|---:|");
+    for (const table of [...TABLES, "request_logs"]) {
+      const [from, to] = SECOND_PHASE.has(table) ? [between, after] : [before, between];
+      const { perRow, rows, whole } = bytesPerRow(from, to, table, [table]);
+      const measured = rows === 0 ? "none" : `${rows}${whole ? " (whole table)" : ""}`;
+      lines.push(`| ${table} | ${rows === 0 ? "–" : round(perRow)} | ${measured} |`);
+      if (rows > 0) figures.push({ label: `${table}: bytes per row`, value: round(perRow), unit: "B" });
+    }
+    console.log(`\nCapacity of one 10 GB D1 database (dbstat, this machine):\n\n${lines.join("\n")}\n`);
+    return { name: "capacity", measurements: [], goals: [], figures, problems };
+  },
+};

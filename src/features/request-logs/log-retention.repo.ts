@@ -1,0 +1,89 @@
+import { sql } from "drizzle-orm";
+import { type Db, runBatch } from "../../db/client";
+import type { LogsDb } from "../../db/logs/client";
+import { logAccounts } from "../../db/logs/schema";
+import { accountRetentions } from "./log-writes.repo";
+
+/** DB is asked about this many accounts at a time (they travel as one JSON parameter). */
+const ACCOUNTS_PER_READ = 1_000;
+/**
+ * An account whose logs began this recently is never taken for deleted: it may have been created
+ * after DB was read. Older ones missing from DB were deleted (LOGS has no cascade from DB).
+ */
+const NEW_ACCOUNT_GRACE_MS = 5 * 60_000;
+
+/**
+ * Brings each log account's retention in step with DB (changed in the dashboard or the API) and
+ * answers the numbers of the accounts DB no longer has, whose logs must go.
+ */
+export async function syncLogAccounts(db: Db, logs: LogsDb, now: number): Promise<number[]> {
+  const held = await logs.select().from(logAccounts);
+  const changed: Array<[number, number]> = [];
+  const gone: number[] = [];
+  for (let start = 0; start < held.length; start += ACCOUNTS_PER_READ) {
+    const chunk = held.slice(start, start + ACCOUNTS_PER_READ);
+    const current = new Map(
+      (
+        await accountRetentions(
+          db,
+          chunk.map((a) => a.id),
+        )
+      ).map((a) => [a.id, a.retentionSeconds]),
+    );
+    for (const account of chunk) {
+      const retention = current.get(account.id);
+      if (retention === undefined) {
+        if (account.createdAt < now - NEW_ACCOUNT_GRACE_MS) gone.push(account.n);
+      } else if (retention !== account.retentionSeconds) changed.push([account.n, retention]);
+    }
+  }
+  if (changed.length > 0)
+    await logs.run(sql`
+      UPDATE log_accounts SET retention_seconds = j.value ->> 1
+      FROM json_each(${JSON.stringify(changed)}) AS j WHERE log_accounts.n = j.value ->> 0`);
+  return gone;
+}
+
+/**
+ * Deletes up to `batchSize` logs older than their account's retention and answers how many went.
+ * The join walks the log accounts and, per account, the (account, created_at) index.
+ */
+export async function deleteExpiredRequestLogs(
+  logs: LogsDb,
+  now: number,
+  batchSize: number,
+): Promise<number> {
+  const result = await logs.run(sql`
+    DELETE FROM request_logs WHERE n IN (
+      SELECT r.n FROM log_accounts a
+      JOIN request_logs r ON r.account = a.n AND r.created_at < ${now} - a.retention_seconds * 1000
+      LIMIT ${batchSize})`);
+  return result.meta.changes ?? 0;
+}
+
+/** Deletes up to `batchSize` logs of the given (deleted) accounts and answers how many went. */
+export async function deleteLogsOfAccounts(
+  logs: LogsDb,
+  accounts: number[],
+  batchSize: number,
+): Promise<number> {
+  const result = await logs.run(sql`
+    DELETE FROM request_logs WHERE n IN (
+      SELECT r.n FROM json_each(${JSON.stringify(accounts)}) AS j
+      JOIN request_logs r ON r.account = j.value
+      LIMIT ${batchSize})`);
+  return result.meta.changes ?? 0;
+}
+
+/** Forgets the numbers, keys and counters of deleted accounts once none of their logs is left. */
+export async function forgetLogAccounts(logs: LogsDb, accounts: number[]): Promise<void> {
+  const list = JSON.stringify(accounts);
+  const empty = (column: string) =>
+    sql.raw(`NOT EXISTS (SELECT 1 FROM request_logs r WHERE r.account = ${column})`);
+  await runBatch(logs, [
+    sql`DELETE FROM log_keys WHERE account IN (SELECT value FROM json_each(${list})) AND ${empty("log_keys.account")}`,
+    sql`DELETE FROM request_logs_counts
+        WHERE account IN (SELECT value FROM json_each(${list})) AND ${empty("request_logs_counts.account")}`,
+    sql`DELETE FROM log_accounts WHERE n IN (SELECT value FROM json_each(${list})) AND ${empty("log_accounts.n")}`,
+  ]);
+}
