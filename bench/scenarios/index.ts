@@ -6,6 +6,7 @@ import { bounces } from "./bounces";
 import { campaignSend } from "./campaign-send";
 import { dashboardPages } from "./dashboard-pages";
 import { emailSend } from "./email-send";
+import { globalReads } from "./global";
 import { hostileHtmlScenario } from "./hostile-html";
 import { inboundMail } from "./inbound-mail";
 import { scheduledDrain } from "./scheduled-drain";
@@ -28,4 +29,5 @@ export const SCENARIOS: readonly Scenario[] = [
   bigLists,
   hostileHtmlScenario,
   bounces,
+  globalReads,
 ];
