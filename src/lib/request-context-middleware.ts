@@ -50,6 +50,19 @@ function giveBookmark(
   bookmark: string,
   where: { api: boolean; dashboard: boolean; reads: ReadsFrom },
 ) {
-  if (where.api) c.header(BOOKMARK_HEADER, bookmark);
+  if (where.api) setAfterHandler(c, BOOKMARK_HEADER, bookmark);
   else if (where.dashboard) keepBookmarkCookie(c, bookmark, where.reads);
+}
+
+/**
+ * Hono's c.header() after the handler copies the whole response to change it. A response this
+ * Worker built has mutable headers, so the header goes on in place; only a response taken from
+ * elsewhere (immutable headers, a fetch's) is copied.
+ */
+function setAfterHandler(c: Context<AppEnv>, name: string, value: string) {
+  try {
+    c.res.headers.set(name, value);
+  } catch {
+    c.header(name, value);
+  }
 }
