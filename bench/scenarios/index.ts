@@ -7,6 +7,7 @@ import { campaignSend } from "./campaign-send";
 import { capacity } from "./capacity";
 import { dashboardPages } from "./dashboard-pages";
 import { emailSend } from "./email-send";
+import { globalReads } from "./global";
 import { hostileHtmlScenario } from "./hostile-html";
 import { inboundMail } from "./inbound-mail";
 import { reports } from "./reports";
@@ -32,4 +33,5 @@ export const SCENARIOS: readonly Scenario[] = [
   bounces,
   reports,
   capacity,
+  globalReads,
 ];

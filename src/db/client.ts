@@ -1,6 +1,6 @@
-import { is, SQL } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
-import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { createTableRelationsHelpers, extractTablesRelationalConfig, is, SQL } from "drizzle-orm";
+import { DrizzleD1Database, drizzle, SQLiteD1Session } from "drizzle-orm/d1";
+import { SQLiteAsyncDialect, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema";
 
 const connect = (d1: D1Database) => drizzle(d1, { schema });
@@ -21,6 +21,30 @@ export function createDb(d1: D1Database): Db {
   return db;
 }
 export { schema };
+
+/** drizzle's view of the schema, worked out once: drizzle() spends ~0.35 ms on it every time it is called. */
+let sessionParts:
+  | { dialect: SQLiteAsyncDialect; config: ConstructorParameters<typeof SQLiteD1Session>[2] }
+  | undefined;
+
+/**
+ * A query builder over one D1 session (`withSession`), made per request: the session carries the
+ * request's bookmark, so it cannot be shared like `createDb`'s. Built from the cached parts above,
+ * it costs ~0.03 ms. A session answers `prepare` and `batch`, all that drizzle and `runBatch` use.
+ */
+export function createSessionDb(session: D1DatabaseSession): Db {
+  if (!sessionParts) {
+    const tables = extractTablesRelationalConfig(schema, createTableRelationsHelpers);
+    sessionParts = {
+      dialect: new SQLiteAsyncDialect(),
+      config: { fullSchema: schema, schema: tables.tables, tableNamesMap: tables.tableNamesMap },
+    };
+  }
+  const { dialect, config } = sessionParts;
+  const client = session as unknown as D1Database;
+  const db = new DrizzleD1Database("async", dialect, new SQLiteD1Session(client, dialect, config), config);
+  return Object.assign(db, { $client: client }) as unknown as Db;
+}
 
 /** A query builder (insert, update, select...) or a raw `sql` statement. */
 export type Statement = SQL | { toSQL(): { sql: string; params: unknown[] } };

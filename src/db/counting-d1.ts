@@ -11,6 +11,8 @@
  * fetch reads would run elsewhere).
  */
 
+import { type D1Copy, simulatedDelay, simulatingRtt } from "./simulated-rtt";
+
 /** Where the counted work came in. */
 export type D1Entry =
   | "fetch"
@@ -31,15 +33,10 @@ const ENTRIES: readonly D1Entry[] = [
   "webhook_sender",
 ];
 
-const roundTrips: Record<D1Entry, number> = {
-  fetch: 0,
-  queue: 0,
-  scheduled: 0,
-  email: 0,
-  workflow: 0,
-  durable_object: 0,
-  webhook_sender: 0,
-};
+export type { D1Copy };
+
+const zeros = () => Object.fromEntries(ENTRIES.map((entry) => [entry, 0])) as Record<D1Entry, number>;
+const roundTrips: Record<D1Copy, Record<D1Entry, number>> = { primary: zeros(), replica: zeros() };
 
 /**
  * A request carrying this header (any value) is not counted: the bench's own polling (is the queue
@@ -51,64 +48,104 @@ export function d1CountingEnabled(env: object): boolean {
   return (env as { D1_ROUND_TRIPS?: unknown }).D1_ROUND_TRIPS === "count";
 }
 
-/** The counts so far, per entry point and in all. */
-export function d1RoundTrips(): { total: number; by_entry: Record<D1Entry, number> } {
-  const byEntry = { ...roundTrips };
-  return { total: ENTRIES.reduce((sum, entry) => sum + byEntry[entry], 0), by_entry: byEntry };
+/** The counts so far, per entry point and in all, and per entry point on each copy. */
+export function d1RoundTrips(): {
+  total: number;
+  by_entry: Record<D1Entry, number>;
+  by_copy: Record<D1Copy, Record<D1Entry, number>>;
+} {
+  const byEntry = zeros();
+  for (const entry of ENTRIES) byEntry[entry] = roundTrips.primary[entry] + roundTrips.replica[entry];
+  return {
+    total: ENTRIES.reduce((sum, entry) => sum + byEntry[entry], 0),
+    by_entry: byEntry,
+    by_copy: { primary: { ...roundTrips.primary }, replica: { ...roundTrips.replica } },
+  };
 }
 
-/** The real statement behind a counted one: D1's batch() accepts only its own statements. */
-const realStatements = new WeakMap<object, D1PreparedStatement>();
+/**
+ * Called once per round trip with the copy it reaches, before it leaves. A promise returned holds
+ * the round trip back until it settles: how simulated-rtt.ts adds latency.
+ */
+export type RoundTripHook = (copy: D1Copy) => void | Promise<void>;
 
-function countedStatement(real: D1PreparedStatement, count: () => void): D1PreparedStatement {
-  const statement = {
-    bind: (...values: unknown[]) => countedStatement(real.bind(...values), count),
-    first: (column?: string) => {
-      count();
-      return column === undefined ? real.first() : real.first(column);
-    },
-    run: () => {
-      count();
-      return real.run();
-    },
-    all: () => {
-      count();
-      return real.all();
-    },
-    raw: (options?: { columnNames?: false }) => {
-      count();
-      return options === undefined ? real.raw() : real.raw(options);
+/** Whether `sql` may change the database: anything but a plain read is sent to the primary. */
+function isWrite(sql: string): boolean {
+  if (/^\s*with\b/i.test(sql)) return /\b(insert|update|delete|replace)\b/i.test(sql);
+  return !/^\s*select\b/i.test(sql);
+}
+
+/**
+ * The copy a binding's or a session's round trips reach. Locally there is only the one database;
+ * this is the model the counts and the simulated latency follow: a session that starts from a
+ * bookmark or `first-unconstrained` reads from a replica until it first writes, and everything
+ * else reaches the primary (a `first-primary` session counts as the primary throughout, though D1
+ * may serve its later reads from a replica that has caught up: the figures err towards the primary).
+ */
+interface Route {
+  copyFor(sqls: string[]): D1Copy;
+}
+
+const PRIMARY: Route = { copyFor: () => "primary" };
+
+function sessionRoute(start: D1SessionBookmark | D1SessionConstraint | undefined): Route {
+  // withSession() with no argument is first-unconstrained, as D1 reads it.
+  let onReplica = start !== "first-primary";
+  return {
+    copyFor(sqls) {
+      if (onReplica && sqls.some(isWrite)) onReplica = false;
+      return onReplica ? "replica" : "primary";
     },
   };
-  realStatements.set(statement, real);
+}
+
+/** Runs `call` after the hook has seen the round trip (and after its wait, if it asks for one). */
+function roundTrip<T>(hook: RoundTripHook, copy: D1Copy, call: () => Promise<T>): Promise<T> {
+  const wait = hook(copy);
+  return wait instanceof Promise ? wait.then(call) : call();
+}
+
+/** The real statement behind a counted one, and its SQL: D1's batch() accepts only its own statements. */
+const realStatements = new WeakMap<object, { real: D1PreparedStatement; sql: string }>();
+
+function countedStatement(real: D1PreparedStatement, sql: string, route: Route, hook: RoundTripHook) {
+  const trip = <T>(call: () => Promise<T>) => roundTrip(hook, route.copyFor([sql]), call);
+  const statement = {
+    bind: (...values: unknown[]) => countedStatement(real.bind(...values), sql, route, hook),
+    first: (column?: string) => trip(() => (column === undefined ? real.first() : real.first(column))),
+    run: () => trip(() => real.run()),
+    all: () => trip(() => real.all()),
+    raw: (options?: { columnNames?: false }) =>
+      trip(() => (options === undefined ? real.raw() : real.raw(options))),
+  };
+  realStatements.set(statement, { real, sql });
   return statement as unknown as D1PreparedStatement;
 }
 
-const realOf = (statements: D1PreparedStatement[]) => statements.map((s) => realStatements.get(s) ?? s);
+/** The batch's real statements, and the copy the batch reaches. */
+function unwrapBatch(statements: D1PreparedStatement[], route: Route) {
+  const found = statements.map((s) => realStatements.get(s) ?? { real: s, sql: "" });
+  return { reals: found.map((f) => f.real), copy: route.copyFor(found.map((f) => f.sql)) };
+}
 
-/** `d1` with every round trip counted by `count`. */
-export function countingD1(d1: D1Database, count: () => void): D1Database {
+/** `d1` with every round trip seen by `hook` (counted, and in development perhaps delayed). */
+export function countingD1(d1: D1Database, hook: RoundTripHook): D1Database {
   const counted = {
-    prepare: (query: string) => countedStatement(d1.prepare(query), count),
+    prepare: (query: string) => countedStatement(d1.prepare(query), query, PRIMARY, hook),
     batch: (statements: D1PreparedStatement[]) => {
-      count();
-      return d1.batch(realOf(statements));
+      const { reals, copy } = unwrapBatch(statements, PRIMARY);
+      return roundTrip(hook, copy, () => d1.batch(reals));
     },
-    exec: (query: string) => {
-      count();
-      return d1.exec(query);
-    },
-    dump: () => {
-      count();
-      return d1.dump();
-    },
+    exec: (query: string) => roundTrip(hook, "primary", () => d1.exec(query)),
+    dump: () => roundTrip(hook, "primary", () => d1.dump()),
     withSession: (constraintOrBookmark?: D1SessionBookmark | D1SessionConstraint) => {
       const session = d1.withSession(constraintOrBookmark);
+      const route = sessionRoute(constraintOrBookmark);
       return {
-        prepare: (query: string) => countedStatement(session.prepare(query), count),
+        prepare: (query: string) => countedStatement(session.prepare(query), query, route, hook),
         batch: (statements: D1PreparedStatement[]) => {
-          count();
-          return session.batch(realOf(statements));
+          const { reals, copy } = unwrapBatch(statements, route);
+          return roundTrip(hook, copy, () => session.batch(reals));
         },
         getBookmark: () => session.getBookmark(),
       } as unknown as D1DatabaseSession;
@@ -131,17 +168,21 @@ function wrapperOf(d1: D1Database, entry: D1Entry): D1Database {
   }
   let wrapper = byEntry.get(entry);
   if (!wrapper) {
-    wrapper = countingD1(d1, () => {
-      roundTrips[entry]++;
+    wrapper = countingD1(d1, (copy) => {
+      roundTrips[copy][entry]++;
+      return simulatedDelay(copy);
     });
     byEntry.set(entry, wrapper);
   }
   return wrapper;
 }
 
-/** `env` itself, or when counting is enabled a copy whose DB counts its round trips under `entry`. */
+/**
+ * `env` itself, or when counting is enabled (or a round-trip time simulated, simulated-rtt.ts) a
+ * copy whose DB counts its round trips under `entry`.
+ */
 export function countingEnv<E extends { DB: D1Database }>(env: E, entry: D1Entry): E {
-  if (!d1CountingEnabled(env)) return env;
+  if (!d1CountingEnabled(env) && !simulatingRtt(env)) return env;
   return { ...env, DB: wrapperOf(env.DB, entry) };
 }
 

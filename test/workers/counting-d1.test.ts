@@ -22,7 +22,9 @@ const COUNTING = { ENVIRONMENT: "development", D1_ROUND_TRIPS: "count" };
 describe("D1 round-trip counting", () => {
   it("counts each call that reaches D1 once: a batch of several statements is one, a prepared .all() one", async () => {
     let count = 0;
-    const d1 = countingD1(env.DB, () => count++);
+    const d1 = countingD1(env.DB, () => {
+      count++;
+    });
     const db = createDb(d1);
 
     const results = await runBatch(db, [sql`SELECT 1 AS one`, sql`SELECT 2 AS two`, sql`SELECT 3 AS three`]);

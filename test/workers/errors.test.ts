@@ -64,6 +64,9 @@ describe("errors and framing", () => {
         throw new Error(secret);
       },
       batch: () => Promise.reject(new Error(secret)),
+      // A request's queries run in a session (request-context-middleware.ts): the same broken calls.
+      withSession: () => brokenDb,
+      getBookmark: () => null,
     };
     const ctx = createExecutionContext();
     const res = await createApp().fetch(

@@ -1,10 +1,8 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { environmentOf } from "../../env";
+import { plainLocalOrigin } from "../../lib/loopback-origin";
 
 export const SESSION_TTL_MS = 14 * 86_400_000;
-
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 /**
  * `__Host-session` (Secure, Path=/, no Domain: the browser binds it to this host). Browsers drop
@@ -12,10 +10,7 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
  * without Secure.
  */
 function cookieShape(c: Context) {
-  const url = new URL(c.req.url);
-  const plainLocal =
-    environmentOf(c.env as Env) === "development" && url.protocol === "http:" && LOOPBACK.has(url.hostname);
-  return plainLocal ? { name: "session", secure: false } : { name: "__Host-session", secure: true };
+  return plainLocalOrigin(c) ? { name: "session", secure: false } : { name: "__Host-session", secure: true };
 }
 
 export function readSessionToken(c: Context): string | undefined {
