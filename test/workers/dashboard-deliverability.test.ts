@@ -108,6 +108,8 @@ describe("the Deliverability page", () => {
     // One email delivered, to four: one hard bounce, one soft, one complaint, all today; the
     // bounce rate is hard bounces over the emails sent (one of one).
     expect(totalsOf(html)).toEqual({
+      Sent: "1",
+      Failed: "0",
       Delivered: "1",
       "Hard bounces": "1",
       "Soft bounces": "1",

@@ -26,11 +26,16 @@ export function RateCharts(props: { report: EmailReport }) {
     <section class="panel" id="rates" data-from={report.from} data-to={report.to}>
       <h2>Bounce and complaint rates, last {RATE_DAYS} days</h2>
       <p class="muted">
-        Per UTC day, as the email report (GET /v1/reports/email) counts them: the recipients that bounced
-        (hard or soft) or complained that day, over the emails delivered that day. A day with nothing
-        delivered has no rate.
+        Per UTC day, as the email report (GET /v1/reports/email) counts them, once per email: the bounce rate
+        is the emails that bounced permanently over the emails sent or refused outright that day (soft bounces
+        are delays, left out as mailbox providers do); the complaint rate is the emails a recipient reported
+        as spam over the emails delivered that day. A day with nothing to divide by has no rate.
       </p>
       <dl class="facts rate-totals">
+        <dt>Sent</dt>
+        <dd>{totals.sent}</dd>
+        <dt>Failed</dt>
+        <dd>{totals.failed}</dd>
         <dt>Delivered</dt>
         <dd>{totals.delivered}</dd>
         <dt>Hard bounces</dt>
