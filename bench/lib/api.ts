@@ -15,10 +15,17 @@ export interface Answer {
  * the bench looking (is the queue empty, is the campaign sent?), not the work it measures, so its
  * D1 round trips are not counted (work-cost.ts).
  */
-export async function call(ctx: BenchContext, method: "GET" | "POST", path: string, body?: unknown) {
+export async function call(
+  ctx: BenchContext,
+  method: "GET" | "POST",
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(`${ctx.baseUrl}${path}`, {
     method,
     headers: {
+      ...headers,
       Authorization: `Bearer ${ctx.token}`,
       ...(method === "GET" ? UNCOUNTED : {}),
       ...(body === undefined ? {} : { "Content-Type": "application/json" }),

@@ -42,12 +42,14 @@ export async function seedLogsAndSession(workspace: Owner, count: number) {
   const key = { id: String(keys?.results[0]?.id), prefix: String(keys?.results[0]?.key_prefix) };
   const logs = [
     ...numberAccountSql(workspace.accountId, [key]),
+    `INSERT INTO log_agents (user_agent, last_used_at) VALUES ('bench/1.0', ${now + HOUR_MS})
+ON CONFLICT (user_agent) DO UPDATE SET last_used_at = max(last_used_at, excluded.last_used_at);`,
     `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${count})
-INSERT INTO request_logs (account, key, request_id, method, path, status, duration_ms, ip, user_agent, error_code, created_at)
-SELECT ${logAccount(workspace.accountId)}, ${logKey(key.id)}, randomblob(16),
+INSERT INTO request_logs (account, key, agent, request_id, method, path, status, duration_ms, ip, error_code, created_at)
+SELECT ${logAccount(workspace.accountId)}, ${logKey(key.id)}, (SELECT n FROM log_agents WHERE user_agent = 'bench/1.0'), randomblob(16),
   CASE WHEN n % 5 = 0 THEN 'POST' ELSE 'GET' END, '${SEEDED_LOG_PATH}' || n,
   CASE WHEN n % 50 = 0 THEN 429 WHEN n % 20 = 0 THEN 404 WHEN n % 5 = 0 THEN 201 ELSE 200 END,
-  n % 90 + 3, '127.0.0.1', 'bench/1.0',
+  n % 90 + 3, '127.0.0.1',
   CASE WHEN n % 50 = 0 THEN 'rate_limited' WHEN n % 20 = 0 THEN 'not_found' ELSE NULL END,
   ${now - HOUR_MS} + (n * ${HOUR_MS}) / ${count}
 FROM seq;`,

@@ -1,21 +1,25 @@
 /**
  * How much one D1 database holds (issue 29): writes a known number of emails and tickets through
- * the API (each call also leaves a request log; each ticket's event goes to a loopback webhook),
- * waits for the queues to send the emails, deliver the webhooks and store the logs, then a campaign
- * to as many new contacts, and reads SQLite's dbstat in the local files of both databases before,
- * between and after. Each figure is the growth in bytes (table plus its indexes) over the growth
+ * the API (each call also leaves a request log, half of them with a browser's user agent, as real
+ * traffic has; each ticket's event goes to a loopback webhook), waits for the queues to send the
+ * emails, deliver the webhooks and store the logs, then a campaign to as many new contacts, then
+ * enrols customers in a three-step automation (enrolment history), and reads SQLite's dbstat in the
+ * local files of both databases before, between and after each phase. Each figure is the growth in bytes (table plus its indexes) over the growth
  * in rows, so what earlier runs left in the database does not count; a table this run does not
  * write is shown from its whole content.
  */
 import { randomBytes } from "node:crypto";
 import { WebhookReceiver } from "../../test/support/webhook-receiver";
 import { call, describe, waitForEmptyQueue } from "../lib/api";
+import { enrolCustomers } from "../lib/capacity-enrolments";
 import { localTableSizes, type TableSizes } from "../lib/dbstat";
 import { inParallel } from "../lib/inbound-mail";
 import { sleep } from "../lib/process-group";
 import type { BenchContext, Figure, Scenario, ScenarioResult } from "../lib/types";
 
 const ROWS = Number(process.env.CAPACITY_ROWS ?? 1_000);
+/** Enrolments run their steps one Workflow each, slower than a write: a fifth as many. */
+const ENROLMENTS = Math.max(1, Math.round(ROWS / 5));
 const CONCURRENCY = 8;
 const QUEUE_TIMEOUT_MS = 5 * 60_000;
 /** D1's limit per database, in bytes (10 GB). */
@@ -35,7 +39,11 @@ const THINGS = [
     of: "tickets",
     tables: ["tickets", "messages", "customers", "ticket_tags"],
   },
-  { label: "request log", of: "request_logs", tables: ["request_logs", "request_logs_counts"] },
+  {
+    label: "request log",
+    of: "request_logs",
+    tables: ["request_logs", "request_logs_counts", "log_agents"],
+  },
 ] as const;
 /** High-volume tables measured on their own as well. */
 const TABLES = [
@@ -49,9 +57,27 @@ const TABLES = [
   "ticket_tags",
   "webhook_deliveries",
   "campaign_recipients",
+  "automation_enrollments",
   "enrollment_steps",
 ] as const;
-const LOG_TABLES = ["request_logs", "request_logs_counts"] as const;
+const LOG_TABLES = ["request_logs", "request_logs_counts", "log_agents"] as const;
+
+/**
+ * Browsers' user agents (the dashboard's users, scripts run from a browser console), sent on half
+ * the writes: a few distinct ones, each ~80–140 bytes, as a real mix of clients has.
+ */
+const BROWSER_AGENTS = [
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0",
+  "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0",
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
+];
+/** Every other request is a browser's; the rest keep the bench's own short agent. */
+const agentHeaders = (i: number): Record<string, string> => {
+  const agent = BROWSER_AGENTS[Math.floor(i / 2) % BROWSER_AGENTS.length];
+  return i % 2 === 0 && agent ? { "User-Agent": agent } : {};
+};
 
 const sizes = () => localTableSizes(TABLES, LOG_TABLES);
 
@@ -103,32 +129,40 @@ async function sendCampaign(ctx: BenchContext, run: string) {
 async function writeThroughApi(ctx: BenchContext, run: string, inbox: string) {
   const items = Array.from({ length: ROWS }, (_, i) => i);
   const failures: string[] = [];
-  const post = async (path: string, body: unknown) => {
-    const answer = await call(ctx, "POST", path, body);
+  const post = async (path: string, body: unknown, i: number) => {
+    const answer = await call(ctx, "POST", path, body, agentHeaders(i));
     if (answer.status !== 201 && answer.status !== 200 && failures.length < 3)
       failures.push(`POST ${path} answered ${describe(answer)}`);
   };
   await inParallel(items, CONCURRENCY, (i) =>
-    post("/v1/emails", {
-      from: `Acme Billing <billing@${ctx.fromDomain}>`,
-      to: [`customer-${i}.${run}@example.com`],
-      subject: `Your receipt #${10_000 + i}`,
-      text: `Hello,\n\nThank you for your order #${10_000 + i}. Your total was $42.00.\n\nAcme`,
-      html: `<p>Hello,</p><p>Thank you for your order #${10_000 + i}. Your total was $42.00.</p><p>Acme</p>`,
-      tags: [{ name: "kind", value: "receipt" }],
-    }),
+    post(
+      "/v1/emails",
+      {
+        from: `Acme Billing <billing@${ctx.fromDomain}>`,
+        to: [`customer-${i}.${run}@example.com`],
+        subject: `Your receipt #${10_000 + i}`,
+        text: `Hello,\n\nThank you for your order #${10_000 + i}. Your total was $42.00.\n\nAcme`,
+        html: `<p>Hello,</p><p>Thank you for your order #${10_000 + i}. Your total was $42.00.</p><p>Acme</p>`,
+        tags: [{ name: "kind", value: "receipt" }],
+      },
+      i,
+    ),
   );
   await inParallel(items, CONCURRENCY, (i) =>
-    post("/v1/tickets", {
-      inbox_id: inbox,
-      customer: { email: `requester-${i}.${run}@example.com`, name: `Requester ${i}` },
-      subject: `Order #${10_000 + i} arrived damaged`,
-      message: {
-        body_text:
-          "Hello,\n\nThe box was crushed and the mug inside is broken. Can you send another?\n\nThanks",
+    post(
+      "/v1/tickets",
+      {
+        inbox_id: inbox,
+        customer: { email: `requester-${i}.${run}@example.com`, name: `Requester ${i}` },
+        subject: `Order #${10_000 + i} arrived damaged`,
+        message: {
+          body_text:
+            "Hello,\n\nThe box was crushed and the mug inside is broken. Can you send another?\n\nThanks",
+        },
+        tags: ["shipping"],
       },
-      tags: ["shipping"],
-    }),
+      i,
+    ),
   );
   return failures;
 }
@@ -156,10 +190,12 @@ const daysText = (rows: number, perSecond: number) => {
 
 /** Campaign recipients grow in the second phase, after the emails and tickets were measured. */
 const SECOND_PHASE = new Set(["campaign_recipients"]);
+/** Enrolment history grows in the third, after the campaign. */
+const THIRD_PHASE = new Set(["automation_enrollments", "enrollment_steps"]);
 
 export const capacity: Scenario = {
   name: "capacity",
-  description: `bytes per row (dbstat) after ${ROWS} emails, tickets and campaign recipients through the API; what 10 GB holds`,
+  description: `bytes per row (dbstat) after ${ROWS} emails, tickets and campaign recipients and ${ENROLMENTS} enrolments through the API; what 10 GB holds`,
   needsSendingDomain: true,
   async run(ctx: BenchContext): Promise<ScenarioResult> {
     if (!ctx.local)
@@ -176,6 +212,7 @@ export const capacity: Scenario = {
     let before: TableSizes;
     let between: TableSizes;
     let after: TableSizes;
+    let enrolled: TableSizes;
     try {
       const inbox = await inboxWithWebhook(ctx, run, `${hooks}/capacity`);
       before = sizes();
@@ -188,6 +225,8 @@ export const capacity: Scenario = {
       const campaign = await sendCampaign(ctx, run);
       if (campaign.left > 0) problems.push(`${campaign.left} campaign emails were still unsent`);
       after = sizes();
+      problems.push(...(await enrolCustomers(ctx, run, `${hooks}/enrolments`, ENROLMENTS, QUEUE_TIMEOUT_MS)));
+      enrolled = sizes();
     } finally {
       await receiver.close();
     }
@@ -211,12 +250,23 @@ export const capacity: Scenario = {
     }
     lines.push("", "| Table (with its indexes) | Bytes per row | Rows measured |", "|---|---:|---:|");
     for (const table of [...TABLES, "request_logs"]) {
-      const [from, to] = SECOND_PHASE.has(table) ? [between, after] : [before, between];
+      const [from, to] = SECOND_PHASE.has(table)
+        ? [between, after]
+        : THIRD_PHASE.has(table)
+          ? [after, enrolled]
+          : [before, between];
       const { perRow, rows, whole } = bytesPerRow(from, to, table, [table]);
       const measured = rows === 0 ? "none" : `${rows}${whole ? " (whole table)" : ""}`;
       lines.push(`| ${table} | ${rows === 0 ? "–" : round(perRow)} | ${measured} |`);
       if (rows > 0) figures.push({ label: `${table}: bytes per row`, value: round(perRow), unit: "B" });
     }
+    // A handful of agents fit in the pages the table already had: their growth says nothing.
+    const agents = enrolled.get("log_agents") ?? { rows: 0, bytes: 0 };
+    lines.push(
+      "",
+      `log_agents: ${agents.rows} distinct user agents in ${agents.bytes.toLocaleString("en-US")} bytes, shared by every log.`,
+    );
+    figures.push({ label: "log_agents: bytes in all", value: agents.bytes, unit: "B" });
     console.log(`\nCapacity of one 10 GB D1 database (dbstat, this machine):\n\n${lines.join("\n")}\n`);
     return { name: "capacity", measurements: [], goals: [], figures, problems };
   },

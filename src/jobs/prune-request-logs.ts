@@ -3,6 +3,7 @@ import type { LogsDb } from "../db/logs/client";
 import {
   deleteExpiredRequestLogs,
   deleteLogsOfAccounts,
+  deleteUnusedLogAgents,
   forgetLogAccounts,
   syncLogAccounts,
 } from "../features/request-logs/log-retention.repo";
@@ -10,7 +11,8 @@ import { pruneInBatches } from "./prune-in-batches";
 
 /**
  * Deletes request logs older than each account's `request_log_retention`, and every log of an
- * account deleted from DB: the logs live in LOGS, where no cascade from DB reaches them.
+ * account deleted from DB: the logs live in LOGS, where no cascade from DB reaches them. Then the
+ * user agents no log names any more.
  */
 export async function pruneRequestLogs(db: Db, logs: LogsDb, now = Date.now()): Promise<number> {
   const deletedAccounts = await syncLogAccounts(db, logs, now);
@@ -19,5 +21,7 @@ export async function pruneRequestLogs(db: Db, logs: LogsDb, now = Date.now()): 
     deleted += await pruneInBatches((batchSize) => deleteLogsOfAccounts(logs, deletedAccounts, batchSize));
     await forgetLogAccounts(logs, deletedAccounts);
   }
+  // After the logs: the agents only they named go in the same run.
+  await pruneInBatches((batchSize) => deleteUnusedLogAgents(logs, now, batchSize));
   return deleted;
 }

@@ -275,3 +275,58 @@ describe("request logs in their own database (LOGS)", () => {
     expect(numbered?.n).toBe(0);
   });
 });
+
+describe("request-log user agents, stored once in log_agents", () => {
+  const agentRows = async (userAgent: string) =>
+    (
+      await env.LOGS.prepare("SELECT n FROM log_agents WHERE user_agent = ?")
+        .bind(userAgent)
+        .all<{ n: number }>()
+    ).results;
+
+  it("round-trips a long user agent exactly, and logs with the same one share its row", async () => {
+    const ws = await seedWorkspace();
+    // A unique agent of the 512 characters a log keeps, with the characters a real one has.
+    const userAgent =
+      `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 ${newId("req")} "ä"; `.padEnd(
+        512,
+        "x",
+      );
+    const base = Date.now() - 60_000;
+    await consume([
+      logMessage(ws.accountId, { created_at: base, user_agent: userAgent }),
+      logMessage(ws.accountId, { created_at: base + 1, user_agent: null }),
+    ]);
+    await consume([logMessage(ws.accountId, { created_at: base + 2, user_agent: userAgent })]);
+
+    const page = await callJson<LogList>("GET", `/v1/accounts/${ws.accountId}/request-logs`, {
+      token: ws.token,
+    });
+    expect(page.body.data.map((log) => log.user_agent)).toEqual([userAgent, null, userAgent]);
+    const agents = await agentRows(userAgent);
+    expect(agents).toHaveLength(1);
+    const numbers = await env.LOGS.prepare(
+      "SELECT agent FROM request_logs WHERE account = (SELECT n FROM log_accounts WHERE id = ?) ORDER BY created_at",
+    )
+      .bind(ws.accountId)
+      .all<{ agent: number | null }>();
+    expect(numbers.results.map((r) => r.agent)).toEqual([agents[0]?.n, null, agents[0]?.n]);
+  });
+
+  it("the retention prune removes the agents no log names any more, and keeps those in use", async () => {
+    const ws = await seedWorkspace();
+    const gone = `gone-agent/${newId("req")}`;
+    const kept = `kept-agent/${newId("req")}`;
+    const now = Date.now();
+    await consume([
+      logMessage(ws.accountId, { created_at: now - 8 * 86_400_000, user_agent: gone }),
+      logMessage(ws.accountId, { created_at: now - 60_000, user_agent: kept }),
+    ]);
+    expect(await agentRows(gone)).toHaveLength(1);
+
+    await runMinuteCron(now);
+    expect(await countLogs(ws.accountId)).toBe(1);
+    expect(await agentRows(gone)).toEqual([]);
+    expect(await agentRows(kept)).toHaveLength(1);
+  });
+});

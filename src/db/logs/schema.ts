@@ -30,8 +30,25 @@ export const logKeys = sqliteTable(
 );
 
 /**
+ * The user agents requests came with, each stored once: a browser's is ~120 bytes, more than the
+ * rest of a log row. `last_used_at` is an hour boundary at or after the newest log that names the
+ * agent (rounded so a batch rewrites it at most hourly); once every log left is younger, no log
+ * uses the agent and the retention prune removes it.
+ */
+export const logAgents = sqliteTable(
+  "log_agents",
+  {
+    n: integer("n").primaryKey(),
+    userAgent: text("user_agent").notNull().unique(),
+    lastUsedAt: integer("last_used_at").notNull(),
+  },
+  (t) => [index("log_agents_last_used").on(t.lastUsedAt)],
+);
+
+/**
  * One finished /v1 request. `request_id` is the 16 bytes of the ULID in `req_<ULID>` (the prefix
- * is the same for all); `key` is 0 for a request without a key. Every index ends in the rowid,
+ * is the same for all); `key` is 0 for a request without a key; `agent` numbers the user agent
+ * in `log_agents` (null without one). Every index ends in the rowid,
  * so the list's order (created_at, then rowid, both descending) is walked, not sorted.
  */
 export const requestLogs = sqliteTable(
@@ -46,9 +63,9 @@ export const requestLogs = sqliteTable(
     status: integer("status").notNull(),
     durationMs: integer("duration_ms").notNull(),
     ip: text("ip"),
-    userAgent: text("user_agent"),
     errorCode: text("error_code"),
     createdAt: integer("created_at").notNull(),
+    agent: integer("agent"),
   },
   // One index per filter the list offers (none, status, key, key and status).
   (t) => [

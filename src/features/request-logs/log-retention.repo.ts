@@ -87,3 +87,19 @@ export async function forgetLogAccounts(logs: LogsDb, accounts: number[]): Promi
     sql`DELETE FROM log_accounts WHERE n IN (SELECT value FROM json_each(${list})) AND ${empty("log_accounts.n")}`,
   ]);
 }
+
+/**
+ * Deletes up to `batchSize` user agents no log names any more and answers how many went. An agent's
+ * `last_used_at` is at or after every log naming it, so an agent used before the oldest log left
+ * is unused; the oldest log is one index seek per log account, not a scan of the logs (which have
+ * no index of agents: it would cost every row bytes to save the prune a little).
+ */
+export async function deleteUnusedLogAgents(logs: LogsDb, now: number, batchSize: number): Promise<number> {
+  const result = await logs.run(sql`
+    DELETE FROM log_agents WHERE n IN (
+      SELECT n FROM log_agents WHERE last_used_at < coalesce(
+        (SELECT min((SELECT min(r.created_at) FROM request_logs r WHERE r.account = a.n)) FROM log_accounts a),
+        ${now})
+      LIMIT ${batchSize})`);
+  return result.meta.changes ?? 0;
+}

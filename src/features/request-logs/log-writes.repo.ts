@@ -13,9 +13,24 @@ export function accountRetentions(db: Db, ids: string[]) {
     .where(sql`${accounts.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
 }
 
+/** Agents' `last_used_at` moves in whole hours, so a busy agent's row is rewritten hourly, not per batch. */
+const AGENT_USE_STEP_MS = 3_600_000;
+
+/** The hour boundary after `time`: at or after it, as the agent prune needs (log-retention.repo.ts). */
+const hourAfter = (time: number) => (Math.floor(time / AGENT_USE_STEP_MS) + 1) * AGENT_USE_STEP_MS;
+
+/** Each user agent of the rows once, with the hour after its newest row. */
+function agentsOf(rows: RequestLogMessage[]) {
+  const newest = new Map<string, number>();
+  for (const row of rows)
+    if (row.user_agent !== null)
+      newest.set(row.user_agent, Math.max(newest.get(row.user_agent) ?? 0, row.created_at));
+  return [...newest].map(([userAgent, time]) => ({ userAgent, lastUsedAt: hourAfter(time) }));
+}
+
 /**
- * Inserts a queue batch into LOGS in one D1 batch: the accounts and keys it names are numbered
- * first (once each, ever), then the logs refer to them by number. Every list travels as one JSON
+ * Inserts a queue batch into LOGS in one D1 batch: the accounts, keys and user agents it names are
+ * numbered first (once each), then the logs refer to them by number. Every list travels as one JSON
  * parameter (D1 allows 100 per statement). Rows of an account that DB no longer has are dropped;
  * a redelivered log (same account, time and id) is ignored, without an index of ids: the
  * (account, created_at) index finds it.
@@ -47,14 +62,20 @@ export async function insertRequestLogs(
         FROM json_each(${JSON.stringify(keys)}) AS j JOIN log_accounts a ON a.id = j.value ->> 'account_id'
         WHERE true
         ON CONFLICT (id) DO UPDATE SET prefix = excluded.prefix WHERE prefix IS NULL`,
+    sql`INSERT INTO log_agents (user_agent, last_used_at)
+        SELECT j.value ->> 'userAgent', j.value ->> 'lastUsedAt' FROM json_each(${JSON.stringify(agentsOf(rows))}) AS j
+        WHERE true
+        ON CONFLICT (user_agent) DO UPDATE SET last_used_at = excluded.last_used_at
+          WHERE last_used_at < excluded.last_used_at`,
     sql`INSERT INTO request_logs
-          (account, key, request_id, method, path, status, duration_ms, ip, user_agent, error_code, created_at)
-        SELECT a.n, coalesce(k.n, 0), unhex(j.value ->> 'hex'), j.value ->> 'method', j.value ->> 'path',
-               j.value ->> 'status', j.value ->> 'duration_ms', j.value ->> 'ip', j.value ->> 'user_agent',
+          (account, key, agent, request_id, method, path, status, duration_ms, ip, error_code, created_at)
+        SELECT a.n, coalesce(k.n, 0), g.n, unhex(j.value ->> 'hex'), j.value ->> 'method', j.value ->> 'path',
+               j.value ->> 'status', j.value ->> 'duration_ms', j.value ->> 'ip',
                j.value ->> 'error_code', j.value ->> 'created_at'
         FROM json_each(${JSON.stringify(rows)}) AS j
         JOIN log_accounts a ON a.id = j.value ->> 'account_id'
         LEFT JOIN log_keys k ON k.id = j.value ->> 'key_id'
+        LEFT JOIN log_agents g ON g.user_agent = j.value ->> 'user_agent'
         WHERE NOT EXISTS (
           SELECT 1 FROM request_logs r
           WHERE r.account = a.n AND r.created_at = j.value ->> 'created_at'

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import { counterSum } from "../../db/counters";
 import type { LogsDb } from "../../db/logs/client";
-import { logAccounts, logKeys, requestLogCounts, requestLogs } from "../../db/logs/schema";
+import { logAccounts, logAgents, logKeys, requestLogCounts, requestLogs } from "../../db/logs/schema";
 import { requestIdTime, requestIdToHex } from "./request-id-bytes";
 
 export interface RequestLogFilter {
@@ -12,7 +12,7 @@ export interface RequestLogFilter {
   pathContains?: string | undefined;
 }
 
-/** A log row with its account's and key's numbers resolved back to what the API shows. */
+/** A log row with its account's, key's and agent's numbers resolved back to what the API shows. */
 const logColumns = {
   requestIdHex: sql<string>`hex(${requestLogs.requestId})`.as("request_id_hex"),
   method: requestLogs.method,
@@ -22,7 +22,7 @@ const logColumns = {
   keyId: logKeys.id,
   keyPrefix: logKeys.prefix,
   ip: requestLogs.ip,
-  userAgent: requestLogs.userAgent,
+  userAgent: logAgents.userAgent,
   errorCode: requestLogs.errorCode,
   createdAt: requestLogs.createdAt,
 };
@@ -67,6 +67,7 @@ export function requestLogQueries(db: LogsDb, filter: RequestLogFilter, limit: n
       .select(logColumns)
       .from(requestLogs)
       .leftJoin(logKeys, eq(logKeys.n, requestLogs.key))
+      .leftJoin(logAgents, eq(logAgents.n, requestLogs.agent))
       .where(whereOf(filter))
       .orderBy(desc(requestLogs.createdAt), desc(requestLogs.n))
       .limit(limit)
@@ -99,6 +100,7 @@ export async function findRequestLog(db: LogsDb, accountId: string, id: string) 
     .select(logColumns)
     .from(requestLogs)
     .leftJoin(logKeys, eq(logKeys.n, requestLogs.key))
+    .leftJoin(logAgents, eq(logAgents.n, requestLogs.agent))
     .where(
       and(
         eq(requestLogs.account, accountNumber(accountId)),

@@ -1,0 +1,1 @@
+ALTER TABLE `request_logs` DROP COLUMN `user_agent`;
