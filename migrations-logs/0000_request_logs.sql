@@ -6,6 +6,14 @@ CREATE TABLE `log_accounts` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `log_accounts_id_unique` ON `log_accounts` (`id`);--> statement-breakpoint
+CREATE TABLE `log_agents` (
+	`n` integer PRIMARY KEY NOT NULL,
+	`user_agent` text NOT NULL,
+	`last_used_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `log_agents_user_agent_unique` ON `log_agents` (`user_agent`);--> statement-breakpoint
+CREATE INDEX `log_agents_last_used` ON `log_agents` (`last_used_at`);--> statement-breakpoint
 CREATE TABLE `log_keys` (
 	`n` integer PRIMARY KEY NOT NULL,
 	`account` integer NOT NULL,
@@ -33,9 +41,9 @@ CREATE TABLE `request_logs` (
 	`status` integer NOT NULL,
 	`duration_ms` integer NOT NULL,
 	`ip` text,
-	`user_agent` text,
 	`error_code` text,
-	`created_at` integer NOT NULL
+	`created_at` integer NOT NULL,
+	`agent` integer
 );
 --> statement-breakpoint
 CREATE INDEX `request_logs_account_created` ON `request_logs` (`account`,`created_at`);--> statement-breakpoint

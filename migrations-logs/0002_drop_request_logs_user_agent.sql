@@ -1,1 +1,0 @@
-ALTER TABLE `request_logs` DROP COLUMN `user_agent`;
