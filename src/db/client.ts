@@ -1,9 +1,13 @@
-import { createTableRelationsHelpers, extractTablesRelationalConfig, is, SQL } from "drizzle-orm";
+import { is, SQL } from "drizzle-orm";
 import { DrizzleD1Database, drizzle, SQLiteD1Session } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema";
 
-const connect = (d1: D1Database) => drizzle(d1, { schema });
+/**
+ * Without the schema: the code builds every query from the table objects and never uses drizzle's
+ * relational API (`db.query.<table>`), which the schema would set up on every construction.
+ */
+const connect = (d1: D1Database) => drizzle(d1);
 export type Db = ReturnType<typeof connect>;
 
 /**
@@ -22,29 +26,24 @@ export function createDb(d1: D1Database): Db {
 }
 export { schema };
 
-/** drizzle's view of the schema, worked out once: drizzle() spends ~0.35 ms on it every time it is called. */
-let sessionParts:
-  | { dialect: SQLiteAsyncDialect; config: ConstructorParameters<typeof SQLiteD1Session>[2] }
-  | undefined;
-
 /**
  * A query builder over one D1 session (`withSession`), made per request: the session carries the
- * request's bookmark, so it cannot be shared like `createDb`'s. Built from the cached parts above,
- * it costs ~0.03 ms. A session answers `prepare` and `batch`, all that drizzle and `runBatch` use.
+ * request's bookmark, so it cannot be shared like `createDb`'s. Like `connect`, without the
+ * schema: with it, drizzle would build a relational query builder for each of the ~80 tables on
+ * every request. A session answers `prepare` and `batch`, all that drizzle and `runBatch` use.
  */
 export function createSessionDb(session: D1DatabaseSession): Db {
-  if (!sessionParts) {
-    const tables = extractTablesRelationalConfig(schema, createTableRelationsHelpers);
-    sessionParts = {
-      dialect: new SQLiteAsyncDialect(),
-      config: { fullSchema: schema, schema: tables.tables, tableNamesMap: tables.tableNamesMap },
-    };
-  }
-  const { dialect, config } = sessionParts;
   const client = session as unknown as D1Database;
-  const db = new DrizzleD1Database("async", dialect, new SQLiteD1Session(client, dialect, config), config);
+  const db = new DrizzleD1Database(
+    "async",
+    sessionDialect,
+    new SQLiteD1Session(client, sessionDialect, undefined),
+    undefined,
+  );
   return Object.assign(db, { $client: client }) as unknown as Db;
 }
+
+const sessionDialect = new SQLiteAsyncDialect();
 
 /** A query builder (insert, update, select...) or a raw `sql` statement. */
 export type Statement = SQL | { toSQL(): { sql: string; params: unknown[] } };
