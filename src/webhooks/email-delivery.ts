@@ -150,13 +150,24 @@ export async function attemptEmailDelivery(db: Db, env: DispatchEnv, job: EmailD
   }
   await runBatch(db, outcomeStatements(job, result, !skipped));
   if (result.status === "failed") {
-    log.warn("email_webhook.failed", { endpoint: job.endpointId, event: job.eventId, attempt: job.attempt });
+    log.warn("email_webhook.failed", {
+      endpoint: job.endpointId,
+      event_id: job.eventId,
+      attempt: job.attempt,
+    });
   }
 }
 
 /** Starts one attempt where it runs on its own (the WebhookSender entrypoint); resolves once started. */
 export type EmailLaunch = (job: EmailDeliveryJob) => Promise<void>;
 export type Fallback = (attempt: Promise<void>) => void;
+
+/**
+ * The launcher through a context's WebhookSender (`ctx.exports`). Here rather than beside the
+ * class, so that request handlers reach it without importing `cloudflare:workers`.
+ */
+export const emailLauncherOf = (ctx: ExecutionContext) => (job: EmailDeliveryJob) =>
+  ctx.exports.WebhookSender.sendEmailEvent(job);
 
 async function launchAll(
   db: Db,
@@ -169,7 +180,7 @@ async function launchAll(
     jobs.map((job) =>
       launch(job).catch((error: unknown) => {
         // Claimed, so it is attempted here or only after the lease lapses.
-        log.warn("email_webhook.launch_failed", { event: job.eventId, ...describeError(error) });
+        log.warn("email_webhook.launch_failed", { event_id: job.eventId, ...describeError(error) });
         fallback(attemptEmailDelivery(db, env, job));
       }),
     ),

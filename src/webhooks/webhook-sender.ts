@@ -29,7 +29,3 @@ export class WebhookSender extends WorkerEntrypoint<Env> {
 /** The launcher of `dispatchEvents` for a handler's context. */
 export const launcherOf = (ctx: ExecutionContext) => (job: DeliveryJob) =>
   ctx.exports.WebhookSender.send(job);
-
-/** The launcher of email-event attempts for a handler's context. */
-export const emailLauncherOf = (ctx: ExecutionContext) => (job: EmailDeliveryJob) =>
-  ctx.exports.WebhookSender.sendEmailEvent(job);

@@ -1,8 +1,7 @@
 import { createDb } from "../../db/client";
 import { describeError, log } from "../../lib/logger";
 import type { DispatchEnv } from "../../webhooks/dispatch";
-import { deliverEmailEvents } from "../../webhooks/email-delivery";
-import { emailLauncherOf } from "../../webhooks/webhook-sender";
+import { deliverEmailEvents, emailLauncherOf } from "../../webhooks/email-delivery";
 
 /**
  * Starts delivering committed email events at once, after the response (the context's

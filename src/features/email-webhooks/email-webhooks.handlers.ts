@@ -17,6 +17,7 @@ import {
   deleteEndpoint,
   type EndpointRow,
   endpointQueries,
+  endpointQuery,
   findEndpoint,
   insertEndpoint,
   updateEndpoint,
@@ -143,15 +144,8 @@ const listDeliveries: RouteHandler<typeof listEmailWebhookDeliveriesRoute, AppEn
   const { id } = c.req.valid("param");
   const { limit, offset } = c.req.valid("query");
   const { page, total } = attemptQueries(db, accountId, id, limit, offset);
-  const [endpoint, rows, totals] = await db.batch([
-    db.query.webhookEndpoints.findFirst({
-      columns: { id: true },
-      where: (t, { and, eq }) => and(eq(t.accountId, accountId), eq(t.id, id)),
-    }),
-    page,
-    total,
-  ]);
-  if (!endpoint) throw endpointNotFound(id);
+  const [endpoints, rows, totals] = await db.batch([endpointQuery(db, accountId, id), page, total]);
+  if (endpoints.length === 0) throw endpointNotFound(id);
   return c.json(standardList(rows.map(toAttempt), totals[0]?.total ?? 0, { limit, offset }), 200);
 };
 

@@ -21,6 +21,10 @@ export function endpointQueries(db: Db, accountId: string, limit: number, offset
   };
 }
 
+/** The endpoint's id when the account has it: a query to batch with what depends on it. */
+export const endpointQuery = (db: Db, accountId: string, id: string) =>
+  db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(ofAccount(accountId, id)).limit(1);
+
 export async function findEndpoint(db: Db, accountId: string, id: string) {
   const rows = await db.select().from(webhookEndpoints).where(ofAccount(accountId, id)).limit(1);
   return rows[0] ?? null;
