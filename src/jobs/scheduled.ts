@@ -3,6 +3,7 @@ import { createLogsDb } from "../db/logs/client";
 import { AppError } from "../lib/errors";
 import { describeError, log } from "../lib/logger";
 import { emailLauncherOf, sweepEmailWebhooks } from "../webhooks/email-delivery";
+import { pruneEmailWebhooks } from "./prune-email-webhooks";
 import { pruneEvents } from "./prune-events";
 import { pruneInboundRecords } from "./prune-inbound-records";
 import { pruneRequestLogs } from "./prune-request-logs";
@@ -45,6 +46,8 @@ export async function handleScheduled(
       const events = await sweepEvents(db, env, controller.scheduledTime, ctx);
       if (events.swept > 0 || events.lost > 0)
         log.info("events.swept", { swept: events.swept, lost: events.lost });
+      const prunedEmailEvents = await pruneEmailWebhooks(db, controller.scheduledTime);
+      if (prunedEmailEvents > 0) log.info("email_webhooks.pruned", { deleted: prunedEmailEvents });
       const fallback = (attempt: Promise<void>) => ctx.waitUntil(attempt);
       const emailEvents = await sweepEmailWebhooks(
         db,

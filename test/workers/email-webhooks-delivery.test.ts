@@ -2,6 +2,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
+import { EMAIL_WEBHOOK_RETENTION_MS, pruneEmailWebhooks } from "../../src/jobs/prune-email-webhooks";
 import { CRON } from "../../src/jobs/schedules";
 import { DISABLE_AFTER_FAILING_MS } from "../../src/webhooks/email-events";
 import {
@@ -12,7 +13,7 @@ import {
   hmacHex,
   sweepAt,
 } from "./email-webhooks-helpers";
-import { call, callJson, eventually, seedWorkspace } from "./helpers";
+import { call, callJson, db, eventually, seedWorkspace } from "./helpers";
 import { awaitDeliveries, endpoint, receivedAt, verifyElsewhere } from "./webhook-helpers";
 
 const sent = (recipient: string, at = Date.now()) => ({
@@ -250,5 +251,22 @@ describe("email event webhooks: delivery", { timeout: 60_000 }, () => {
     expect((await call("GET", `/v1/webhooks/${created.id}/deliveries`, { token: ws.token })).status).toBe(
       200,
     );
+  });
+
+  it("prunes finished events past retention with their attempts, and keeps the rest", async () => {
+    const ws = await seedWorkspace();
+    const hook = endpoint();
+    const created = await createEndpoint(ws.token, { url: hook.url, events: ["email.sent"] });
+    const old = Date.now() - EMAIL_WEBHOOK_RETENTION_MS - 60_000;
+    const [expired] = await commitEvents(ws.accountId, [sent("old@example.com", old)], old);
+    await sweepAt(old);
+    const young = ahead();
+    const [kept] = await commitEvents(ws.accountId, [sent("new@example.com", young)], young);
+    expect((await deliveriesOf(ws.token, created.id)).body.pagination.total).toBe(1);
+
+    expect(await pruneEmailWebhooks(db(), Date.now())).toBeGreaterThanOrEqual(1);
+    expect((await outboxOf(created.id)).map((row) => row.event_id)).toEqual([kept]);
+    expect(kept).not.toBe(expired);
+    expect((await deliveriesOf(ws.token, created.id)).body.pagination.total).toBe(0);
   });
 });

@@ -82,7 +82,7 @@ export const listEmailWebhookDeliveriesRoute = defineRoute("read", {
   tags,
   summary: "List an email event webhook's delivery attempts",
   description:
-    "Every attempt, newest first, with the receiver's status, how long it took, why it failed and the payload sent.",
+    "Every attempt, newest first, with the receiver's status, how long it took, why it failed and the payload sent. Events that are over (delivered or given up) are kept 30 days with their attempts.",
   request: { params: EmailWebhookParamsSchema, query: EmailWebhookListQuerySchema },
   responses: { 200: jsonResponse(DeliveryListSchema, "A page of attempts.") },
 });
