@@ -13,6 +13,7 @@ import { customersRouter } from "./features/customers/customers.handlers";
 import { devMailboxRouter } from "./features/dev-mailbox/dev-mailbox.handlers";
 import { devRoundTripsRouter } from "./features/dev-round-trips/dev-round-trips.handlers";
 import { droppedMailRouter } from "./features/dropped-mail/dropped-mail.handlers";
+import { emailWebhooksRouter } from "./features/email-webhooks/email-webhooks.handlers";
 import { emailsRouter } from "./features/emails/emails.handlers";
 import { rawEmailsRouter } from "./features/emails/emails.raw.handlers";
 import { eventsRouter } from "./features/event-stream/event-stream.handlers";
@@ -89,6 +90,7 @@ export function createApp() {
   app.route("/", rawEmailsRouter);
   app.route("/", emailsRouter);
   app.route("/", mailReportsRouter);
+  app.route("/", emailWebhooksRouter);
   app.route("/", emailReportRouter);
   app.route("/", inboxesRouter);
   app.route("/", droppedMailRouter);

@@ -2,6 +2,8 @@ import { createDb } from "../db/client";
 import { createLogsDb } from "../db/logs/client";
 import { AppError } from "../lib/errors";
 import { describeError, log } from "../lib/logger";
+import { emailLauncherOf, sweepEmailWebhooks } from "../webhooks/email-delivery";
+import { pruneEmailWebhooks } from "./prune-email-webhooks";
 import { pruneEvents } from "./prune-events";
 import { pruneInboundRecords } from "./prune-inbound-records";
 import { pruneRequestLogs } from "./prune-request-logs";
@@ -44,6 +46,17 @@ export async function handleScheduled(
       const events = await sweepEvents(db, env, controller.scheduledTime, ctx);
       if (events.swept > 0 || events.lost > 0)
         log.info("events.swept", { swept: events.swept, lost: events.lost });
+      const prunedEmailEvents = await pruneEmailWebhooks(db, controller.scheduledTime);
+      if (prunedEmailEvents > 0) log.info("email_webhooks.pruned", { deleted: prunedEmailEvents });
+      const fallback = (attempt: Promise<void>) => ctx.waitUntil(attempt);
+      const emailEvents = await sweepEmailWebhooks(
+        db,
+        env,
+        controller.scheduledTime,
+        emailLauncherOf(ctx),
+        fallback,
+      );
+      if (emailEvents > 0) log.info("email_webhooks.swept", { attempts: emailEvents });
       return;
     }
     default:

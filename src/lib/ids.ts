@@ -30,6 +30,7 @@ export const ID_PREFIXES = [
   "smtp",
   "rpt",
   "drp",
+  "whk",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -53,6 +53,14 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "POST /v1/emails/raw": "createRawEmail",
   "GET /v1/emails/raw/credentials": "checkRelayCredentials",
 
+  "GET /v1/webhooks": "listEmailWebhooks",
+  "POST /v1/webhooks": "createEmailWebhook",
+  "GET /v1/webhooks/{id}": "getEmailWebhook",
+  "PATCH /v1/webhooks/{id}": "updateEmailWebhook",
+  "DELETE /v1/webhooks/{id}": "deleteEmailWebhook",
+  "POST /v1/webhooks/{id}/test": "sendEmailWebhookTest",
+  "GET /v1/webhooks/{id}/deliveries": "listEmailWebhookDeliveries",
+
   "GET /v1/suppressions": "listSuppressions",
   "POST /v1/suppressions": "createSuppression",
   "DELETE /v1/suppressions/{email}": "deleteSuppression",

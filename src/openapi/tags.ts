@@ -16,6 +16,11 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
     description:
       "Transactional email: send, schedule, batch, raw messages, suppressions, bounce and complaint reports.",
   },
+  {
+    name: "Webhooks",
+    description:
+      "Workspace endpoints that receive email events (sent, delivered, bounced, opened...), signed and retried, with every delivery attempt listed.",
+  },
   { name: "Connections", description: "Sending domains and the DNS records that verify them." },
   {
     name: "Campaigns",

@@ -31,7 +31,8 @@ const json = (res: ServerResponse, status: number, value: unknown) => {
 
 /**
  * A real webhook receiver on loopback. POSTs to any path are recorded; the last path segment says
- * how to answer: `ok` (200), `fail` (500), `redirect` (302), `hang` (never answers). Tests read what
+ * how to answer: `ok` (200), `fail` (500), `flaky` (500 to the path's first request, then 200),
+ * `redirect` (302), `hang` (never answers). Tests read what
  * arrived with `GET /_received?prefix=/path`, and `POST /_verify` checks a signature with code
  * that is not the service's: the README's example and Stripe's own verifier.
  */
@@ -75,6 +76,9 @@ export class WebhookReceiver {
       return;
     }
     if (mode === "fail") return json(res, 500, { error: "receiver failure" });
+    if (mode === "flaky" && this.received.filter((r) => r.path === url.pathname).length === 1) {
+      return json(res, 500, { error: "receiver failure, this once" });
+    }
     if (mode === "redirect") {
       res.writeHead(302, { location: `${url.pathname}-moved` });
       return res.end();

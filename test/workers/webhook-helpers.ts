@@ -10,7 +10,7 @@ declare global {
   }
 }
 
-export type Mode = "ok" | "fail" | "hang" | "redirect";
+export type Mode = "ok" | "fail" | "flaky" | "hang" | "redirect";
 
 export interface Received {
   method: string;

@@ -1,0 +1,88 @@
+import { z } from "@hono/zod-openapi";
+import { defineRoute, jsonBody, jsonResponse } from "../../lib/openapi";
+import {
+  CreateEmailWebhookBodySchema,
+  DeliveryListSchema,
+  EmailWebhookListQuerySchema,
+  EmailWebhookListSchema,
+  EmailWebhookParamsSchema,
+  EmailWebhookSchema,
+  TestEventSchema,
+  UpdateEmailWebhookBodySchema,
+} from "./email-webhooks.schemas";
+
+const tags = ["Webhooks"];
+
+const DELIVERY = `Each event is POSTed as \`{ "id", "event", "timestamp", "data" }\`, signed like inbox webhooks: \`X-Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">\` keyed by the \`secret\`, with \`X-Webhook-Event\`, \`X-Webhook-Id\` (the event's \`id\`, the same on every attempt: deduplicate on it) and \`User-Agent: Service-Webhooks/1.0\`. A 2xx acknowledges; anything else, a redirect (never followed) or no answer within 10 s is retried after 1 min, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h: 8 attempts over about 28 hours, each listed under deliveries. An endpoint whose deliveries have all failed for 3 days is disabled, with \`disabled_reason\`. URLs follow the inbox webhooks' rules (\`https://\` to a public host; \`http://\` to loopback only in development and test), checked again before every attempt.`;
+
+export const listEmailWebhooksRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/webhooks",
+  tags,
+  summary: "List email event webhooks",
+  description: "The workspace's endpoints for email events, newest first.",
+  request: { query: EmailWebhookListQuerySchema },
+  responses: { 200: jsonResponse(EmailWebhookListSchema, "A page of endpoints.") },
+});
+
+export const createEmailWebhookRoute = defineRoute("admin", {
+  method: "post",
+  path: "/v1/webhooks",
+  tags,
+  summary: "Create an email event webhook",
+  description: `An endpoint with a generated \`whsec_\` \`secret\` (32 random bytes, base64url), stored encrypted and answered in clear. ${DELIVERY}`,
+  request: { body: jsonBody(CreateEmailWebhookBodySchema) },
+  responses: { 201: jsonResponse(EmailWebhookSchema, "The new endpoint.") },
+});
+
+export const getEmailWebhookRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/webhooks/{id}",
+  tags,
+  summary: "Get an email event webhook",
+  request: { params: EmailWebhookParamsSchema },
+  responses: { 200: jsonResponse(EmailWebhookSchema, "The endpoint.") },
+});
+
+export const updateEmailWebhookRoute = defineRoute("admin", {
+  method: "patch",
+  path: "/v1/webhooks/{id}",
+  tags,
+  summary: "Update an email event webhook",
+  description:
+    "Changes `url`, `events` or `enabled`. Setting `enabled` clears `disabled_reason`, so re-enabling an endpoint the service disabled resumes delivery of new events. Events already queued are delivered to the URL as it is at each attempt.",
+  request: { params: EmailWebhookParamsSchema, body: jsonBody(UpdateEmailWebhookBodySchema) },
+  responses: { 200: jsonResponse(EmailWebhookSchema, "The endpoint.") },
+});
+
+export const deleteEmailWebhookRoute = defineRoute("admin", {
+  method: "delete",
+  path: "/v1/webhooks/{id}",
+  tags,
+  summary: "Delete an email event webhook",
+  description: "Deletes the endpoint with its queued events and delivery history.",
+  request: { params: EmailWebhookParamsSchema },
+  responses: { 200: jsonResponse(z.object({ id: z.string(), deleted: z.literal(true) }), "Deleted.") },
+});
+
+export const testEmailWebhookRoute = defineRoute("admin", {
+  method: "post",
+  path: "/v1/webhooks/{id}/test",
+  tags,
+  summary: "Send a test event",
+  description:
+    "Queues a signed `webhook.test` event for this endpoint, even a disabled one, and starts delivering it at once, retried like any event. Its attempts appear under deliveries.",
+  request: { params: EmailWebhookParamsSchema },
+  responses: { 202: jsonResponse(TestEventSchema, "The event, queued.") },
+});
+
+export const listEmailWebhookDeliveriesRoute = defineRoute("read", {
+  method: "get",
+  path: "/v1/webhooks/{id}/deliveries",
+  tags,
+  summary: "List an email event webhook's delivery attempts",
+  description:
+    "Every attempt, newest first, with the receiver's status, how long it took, why it failed and the payload sent. Events that are over (delivered or given up) are kept 30 days with their attempts.",
+  request: { params: EmailWebhookParamsSchema, query: EmailWebhookListQuerySchema },
+  responses: { 200: jsonResponse(DeliveryListSchema, "A page of attempts.") },
+});

@@ -1,0 +1,77 @@
+import { env } from "cloudflare:workers";
+import { runBatch } from "../../src/db/client";
+import { type EmailEvent, emailWebhookEventStatements } from "../../src/features/email-webhooks/outbox";
+import {
+  attemptEmailDelivery,
+  type EmailLaunch,
+  sweepEmailWebhooks,
+} from "../../src/webhooks/email-delivery";
+import { callJson, db } from "./helpers";
+
+export interface EndpointBody {
+  id: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  secret: string;
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AttemptBody {
+  event_id: string;
+  event: string;
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  created_at: string;
+  payload: { id: string; event: string; timestamp: string; data: Record<string, unknown> };
+}
+
+/** An endpoint made through the API, as a user would. */
+export async function createEndpoint(
+  token: string,
+  body: { url: string; events: string[]; enabled?: boolean },
+) {
+  const { status, body: created } = await callJson<EndpointBody>("POST", "/v1/webhooks", { token, body });
+  if (status !== 201) throw new Error(`POST /v1/webhooks answered ${status}: ${JSON.stringify(created)}`);
+  return created;
+}
+
+/** Facts committed with their outbox rows and never announced: what a crash after the commit leaves. */
+export async function commitEvents(accountId: string, events: EmailEvent[], now = Date.now()) {
+  const recorded = emailWebhookEventStatements(accountId, events, now);
+  await runBatch(db(), recorded.statements);
+  return recorded.eventIds;
+}
+
+/** Runs each attempt to its end inside the sweep, so the sweep's promise covers its deliveries. */
+export const inline: EmailLaunch = (job) => attemptEmailDelivery(db(), env, job);
+
+export const sweepAt = (now: number) =>
+  sweepEmailWebhooks(db(), env, now, inline, () => {
+    throw new Error("the inline launcher never fails");
+  });
+
+export async function deliveriesOf(token: string, id: string) {
+  return callJson<{ data: AttemptBody[]; pagination: { limit: number; offset: number; total: number } }>(
+    "GET",
+    `/v1/webhooks/${id}/deliveries`,
+    { token },
+  );
+}
+
+/** HMAC-SHA256 hex, computed here with WebCrypto: not the service's signer. */
+export async function hmacHex(secret: string, message: string) {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message));
+  return [...new Uint8Array(mac)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
