@@ -58,7 +58,7 @@ export function systemEmail(
     trackClicks: false,
     status: "queued",
     scheduledAt: null,
-    messageId: `<${id}@${domainOf(from.address)}>`,
+    messageId: null,
     lastEvent: "queued",
     lastEventAt: now,
     storedBytes: 0,
