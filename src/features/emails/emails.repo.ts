@@ -2,7 +2,7 @@ import { and, count, desc, eq, getTableColumns, inArray, is, lte, or, SQL, sql }
 import type { Db, Statement } from "../../db/client";
 import { accountUsage, emailRecipients, emails, emailTags } from "../../db/schema";
 import { mayActSql } from "../../lib/workspace-gate";
-import { accountSeqOf, emailSeqOf } from "./email-keys";
+import { accountSeqOf } from "./email-keys";
 
 export type EmailRow = typeof emails.$inferSelect;
 /** An email to insert: its row numbers (seq, account_seq) are the database's to give. */

@@ -1,7 +1,7 @@
 import type { SQL } from "drizzle-orm";
 import type { Db, Statement } from "../../db/client";
 import { newId } from "../../lib/ids";
-import { domainOf, formatAddress, parseAddress } from "../../mail/address";
+import { formatAddress, parseAddress } from "../../mail/address";
 import { type EmailRow, insertEmailStatements, type NewEmailRow } from "./emails.repo";
 
 /** The `source` of the service's own mail (invitations, sign-in links). */
