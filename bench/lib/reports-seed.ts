@@ -31,10 +31,8 @@ const CATEGORIES = ["welcome", "receipt", "digest", "alert"] as const;
 /** The tag filter the scenario measures, as `name:value`. */
 export const SEEDED_TAG = `category:${CATEGORIES[0]}`;
 
-/** The migrations whose backfills build the email rollups: 0025's, then 0028's per-email bounces. */
-const EMAIL_REPORT_MIGRATIONS = ["0025_email_report.sql", "0028_email_report_per_email_bounces.sql"].map(
-  (file) => join(ROOT, "migrations", file),
-);
+/** The migration whose backfill builds the email rollups on the current (compact) schema. */
+const EMAIL_REPORT_MIGRATIONS = ["0031_compact_emails.sql"].map((file) => join(ROOT, "migrations", file));
 
 export interface ReportWorkspace {
   accountId: string;
@@ -96,8 +94,8 @@ function apiEmails(ids: SeedIds, first: number, last: number, count: number, now
   const inChunk = `account_id = ${account} AND source = 'api' AND created_at BETWEEN ${at(first)} AND ${at(last)}`;
   return [
     `${seq(first, last)}
-INSERT INTO emails (id, account_id, source, from_header, from_address, to_list, subject, tags, status, message_id, last_event, last_event_at, attempts, handoff_attempt, sent_at, open_count, first_opened_at, last_opened_at, click_count, first_clicked_at, last_clicked_at, created_at, updated_at)
-SELECT 'eml_' || ${ulid("at")}, ${account}, 'api', 'Bench <news@bench.test>', 'news@bench.test',
+INSERT INTO emails (id, account_id, account_seq, source, from_header, from_address, to_list, subject, tags, status, message_id, last_event, last_event_at, attempts, handoff_attempt, sent_at, open_count, first_opened_at, last_opened_at, click_count, first_clicked_at, last_clicked_at, created_at, updated_at)
+SELECT 'eml_' || ${ulid("at")}, ${account}, (SELECT seq FROM accounts WHERE id = ${account}), 'api', 'Bench <news@bench.test>', 'news@bench.test',
   '["customer@example.com"]', 'Bench email ' || n,
   '[{"name":"category","value":"' || ${pick(CATEGORIES, "n")} || '"}]',
   s.status, '<' || printf('%08d', n) || '.' || ${account} || '@bench.test>', s.status, at + 2000, 1, 1,
@@ -107,10 +105,10 @@ SELECT 'eml_' || ${ulid("at")}, ${account}, 'api', 'Bench <news@bench.test>', 'n
   at, at + 2000
 FROM (SELECT n, ${start} + (n * ${EMAIL_SPAN_MS}) / ${count} AS at,
   CASE WHEN n % 50 = 0 THEN 'failed' WHEN n % 100 = 7 THEN 'bounced' ELSE 'delivered' END AS status FROM seq) s;`,
-    `INSERT INTO email_tags (email_id, account_id, name, value, created_at)
-SELECT id, account_id, 'category', json_extract(tags, '$[0].value'), created_at FROM emails WHERE ${inChunk};`,
-    `INSERT INTO email_events (email_id, type, created_at)
-SELECT id, CASE status WHEN 'delivered' THEN 'sent' ELSE status END, created_at + 1000 FROM emails WHERE ${inChunk};`,
+    `INSERT INTO email_tags (email_seq, account_seq, name, value, created_at)
+SELECT seq, account_seq, 'category', json_extract(tags, '$[0].value'), created_at FROM emails WHERE ${inChunk};`,
+    `INSERT INTO email_events (email_seq, type, created_at)
+SELECT seq, CASE status WHEN 'delivered' THEN 'sent' ELSE status END, created_at + 1000 FROM emails WHERE ${inChunk};`,
     `INSERT INTO bounces (account_id, email, kind, email_id, detail, created_at)
 SELECT account_id, 'customer@example.com', 'hard', id, '550 5.1.1 user unknown', created_at + 1000
 FROM emails WHERE ${inChunk} AND status = 'bounced';`,
@@ -140,13 +138,13 @@ FROM (SELECT n, ${start} + (n * ${TICKET_SPAN_MS}) / ${count} AS at FROM seq);`,
     `INSERT INTO messages (id, account_id, ticket_id, type, direction, author_type, from_address, to_list, subject, body_text, is_draft, status, created_at, updated_at)
 SELECT 'msg_' || ${ulid("created_at")}, account_id, id, 'customer', 'inbound', 'customer', 'customer@example.com',
   '[]', subject, 'Help, please.', 0, 'received', created_at, created_at FROM tickets WHERE ${chunk};`,
-    `INSERT INTO emails (id, account_id, source, from_header, from_address, to_list, subject, status, message_id, last_event, last_event_at, attempts, handoff_attempt, sent_at, created_at, updated_at)
-SELECT 'eml_' || substr(t.id, 5), t.account_id, 'ticket', 'Support <support@bench.test>', 'support@bench.test',
+    `INSERT INTO emails (id, account_id, account_seq, source, from_header, from_address, to_list, subject, status, message_id, last_event, last_event_at, attempts, handoff_attempt, sent_at, created_at, updated_at)
+SELECT 'eml_' || substr(t.id, 5), t.account_id, (SELECT seq FROM accounts WHERE id = t.account_id), 'ticket', 'Support <support@bench.test>', 'support@bench.test',
   '["customer@example.com"]', 'Re: ' || t.subject, 'delivered', '<' || t.id || '@bench.test>', 'delivered',
   ${replyAt} + 2000, 1, 1, ${replyAt} + 2000, ${replyAt}, ${replyAt} + 2000
 FROM tickets t WHERE t.${chunk};`,
-    `INSERT INTO email_events (email_id, type, created_at)
-SELECT 'eml_' || substr(t.id, 5), 'sent', ${replyAt} + 1000 FROM tickets t WHERE t.${chunk};`,
+    `INSERT INTO email_events (email_seq, type, created_at)
+SELECT (SELECT seq FROM emails WHERE id = 'eml_' || substr(t.id, 5)), 'sent', ${replyAt} + 1000 FROM tickets t WHERE t.${chunk};`,
     `INSERT INTO messages (id, account_id, ticket_id, type, direction, author_type, author_id, from_address, to_list, subject, body_text, is_draft, status, email_id, email_message_id, sent_at, created_at, updated_at)
 SELECT 'msg_' || ${ulid(replyAt)}, t.account_id, t.id, 'reply', 'outbound', 'user', ${sqlText(ids.owner)},
   'support@bench.test', '["customer@example.com"]', 'Re: ' || t.subject, 'On it.', 0, 'sent',
@@ -273,7 +271,8 @@ export function removeSeededReports(accountIds: string[]): number {
   const ids = accountIds.map(sqlText).join(", ");
   const started = performance.now();
   executeSql(
-    `DELETE FROM email_events WHERE email_id IN (SELECT id FROM emails WHERE account_id IN (${ids}));`,
+    `DELETE FROM email_events WHERE email_seq IN (SELECT seq FROM emails WHERE account_id IN (${ids}));
+DELETE FROM email_tags WHERE email_seq IN (SELECT seq FROM emails WHERE account_id IN (${ids}));`,
     "local",
   );
   const seconds = (performance.now() - started) / 1000;
@@ -284,7 +283,6 @@ export function removeSeededReports(accountIds: string[]): number {
         "survey_responses",
         "messages",
         "bounces",
-        "email_tags",
         "emails",
         "tickets",
         "surveys",

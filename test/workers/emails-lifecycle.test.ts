@@ -89,7 +89,7 @@ describe("scheduling", () => {
     // Give the sweep's queue message time to arrive and find nothing to do.
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const sent = await env.DB.prepare(
-      "SELECT count(*) AS n FROM email_events WHERE email_id = ? AND type = 'sent'",
+      "SELECT count(*) AS n FROM email_events WHERE email_seq = (SELECT seq FROM emails WHERE id = ?) AND type = 'sent'",
     )
       .bind(body.id)
       .first<{ n: number }>();

@@ -85,7 +85,7 @@ describe("accepting an email", () => {
 
     const id = (answer.body as { id: string }).id;
     const row = await env.DB.prepare(
-      "SELECT connection_id, track_opens, (SELECT count(*) FROM email_recipients WHERE email_id = emails.id) AS recipients FROM emails WHERE id = ?",
+      "SELECT connection_id, track_opens, (SELECT count(*) FROM email_recipients WHERE email_seq = emails.seq) AS recipients FROM emails WHERE id = ?",
     )
       .bind(id)
       .first<{ connection_id: string; track_opens: number; recipients: number }>();

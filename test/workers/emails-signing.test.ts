@@ -81,7 +81,7 @@ describe("signing a queue batch", () => {
     const outcomes = await deliverEmails(env, [a, b, a]);
     expect(outcomes.map((o) => o.kind)).toEqual(["done", "done", "done"]);
     const sent = await env.DB.prepare(
-      "SELECT email_id, count(*) AS n FROM email_events WHERE email_id IN (?, ?) AND type = 'sent' GROUP BY email_id",
+      "SELECT e.id AS email_id, count(*) AS n FROM email_events v JOIN emails e ON e.seq = v.email_seq WHERE e.id IN (?, ?) AND v.type = 'sent' GROUP BY e.id",
     )
       .bind(a, b)
       .all<{ n: number }>();

@@ -75,7 +75,7 @@ async function sharedLinksMailedTo(email: string) {
   const known = mailedLinks.get(email)?.length ?? 0;
   return eventually(async () => {
     const rows = await env.DB.prepare(
-      "SELECT e.id FROM emails e JOIN email_recipients r ON r.email_id = e.id WHERE r.address = ? AND e.status = 'sent'",
+      "SELECT e.id FROM emails e JOIN email_recipients r ON r.email_seq = e.seq WHERE r.address = ? AND e.status = 'sent'",
     )
       .bind(email)
       .all<{ id: string }>();

@@ -2,8 +2,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import PostalMime from "postal-mime";
 import { describe, expect, it, vi } from "vitest";
-import migration from "../../migrations/0025_email_report.sql?raw";
-import perEmailBounces from "../../migrations/0028_email_report_per_email_bounces.sql?raw";
+import compactEmails from "../../migrations/0031_compact_emails.sql?raw";
 import { deliverEmail } from "../../src/features/emails/deliver";
 import worker from "../../src/index";
 import { call, callJson, eventually, seedWorkspace, sendingWorkspace } from "./helpers";
@@ -123,9 +122,9 @@ async function trackingUrls(sent: Sent) {
 
 const twice = <T>(run: () => Promise<T>) => Promise.all([run(), run()]);
 
-/** The rollups' backfills as the migrations run them: 0025's, then 0028's recount of bounces. */
+/** The rollups' backfill as the latest migration that has one runs it (on the compact keys). */
 async function runBackfills() {
-  for (const sql of [migration, perEmailBounces]) {
+  for (const sql of [compactEmails]) {
     const backfill = sql.slice(sql.indexOf("-- Backfill"));
     for (const statement of backfill.split("--> statement-breakpoint")) {
       if (statement.replace(/--.*$/gm, "").trim()) await env.DB.prepare(statement).run();

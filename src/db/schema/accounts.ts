@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * Timestamps are epoch milliseconds (integers sort and compare cheaply in indexes); the API shows
@@ -7,26 +7,36 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
  */
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 
-export const accounts = sqliteTable("accounts", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  plan: text("plan", { enum: ["free", "starter", "pro", "enterprise"] })
-    .notNull()
-    .default("free"),
-  status: text("status", { enum: ["active", "suspended"] })
-    .notNull()
-    .default("active"),
-  ticketPrefix: text("ticket_prefix").notNull().default("TKT"),
-  ticketSequence: integer("ticket_sequence").notNull().default(0),
-  requestLogRetention: text("request_log_retention").notNull().default("7d"),
-  requestLogRetentionSeconds: integer("request_log_retention_seconds").notNull().default(604_800),
-  defaultTrackOpens: integer("default_track_opens", { mode: "boolean" }).notNull().default(false),
-  defaultTrackClicks: integer("default_track_clicks", { mode: "boolean" }).notNull().default(false),
-  /** JSON object of per-quota limits that replace the plan's (enterprise contracts, tests). */
-  quotaOverrides: text("quota_overrides").notNull().default("{}"),
-  createdAt: integer("created_at").notNull().default(now),
-  updatedAt: integer("updated_at").notNull().default(now),
-});
+export const accounts = sqliteTable(
+  "accounts",
+  {
+    id: text("id").primaryKey(),
+    /**
+     * The workspace's number, for high-volume tables' indexes (emails and their recipients and
+     * tags), where the 30-character id would repeat in every entry. Given on insert by a trigger
+     * (migration 0031), one more than the highest.
+     */
+    seq: integer("seq"),
+    name: text("name").notNull(),
+    plan: text("plan", { enum: ["free", "starter", "pro", "enterprise"] })
+      .notNull()
+      .default("free"),
+    status: text("status", { enum: ["active", "suspended"] })
+      .notNull()
+      .default("active"),
+    ticketPrefix: text("ticket_prefix").notNull().default("TKT"),
+    ticketSequence: integer("ticket_sequence").notNull().default(0),
+    requestLogRetention: text("request_log_retention").notNull().default("7d"),
+    requestLogRetentionSeconds: integer("request_log_retention_seconds").notNull().default(604_800),
+    defaultTrackOpens: integer("default_track_opens", { mode: "boolean" }).notNull().default(false),
+    defaultTrackClicks: integer("default_track_clicks", { mode: "boolean" }).notNull().default(false),
+    /** JSON object of per-quota limits that replace the plan's (enterprise contracts, tests). */
+    quotaOverrides: text("quota_overrides").notNull().default("{}"),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("accounts_seq").on(t.seq)],
+);
 
 export const apiKeys = sqliteTable(
   "api_keys",

@@ -1,4 +1,5 @@
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { accounts } from "./accounts";
 import { connections } from "./connections";
 
@@ -13,13 +14,23 @@ export const EMAIL_STATUSES = [
   "cancelled",
 ] as const;
 
+/**
+ * Compact by design (issue 29; migration 0031): `seq`, the row's own number, is what recipients,
+ * tags and events refer to instead of the 30-character public id; `account_seq` (accounts.seq)
+ * names the workspace in the list indexes. The public id and account_id stay for lookups and
+ * tenancy checks.
+ */
 export const emails = sqliteTable(
   "emails",
   {
-    id: text("id").primaryKey(),
+    /** SQLite's rowid: assigned on insert, never reused while the row exists. */
+    seq: integer("seq").primaryKey(),
+    id: text("id").notNull(),
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
+    /** The workspace's number (accounts.seq), for the list indexes: set from account_id on insert. */
+    accountSeq: integer("account_seq").notNull(),
     connectionId: text("connection_id").references(() => connections.id, { onDelete: "set null" }),
     /** How it reached us: api, batch, smtp (the relay) or ticket (support replies). */
     source: text("source").notNull().default("api"),
@@ -43,7 +54,11 @@ export const emails = sqliteTable(
     trackClicks: integer("track_clicks", { mode: "boolean" }).notNull().default(false),
     status: text("status", { enum: EMAIL_STATUSES }).notNull(),
     scheduledAt: integer("scheduled_at"),
-    messageId: text("message_id").notNull(),
+    /**
+     * Only a Message-ID the caller chose: the one the service makes, `<id@sender domain>`, is
+     * derived (messageIdOf in features/emails/message-id.ts), not stored.
+     */
+    messageId: text("message_id"),
     lastEvent: text("last_event").notNull(),
     lastEventAt: integer("last_event_at").notNull(),
     attempts: integer("attempts").notNull().default(0),
@@ -79,14 +94,19 @@ export const emails = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [
-    index("emails_account_created").on(t.accountId, t.createdAt, t.id),
-    index("emails_account_status_created").on(t.accountId, t.status, t.createdAt, t.id),
-    index("emails_account_status_scheduled").on(t.accountId, t.status, t.scheduledAt, t.id),
-    index("emails_status_scheduled").on(t.status, t.scheduledAt),
-    index("emails_status_updated").on(t.status, t.updatedAt),
-    index("emails_status_lease").on(t.status, t.leaseUntil),
-    // A bounce or complaint report names the email by the Message-ID of the returned original.
-    index("emails_account_message_id").on(t.accountId, t.messageId),
+    uniqueIndex("emails_id").on(t.id),
+    // Every index ends with the rowid (seq), which breaks ties between emails of one millisecond.
+    index("emails_account_created").on(t.accountSeq, t.createdAt),
+    index("emails_account_status_created").on(t.accountSeq, t.status, t.createdAt),
+    // The send pipeline's sweeps read only emails still waiting or going out: partial indexes keep
+    // sent mail, nearly all of it, out of them.
+    index("emails_account_scheduled").on(t.accountSeq, t.scheduledAt).where(sql`status = 'scheduled'`),
+    index("emails_scheduled_due").on(t.scheduledAt).where(sql`status = 'scheduled'`),
+    index("emails_queued_updated").on(t.updatedAt).where(sql`status = 'queued'`),
+    index("emails_sending_lease").on(t.leaseUntil).where(sql`status = 'sending'`),
+    // A bounce or complaint report names the email by the Message-ID of the returned original;
+    // a derived one is found by the id it contains.
+    index("emails_account_message_id").on(t.accountId, t.messageId).where(sql`message_id IS NOT NULL`),
   ],
 );
 
@@ -108,10 +128,10 @@ export const RECIPIENT_STATES = [
 export const emailRecipients = sqliteTable(
   "email_recipients",
   {
-    emailId: text("email_id")
+    emailSeq: integer("email_seq")
       .notNull()
-      .references(() => emails.id, { onDelete: "cascade" }),
-    accountId: text("account_id").notNull(),
+      .references(() => emails.seq, { onDelete: "cascade" }),
+    accountSeq: integer("account_seq").notNull(),
     address: text("address").notNull(),
     state: text("state", { enum: RECIPIENT_STATES }).notNull().default("pending"),
     /** The transport's last answer about this recipient. */
@@ -119,26 +139,26 @@ export const emailRecipients = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.emailId, t.address] }),
-    index("email_recipients_account_address").on(t.accountId, t.address, t.createdAt, t.emailId),
+    primaryKey({ columns: [t.emailSeq, t.address] }),
+    index("email_recipients_account_address").on(t.accountSeq, t.address, t.createdAt),
   ],
 );
 
 export const emailTags = sqliteTable(
   "email_tags",
   {
-    emailId: text("email_id")
+    emailSeq: integer("email_seq")
       .notNull()
-      .references(() => emails.id, { onDelete: "cascade" }),
-    accountId: text("account_id").notNull(),
+      .references(() => emails.seq, { onDelete: "cascade" }),
+    accountSeq: integer("account_seq").notNull(),
     name: text("name").notNull(),
     value: text("value").notNull(),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.emailId, t.name] }),
-    index("email_tags_account_name_value").on(t.accountId, t.name, t.value, t.createdAt, t.emailId),
-    index("email_tags_account_name").on(t.accountId, t.name, t.createdAt, t.emailId),
+    primaryKey({ columns: [t.emailSeq, t.name] }),
+    index("email_tags_account_name_value").on(t.accountSeq, t.name, t.value, t.createdAt),
+    index("email_tags_account_name").on(t.accountSeq, t.name, t.createdAt),
   ],
 );
 
@@ -146,15 +166,15 @@ export const emailTags = sqliteTable(
 export const emailEvents = sqliteTable(
   "email_events",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    emailId: text("email_id")
+    id: integer("id").primaryKey(),
+    emailSeq: integer("email_seq")
       .notNull()
-      .references(() => emails.id, { onDelete: "cascade" }),
+      .references(() => emails.seq, { onDelete: "cascade" }),
     type: text("type").notNull(),
     detail: text("detail"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("email_events_email").on(t.emailId, t.createdAt)],
+  (t) => [index("email_events_email").on(t.emailSeq, t.createdAt)],
 );
 
 /** A replayable answer per Idempotency-Key, kept 24 hours. */

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { DeliveryOutcomeListener } from "../../mail/delivery-outcomes";
+import { emailSeqOf } from "../emails/email-keys";
 
 /**
  * The statements other pipelines add to their own batches so that a campaign's stats stay exact:
@@ -57,7 +58,7 @@ export const firstClickStatement = (emailId: string) => sql`
 export const firstBounceStatement = (emailId: string, wentOut: SQL) => sql`
   UPDATE campaigns SET bounced_count = bounced_count + 1
   WHERE id = (SELECT campaign_id FROM emails WHERE id = ${emailId} AND status IN ${wentOut})
-    AND NOT EXISTS (SELECT 1 FROM email_events WHERE email_id = ${emailId} AND type = 'bounced')`;
+    AND NOT EXISTS (SELECT 1 FROM email_events WHERE email_seq = ${emailSeqOf(emailId)} AND type = 'bounced')`;
 
 /**
  * The sweep closes emails whose sender stopped after handing them over (`handedOff`, a condition

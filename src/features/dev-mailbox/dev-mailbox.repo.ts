@@ -65,13 +65,14 @@ export async function newestMessages(db: Db, files: R2Bucket, secret: string): P
     })
     .from(emails)
     .where(isNotNull(emails.sentAt))
-    .orderBy(desc(emails.createdAt), desc(emails.id))
+    .orderBy(desc(emails.createdAt), desc(emails.seq))
     .limit(MAILBOX_SIZE);
+  // Recipients are keyed by (email, address): within an email they come in address order.
   const accepted = await db.all<{ email_id: string; address: string }>(sql`
-    SELECT email_id, address FROM email_recipients
-    WHERE email_id IN (SELECT value FROM json_each(${JSON.stringify(rows.map((r) => r.id))}))
-      AND state IN ('accepted', 'bounced')
-    ORDER BY rowid`);
+    SELECT e.id AS email_id, r.address FROM email_recipients r JOIN emails e ON e.seq = r.email_seq
+    WHERE e.id IN (SELECT value FROM json_each(${JSON.stringify(rows.map((r) => r.id))}))
+      AND r.state IN ('accepted', 'bounced')
+    ORDER BY r.email_seq, r.address`);
   const messages = await Promise.all(
     rows.map(async (row) => {
       const recipients = accepted.filter((r) => r.email_id === row.id).map((r) => r.address);

@@ -5,6 +5,7 @@ import { applyTracking } from "../../mail/tracking/apply";
 import type { ConnectionRow } from "../connections/connections.repo";
 import type { StoredAttachment } from "./emails.dto";
 import type { EmailRow } from "./emails.repo";
+import { messageIdOf } from "./message-id";
 import { messageKey } from "./message-key";
 import { connectionSigningKey } from "./signing-keys";
 import { isSystemEmail } from "./system-mail";
@@ -86,7 +87,7 @@ async function buildSigned(env: Env, connection: ConnectionRow | null, email: Em
       ...(html ? { html } : {}),
       headers: JSON.parse(email.headers) as Record<string, string>,
       attachments,
-      messageId: email.messageId,
+      messageId: messageIdOf(email),
       date: new Date(),
     });
     return key ? signDkim(mime, key) : mime;

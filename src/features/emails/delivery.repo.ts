@@ -89,7 +89,7 @@ export async function openRecipients(db: Db, email: EmailRow, all: string[]): Pr
   if (email.attempts === 1) return all;
   const rows = await db.all<{ address: string }>(sql`
     SELECT address FROM email_recipients
-    WHERE email_id = ${email.id} AND state IN ('pending', 'deferred')`);
+    WHERE email_seq = ${email.seq} AND state IN ('pending', 'deferred')`);
   const open = new Set(rows.map((r) => r.address));
   return all.filter((address) => open.has(address));
 }
@@ -130,7 +130,7 @@ export function finishStatements(
     statements.push(sql`
       UPDATE email_recipients SET state = ${state},
         response = (SELECT j.value ->> 'response' FROM json_each(${JSON.stringify(group)}) AS j WHERE j.value ->> 'address' = email_recipients.address)
-      WHERE email_id = ${email.id}
+      WHERE email_seq = ${email.seq}
         AND address IN (SELECT j.value ->> 'address' FROM json_each(${JSON.stringify(group)}) AS j)
         AND ${ownedBy(email)}`);
   }
@@ -141,8 +141,8 @@ export function finishStatements(
       WHERE account_id = ${email.accountId} AND ${ownedBy(email)}`);
   }
   statements.push(
-    sql`INSERT INTO email_events (email_id, type, detail, created_at)
-        SELECT ${email.id}, ${changes.lastEvent}, ${detail}, ${now} WHERE ${ownedBy(email)}`,
+    sql`INSERT INTO email_events (email_seq, type, detail, created_at)
+        SELECT ${email.seq}, ${changes.lastEvent}, ${detail}, ${now} WHERE ${ownedBy(email)}`,
     db
       .update(emails)
       .set({ ...changes, leaseUntil: null, lastEventAt: now, updatedAt: now })
@@ -213,11 +213,11 @@ export async function recoverExpiredClaims(db: Db, now: number): Promise<string[
   const expired = sql`status = 'sending' AND coalesce(lease_until, updated_at + ${LEASE_MS}) < ${now}`;
   const handedOff = sql`${expired} AND handoff_attempt = attempts`;
   const results = await runBatch(db, [
-    sql`INSERT INTO email_events (email_id, type, detail, created_at)
-        SELECT id, CASE WHEN sent_at IS NULL THEN 'failed' ELSE 'sent' END, ${UNKNOWN_OUTCOME}, ${now}
+    sql`INSERT INTO email_events (email_seq, type, detail, created_at)
+        SELECT seq, CASE WHEN sent_at IS NULL THEN 'failed' ELSE 'sent' END, ${UNKNOWN_OUTCOME}, ${now}
         FROM emails WHERE ${handedOff}`,
     sql`UPDATE email_recipients SET state = 'unknown', response = ${UNKNOWN_OUTCOME}
-        WHERE state IN ('pending', 'deferred') AND email_id IN (SELECT id FROM emails WHERE ${handedOff})`,
+        WHERE state IN ('pending', 'deferred') AND email_seq IN (SELECT seq FROM emails WHERE ${handedOff})`,
     ...deliveryOutcomes.recovered(handedOff, now),
     sql`UPDATE emails SET
           status = CASE WHEN sent_at IS NULL THEN 'failed' ELSE 'sent' END,

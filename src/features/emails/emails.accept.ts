@@ -92,7 +92,7 @@ export function rowFor(
     trackClicks: email.trackClicks ?? ctx.account.defaultTrackClicks,
     status,
     scheduledAt: email.scheduledAt,
-    messageId: email.messageId ?? `<${id}@${email.fromDomain}>`,
+    messageId: email.messageId ?? null,
     campaignId: email.campaignId ?? null,
     lastEvent: status,
     lastEventAt: ctx.now,

@@ -1,6 +1,7 @@
 import type { RECIPIENT_STATES } from "../../db/schema";
 import { iso, isoOrNull } from "../../lib/time";
 import type { EmailRow } from "./emails.repo";
+import { messageIdOf } from "./message-id";
 import { isSystemEmail } from "./system-mail";
 
 export interface StoredAttachment {
@@ -39,7 +40,7 @@ export function toEmailSummary(row: EmailRow) {
       first_at: isoOrNull(row.firstClickedAt),
       last_at: isoOrNull(row.lastClickedAt),
     },
-    message_id: row.messageId,
+    message_id: messageIdOf(row),
     size: row.size,
     attempts: row.attempts,
     last_response: row.lastResponse,

@@ -1,10 +1,12 @@
-import { and, count, desc, eq, getTableColumns, inArray, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, inArray, is, lte, or, SQL, sql } from "drizzle-orm";
 import type { Db, Statement } from "../../db/client";
 import { accountUsage, emailRecipients, emails, emailTags } from "../../db/schema";
 import { mayActSql } from "../../lib/workspace-gate";
+import { accountSeqOf } from "./email-keys";
 
 export type EmailRow = typeof emails.$inferSelect;
-export type NewEmailRow = typeof emails.$inferInsert;
+/** An email to insert: its row numbers (seq, account_seq) are the database's to give. */
+export type NewEmailRow = Omit<typeof emails.$inferInsert, "seq" | "accountSeq">;
 /** Columns whose value a conditional insert reads as it runs (the sender connection's id). */
 export type DerivedColumns = Partial<Record<keyof NewEmailRow, SQL>>;
 
@@ -23,33 +25,41 @@ export function insertEmailStatements(
   onlyIf?: SQL,
   derived: DerivedColumns = {},
 ): Statement[] {
-  const written = onlyIf ? sql`EXISTS (SELECT 1 FROM emails WHERE id = ${row.id})` : sql`1`;
+  // The children take the email's numbers from its row, so they exist only if it was written.
+  const email = sql`(SELECT seq, account_seq FROM emails WHERE id = ${row.id}) AS e`;
+  const numbered = { ...row, accountSeq: accountSeqOf(row.accountId) };
   return [
-    onlyIf ? insertRowIf(row, onlyIf, derived) : db.insert(emails).values(row),
+    onlyIf ? insertRowIf(numbered, onlyIf, derived) : db.insert(emails).values(numbered),
     sql`
-      INSERT OR IGNORE INTO email_recipients (email_id, account_id, address, created_at)
-      SELECT ${row.id}, ${row.accountId}, j.value, ${row.createdAt} FROM json_each(${JSON.stringify(recipients)}) AS j
-      WHERE ${written}`,
+      INSERT OR IGNORE INTO email_recipients (email_seq, account_seq, address, created_at)
+      SELECT e.seq, e.account_seq, j.value, ${row.createdAt} FROM ${email}, json_each(${JSON.stringify(recipients)}) AS j`,
     sql`
-      INSERT INTO email_tags (email_id, account_id, name, value, created_at)
-      SELECT ${row.id}, ${row.accountId}, j.value ->> 'name', j.value ->> 'value', ${row.createdAt}
-      FROM json_each(${JSON.stringify(tags)}) AS j
-      WHERE ${written}`,
-    sql`INSERT INTO email_events (email_id, type, created_at)
-        SELECT ${row.id}, ${row.lastEvent}, ${row.createdAt} WHERE ${written}`,
+      INSERT INTO email_tags (email_seq, account_seq, name, value, created_at)
+      SELECT e.seq, e.account_seq, j.value ->> 'name', j.value ->> 'value', ${row.createdAt}
+      FROM ${email}, json_each(${JSON.stringify(tags)}) AS j`,
+    sql`INSERT INTO email_events (email_seq, type, created_at)
+        SELECT e.seq, ${row.lastEvent}, ${row.createdAt} FROM ${email}`,
   ];
 }
 
+type NumberedEmailRow = NewEmailRow & { accountSeq: SQL };
+
 /** `INSERT INTO emails (...) SELECT ... WHERE condition`, from the row's own fields. */
-function insertRowIf(row: NewEmailRow, condition: SQL, derived: DerivedColumns): SQL {
+function insertRowIf(row: NumberedEmailRow, condition: SQL, derived: DerivedColumns): SQL {
   const columns = getTableColumns(emails);
-  const fields = (Object.keys(row) as Array<keyof NewEmailRow>).filter((key) => row[key] !== undefined);
+  const fields = (Object.keys(row) as Array<keyof NumberedEmailRow>).filter((key) => row[key] !== undefined);
   const names = sql.join(
     fields.map((key) => sql.identifier(columns[key].name)),
     sql`, `,
   );
   const values = sql.join(
-    fields.map((key) => derived[key] ?? sql`${columns[key].mapToDriverValue(row[key])}`),
+    fields.map((key) => {
+      const value = row[key];
+      return (
+        (key in derived ? derived[key as keyof DerivedColumns] : undefined) ??
+        (is(value, SQL) ? value : sql`${columns[key].mapToDriverValue(value)}`)
+      );
+    }),
     sql`, `,
   );
   return sql`INSERT INTO emails (${names}) SELECT ${values} WHERE ${condition}`;
@@ -67,7 +77,7 @@ export function emailQueries(db: Db, filter: EmailFilter, limit: number, offset:
   const status = filter.status ? eq(emails.status, filter.status) : undefined;
   if (filter.to) {
     const where = and(
-      eq(emailRecipients.accountId, filter.accountId),
+      eq(emailRecipients.accountSeq, accountSeqOf(filter.accountId)),
       eq(emailRecipients.address, filter.to.toLowerCase()),
       status,
     );
@@ -75,49 +85,49 @@ export function emailQueries(db: Db, filter: EmailFilter, limit: number, offset:
       db
         .select({ email: emails })
         .from(emailRecipients)
-        .innerJoin(emails, eq(emails.id, emailRecipients.emailId));
+        .innerJoin(emails, eq(emails.seq, emailRecipients.emailSeq));
     return {
       page: from()
         .where(where)
-        .orderBy(desc(emailRecipients.createdAt), desc(emailRecipients.emailId))
+        .orderBy(desc(emailRecipients.createdAt), desc(emailRecipients.emailSeq))
         .limit(limit)
         .offset(offset),
       total: db
         .select({ total: count() })
         .from(emailRecipients)
-        .innerJoin(emails, eq(emails.id, emailRecipients.emailId))
+        .innerJoin(emails, eq(emails.seq, emailRecipients.emailSeq))
         .where(where),
     };
   }
   if (filter.tag) {
     const where = and(
-      eq(emailTags.accountId, filter.accountId),
+      eq(emailTags.accountSeq, accountSeqOf(filter.accountId)),
       eq(emailTags.name, filter.tag.name),
       filter.tag.value === undefined ? undefined : eq(emailTags.value, filter.tag.value),
       status,
     );
     const from = () =>
-      db.select({ email: emails }).from(emailTags).innerJoin(emails, eq(emails.id, emailTags.emailId));
+      db.select({ email: emails }).from(emailTags).innerJoin(emails, eq(emails.seq, emailTags.emailSeq));
     return {
       page: from()
         .where(where)
-        .orderBy(desc(emailTags.createdAt), desc(emailTags.emailId))
+        .orderBy(desc(emailTags.createdAt), desc(emailTags.emailSeq))
         .limit(limit)
         .offset(offset),
       total: db
         .select({ total: count() })
         .from(emailTags)
-        .innerJoin(emails, eq(emails.id, emailTags.emailId))
+        .innerJoin(emails, eq(emails.seq, emailTags.emailSeq))
         .where(where),
     };
   }
-  const where = and(eq(emails.accountId, filter.accountId), status);
+  const where = and(eq(emails.accountSeq, accountSeqOf(filter.accountId)), status);
   return {
     page: db
       .select({ email: emails })
       .from(emails)
       .where(where)
-      .orderBy(desc(emails.createdAt), desc(emails.id))
+      .orderBy(desc(emails.createdAt), desc(emails.seq))
       .limit(limit)
       .offset(offset),
     total: db.select({ total: count() }).from(emails).where(where),
@@ -132,13 +142,13 @@ export async function listEmails(db: Db, filter: EmailFilter, limit: number, off
 
 /** Scheduled emails, soonest first. */
 export function scheduledQueries(db: Db, accountId: string, limit: number, offset: number) {
-  const where = and(eq(emails.accountId, accountId), eq(emails.status, "scheduled"));
+  const where = and(eq(emails.accountSeq, accountSeqOf(accountId)), eq(emails.status, "scheduled"));
   return {
     page: db
       .select()
       .from(emails)
       .where(where)
-      .orderBy(emails.scheduledAt, emails.id)
+      .orderBy(emails.scheduledAt, emails.seq)
       .limit(limit)
       .offset(offset),
     total: db.select({ total: count() }).from(emails).where(where),
@@ -169,7 +179,12 @@ export async function findEmailWithRecipients(db: Db, accountId: string, id: str
         response: emailRecipients.response,
       })
       .from(emailRecipients)
-      .where(and(eq(emailRecipients.accountId, accountId), eq(emailRecipients.emailId, id)))
+      .where(
+        eq(
+          emailRecipients.emailSeq,
+          sql`(SELECT seq FROM emails WHERE id = ${id} AND account_id = ${accountId})`,
+        ),
+      )
       .orderBy(emailRecipients.address),
   ]);
   const row = rows[0];

@@ -1,7 +1,7 @@
 import type { SQL } from "drizzle-orm";
 import type { Db, Statement } from "../../db/client";
 import { newId } from "../../lib/ids";
-import { domainOf, formatAddress, parseAddress } from "../../mail/address";
+import { formatAddress, parseAddress } from "../../mail/address";
 import { type EmailRow, insertEmailStatements, type NewEmailRow } from "./emails.repo";
 
 /** The `source` of the service's own mail (invitations, sign-in links). */
@@ -58,7 +58,7 @@ export function systemEmail(
     trackClicks: false,
     status: "queued",
     scheduledAt: null,
-    messageId: `<${id}@${domainOf(from.address)}>`,
+    messageId: null,
     lastEvent: "queued",
     lastEventAt: now,
     storedBytes: 0,

@@ -6,6 +6,7 @@ import { findOrCreateCustomer } from "../customers/customers.service";
 import { commitEmails } from "../emails/emails.accept";
 import type { EmailRow } from "../emails/emails.repo";
 import { enqueueEmails } from "../emails/enqueue";
+import { messageIdOf } from "../emails/message-id";
 import { htmlTextOf } from "../portal/html-to-text";
 import { inboxOf, type TicketContext } from "../tickets/ticket-context";
 import { clientIdOf, toTicket } from "../tickets/tickets.dto";
@@ -93,7 +94,7 @@ async function openByEmail(ctx: TicketContext, input: ComposeInput, store: Answe
     htmlText: htmlTextOf(input.body_text, input.body_html),
     status: "queued" as const,
     emailId: email.row.id,
-    emailMessageId: email.row.messageId,
+    emailMessageId: messageIdOf({ ...email.row, messageId: email.row.messageId ?? null }),
     createdAt: ctx.now,
     updatedAt: ctx.now,
     sentAt: ctx.now,

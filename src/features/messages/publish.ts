@@ -7,6 +7,7 @@ import type { CustomerRow } from "../customers/customers.repo";
 import { commitEmails } from "../emails/emails.accept";
 import type { EmailRow } from "../emails/emails.repo";
 import { enqueueEmails } from "../emails/enqueue";
+import { messageIdOf } from "../emails/message-id";
 import type { InboxRow } from "../inboxes/inboxes.repo";
 import { afterTicketResolved, movedToResolved } from "../tickets/after-resolve";
 import type { TicketContext } from "../tickets/ticket-context";
@@ -83,7 +84,9 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
     ...message,
     emailId: email?.row.id ?? null,
     // A reply's is its email's; an inbound message keeps the Message-ID it came with.
-    emailMessageId: email?.row.messageId ?? message.emailMessageId,
+    emailMessageId: email
+      ? messageIdOf({ ...email.row, messageId: email.row.messageId ?? null })
+      : message.emailMessageId,
   };
   // An automatic answer (an out-of-office to a reply) is kept but changes no status, as a note.
   const activity = message.autoSubmitted ? "note" : message.type;

@@ -31,12 +31,12 @@ export const utcDay = (ms: number) => Math.floor(ms / DAY_MS);
 export function countEmails(counter: EmailCounter, which: SQL, now: number): SQL {
   const column = sql.identifier(counter);
   return sql`
-    WITH e AS (SELECT id, account_id FROM emails WHERE ${which} AND source != ${SYSTEM_SOURCE})
+    WITH e AS (SELECT id, seq, account_id FROM emails WHERE ${which} AND source != ${SYSTEM_SOURCE})
     INSERT INTO email_daily (account_id, dim, day, ${column})
     SELECT account_id, dim, ${utcDay(now)}, count(DISTINCT id) FROM (
       SELECT e.id, e.account_id, '' AS dim FROM e
       UNION ALL
-      SELECT e.id, e.account_id, 't:' || t.name || '=' || t.value FROM e JOIN email_tags t ON t.email_id = e.id
+      SELECT e.id, e.account_id, 't:' || t.name || '=' || t.value FROM e JOIN email_tags t ON t.email_seq = e.seq
       UNION ALL
       SELECT e.id, e.account_id, 'i:' || k.inbox_id FROM e
         JOIN messages m ON m.email_id = e.id JOIN tickets k ON k.id = m.ticket_id

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { type Db, runBatch } from "../../db/client";
-import { emailEvents, emails } from "../../db/schema";
+import { emails } from "../../db/schema";
 import { deliveryOutcomes } from "../../mail/delivery-outcomes";
 
 /** Counts an open (first and last time, and how many), with its event. */
@@ -17,7 +17,7 @@ export function recordOpen(db: Db, emailId: string, now: number) {
         lastEventAt: now,
       })
       .where(eq(emails.id, emailId)),
-    sql`INSERT INTO email_events (email_id, type, detail, created_at) SELECT ${emailId}, 'opened', NULL, ${now} WHERE EXISTS (SELECT 1 FROM emails WHERE id = ${emailId})`,
+    sql`INSERT INTO email_events (email_seq, type, detail, created_at) SELECT seq, 'opened', NULL, ${now} FROM emails WHERE id = ${emailId}`,
   ]);
 }
 
@@ -34,6 +34,6 @@ export function recordClick(db: Db, emailId: string, url: string, now: number) {
         lastEventAt: now,
       })
       .where(eq(emails.id, emailId)),
-    db.insert(emailEvents).values({ emailId, type: "clicked", detail: url, createdAt: now }),
+    sql`INSERT INTO email_events (email_seq, type, detail, created_at) SELECT seq, 'clicked', ${url}, ${now} FROM emails WHERE id = ${emailId}`,
   ]);
 }

@@ -11,7 +11,8 @@ const EVENTS = { failed: "bounced", delayed: "delayed", complaint: "complained" 
 const WENT_OUT = sql`('sent', 'delivered', 'bounced')`;
 
 function recipientStatements(email: ReportedEmail, r: ReportedRecipient): Statement[] {
-  const scope = sql`email_id = ${email.id} AND account_id = ${email.accountId} AND address = ${r.address}`;
+  const scope = sql`email_seq = (SELECT seq FROM emails WHERE id = ${email.id} AND account_id = ${email.accountId})
+    AND address = ${r.address}`;
   if (r.action === "failed") {
     return [
       sql`UPDATE email_recipients SET state = 'bounced', response = ${r.diagnostic}
@@ -36,16 +37,16 @@ function emailStatements(email: ReportedEmail, last: ReportedRecipient, now: num
   const event = EVENTS[last.action as keyof typeof EVENTS];
   const status =
     event === "bounced"
-      ? sql`CASE WHEN NOT EXISTS (SELECT 1 FROM email_recipients r WHERE r.email_id = emails.id
+      ? sql`CASE WHEN NOT EXISTS (SELECT 1 FROM email_recipients r WHERE r.email_seq = emails.seq
               AND r.state NOT IN ('bounced', 'rejected')) THEN 'bounced' ELSE status END`
       : sql`status`;
   return [
     // Before the event: a campaign counts the email's first bounce only.
     ...(event === "bounced" ? deliveryOutcomes.firstBounce(email.id, WENT_OUT) : []),
-    sql`INSERT INTO email_events (email_id, type, detail, created_at)
-        SELECT ${email.id}, ${event}, ${last.diagnostic}, ${now}
-        WHERE EXISTS (SELECT 1 FROM emails WHERE id = ${email.id} AND status IN ${WENT_OUT})
-          AND NOT EXISTS (SELECT 1 FROM email_events WHERE email_id = ${email.id} AND type = ${event}
+    sql`INSERT INTO email_events (email_seq, type, detail, created_at)
+        SELECT e.seq, ${event}, ${last.diagnostic}, ${now} FROM emails e
+        WHERE e.id = ${email.id} AND e.status IN ${WENT_OUT}
+          AND NOT EXISTS (SELECT 1 FROM email_events WHERE email_seq = e.seq AND type = ${event}
             AND detail = ${last.diagnostic})`,
     sql`UPDATE emails SET status = ${status}, last_event = ${event}, last_response = ${last.diagnostic},
           last_event_at = ${now}, updated_at = ${now}

@@ -1,6 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { emailRecipients, emails, mailReports } from "../../db/schema";
+import { emailIdInMessageId, messageIdOf } from "../../features/emails/message-id";
 
 export interface ReportedEmail {
   id: string;
@@ -14,7 +15,12 @@ async function withRecipients(db: Db, email: { id: string; accountId: string } |
   const rows = await db
     .select({ address: emailRecipients.address })
     .from(emailRecipients)
-    .where(and(eq(emailRecipients.accountId, email.accountId), eq(emailRecipients.emailId, email.id)));
+    .where(
+      eq(
+        emailRecipients.emailSeq,
+        sql`(SELECT seq FROM emails WHERE id = ${email.id} AND account_id = ${email.accountId})`,
+      ),
+    );
   return { ...email, recipients: rows.map((r) => r.address.toLowerCase()) };
 }
 
@@ -33,12 +39,26 @@ export async function emailById(db: Db, emailId: string): Promise<ReportedEmail 
 
 /** The workspace's email with this Message-ID (what a report sent to an inbox address names). */
 export async function emailByMessageId(db: Db, accountId: string, messageId: string) {
-  const [email] = await db
-    .select({ id: emails.id, accountId: emails.accountId })
+  // The service's own Message-IDs are derived from the email's id (message-id.ts): look it up by
+  // that id, or by a Message-ID the caller chose, and keep it only if it is the one named.
+  const ownId = emailIdInMessageId(messageId);
+  const candidates = await db
+    .select({
+      id: emails.id,
+      accountId: emails.accountId,
+      fromAddress: emails.fromAddress,
+      messageId: emails.messageId,
+    })
     .from(emails)
-    .where(and(eq(emails.accountId, accountId), eq(emails.messageId, messageId)))
-    .limit(1);
-  return withRecipients(db, email);
+    .where(
+      and(
+        eq(emails.accountId, accountId),
+        ownId ? or(eq(emails.id, ownId), eq(emails.messageId, messageId)) : eq(emails.messageId, messageId),
+      ),
+    )
+    .limit(2);
+  const email = candidates.find((candidate) => messageIdOf(candidate) === messageId);
+  return withRecipients(db, email && { id: email.id, accountId: email.accountId });
 }
 
 /**
