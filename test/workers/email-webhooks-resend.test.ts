@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { resendStatements } from "../../src/features/email-webhooks/resend";
 import {
   commitEvents,
   createEndpoint,
@@ -7,6 +8,7 @@ import {
   sweepAt,
 } from "./email-webhooks-helpers";
 import { addKey, callJson, seedWorkspace } from "./helpers";
+import { expectIndexed, planOf } from "./query-plan";
 import { awaitDeliveries, endpoint } from "./webhook-helpers";
 
 const resendPath = (id: string, deliveryId: string) => `/v1/webhooks/${id}/deliveries/${deliveryId}/resend`;
@@ -107,5 +109,14 @@ describe("email event webhooks: resending a delivery", { timeout: 60_000 }, () =
     await patch(true);
     expect((await callJson("POST", resendPath(created.id, eventId), { token: ws.token })).status).toBe(202);
     await awaitDeliveries(hook.path, 2, 0);
+  });
+
+  it("finds the delivery to copy and its endpoint through indexes", async () => {
+    const [endpointLookup, copy] = resendStatements("acc_x", "whk_x", "evt_x", Date.now());
+    if (!endpointLookup || !copy) throw new Error("two statements expected");
+    expectIndexed(await planOf(endpointLookup), "webhook_endpoints");
+    const plan = await planOf(copy);
+    expectIndexed(plan, "email_webhook_outbox");
+    expectIndexed(plan, "webhook_endpoints");
   });
 });
