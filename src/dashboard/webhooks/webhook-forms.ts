@@ -9,10 +9,8 @@ import { EventsField } from "../inboxes/inbox-forms";
 
 const done = z.string().max(40).optional().openapi({ description: "Which confirmation to show." });
 
-export const WebhookListQuery = offsetQuery(20).extend({ done });
-
-/** The endpoint's page: its deliveries paginated like every dashboard list. */
-export const WebhookPageQuery = offsetQuery(20).extend({ done });
+/** The list of endpoints, and an endpoint's page (its deliveries), paginated like every dashboard list. */
+export const PagedQuery = offsetQuery(20).extend({ done });
 
 export const EndpointPath = z.object({
   id: z

@@ -1,11 +1,5 @@
 import { dashboardRoute, formBody } from "../routes";
-import {
-  DeliveryPath,
-  EndpointForm,
-  EndpointPath,
-  WebhookListQuery,
-  WebhookPageQuery,
-} from "./webhook-forms";
+import { DeliveryPath, EndpointForm, EndpointPath, PagedQuery } from "./webhook-forms";
 
 const AS_API =
   "The form's values go through the API's body schema and the same service function as the API (`email-webhooks.service.ts`), so the URL rules (https to a public host; plain-http loopback only in development and test) and the events list are the API's; a refused value re-renders the page with the API's reason and the values sent (400).";
@@ -27,7 +21,7 @@ export const webhookListRoute = dashboardRoute({
   summary: "Webhooks",
   description:
     "The workspace's email event webhook endpoints, newest first (GET /v1/webhooks): URL, events, enabled, and why the service disabled one. Paginated by `offset` and `limit` (default 20). Everyone signed in sees it; admins and owners also get the form that adds an endpoint.",
-  request: { query: WebhookListQuery },
+  request: { query: PagedQuery },
 });
 
 export const createWebhookRoute = dashboardRoute({
@@ -46,7 +40,7 @@ export const webhookPageRoute = dashboardRoute({
   summary: "Email event webhook",
   description:
     "One endpoint: URL, events, enabled, the reason it was disabled; then its recent delivery attempts (GET /v1/webhooks/{id}/deliveries), newest first and paginated by `offset` and `limit` (default 20), each with event, time, status code, duration, error and the exact JSON body sent. Admins and owners get Edit, Enable/Disable, Delete, Send test event, Show secret (a POST) and a Resend button per delivery. Another workspace's id is a 404 page.",
-  request: { params: EndpointPath, query: WebhookPageQuery },
+  request: { params: EndpointPath, query: PagedQuery },
 });
 
 export const editWebhookRoute = dashboardRoute({
