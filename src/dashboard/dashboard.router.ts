@@ -15,6 +15,7 @@ import { dashboardSecurity } from "./security";
 import { surveysPagesRouter } from "./surveys/surveys.handlers";
 import { teamRouter } from "./team/team.handlers";
 import { ticketsPagesRouter } from "./tickets/tickets.handlers";
+import { webhooksPagesRouter } from "./webhooks/webhooks.handlers";
 
 const rootRoute = {
   ...dashboardRoute({
@@ -42,6 +43,7 @@ dashboardRouter.route("/", contactsRouter);
 dashboardRouter.route("/", keysPagesRouter);
 dashboardRouter.route("/", logsRouter);
 dashboardRouter.route("/", eventsPagesRouter);
+dashboardRouter.route("/", webhooksPagesRouter);
 dashboardRouter.route("/", deliverabilityRouter);
 dashboardRouter.route("/", teamRouter);
 dashboardRouter.route("/", campaignsPagesRouter);

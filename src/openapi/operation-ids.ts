@@ -60,6 +60,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "DELETE /v1/webhooks/{id}": "deleteEmailWebhook",
   "POST /v1/webhooks/{id}/test": "sendEmailWebhookTest",
   "GET /v1/webhooks/{id}/deliveries": "listEmailWebhookDeliveries",
+  "POST /v1/webhooks/{id}/deliveries/{delivery_id}/resend": "resendEmailWebhookDelivery",
 
   "GET /v1/suppressions": "listSuppressions",
   "POST /v1/suppressions": "createSuppression",

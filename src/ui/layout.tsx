@@ -50,6 +50,7 @@ export const NAV = [
   { name: "Request logs", href: "/dashboard/request-logs" },
   { name: "SMTP logs", href: "/dashboard/smtp-logs" },
   { name: "Events", href: "/dashboard/events" },
+  { name: "Webhooks", href: "/dashboard/webhooks" },
   { name: "Deliverability", href: "/dashboard/deliverability" },
   { name: "Team", href: "/dashboard/team" },
 ] as const;

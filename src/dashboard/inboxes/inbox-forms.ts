@@ -41,7 +41,7 @@ export const InboxSettingsForm = z.object({
 });
 
 /** A checkbox group posts one `events` field per ticked box: none, one (a string) or several. */
-const EventsField = z
+export const EventsField = z
   .union([text(100), z.array(text(100)).max(50)])
   .optional()
   .openapi({ description: "One `events` field per subscribed event (the checkboxes)." });

@@ -3,12 +3,15 @@ import { ActionButton, Badge, CsrfField, Empty } from "../../ui/components";
 import { EVENT_NAMES } from "../../webhooks/outbox";
 import type { WebhookDraft } from "./inbox-forms";
 
-/** One checkbox per subscribable event; the form posts an `events` field for each ticked one. */
-function EventChoices(props: { selected: readonly string[] }) {
+/**
+ * One checkbox per subscribable event (the inbox events unless `names` says otherwise); the form
+ * posts an `events` field for each ticked one.
+ */
+export function EventChoices(props: { selected: readonly string[]; names?: readonly string[] }) {
   return (
     <fieldset class="events">
       <legend>Events</legend>
-      {EVENT_NAMES.map((name) => (
+      {(props.names ?? EVENT_NAMES).map((name) => (
         <label class="check">
           <input type="checkbox" name="events" value={name} checked={props.selected.includes(name)} />
           {name}

@@ -1,12 +1,14 @@
 import { z } from "@hono/zod-openapi";
-import { defineRoute, jsonBody, jsonResponse } from "../../lib/openapi";
+import { defineRoute, errorResponse, jsonBody, jsonResponse } from "../../lib/openapi";
 import {
   CreateEmailWebhookBodySchema,
   DeliveryListSchema,
+  DeliveryParamsSchema,
   EmailWebhookListQuerySchema,
   EmailWebhookListSchema,
   EmailWebhookParamsSchema,
   EmailWebhookSchema,
+  ResentEventSchema,
   TestEventSchema,
   UpdateEmailWebhookBodySchema,
 } from "./email-webhooks.schemas";
@@ -85,4 +87,18 @@ export const listEmailWebhookDeliveriesRoute = defineRoute("read", {
     "Every attempt, newest first, with the receiver's status, how long it took, why it failed and the payload sent. Events that are over (delivered or given up) are kept 30 days with their attempts.",
   request: { params: EmailWebhookParamsSchema, query: EmailWebhookListQuerySchema },
   responses: { 200: jsonResponse(DeliveryListSchema, "A page of attempts.") },
+});
+
+export const resendEmailWebhookDeliveryRoute = defineRoute("admin", {
+  method: "post",
+  path: "/v1/webhooks/{id}/deliveries/{delivery_id}/resend",
+  tags,
+  summary: "Resend a delivery",
+  description:
+    "Queues the event of a listed delivery (`delivery_id` is its `event_id`) again for this endpoint, with the same `id` (`X-Webhook-Id`) and the exact body first sent, so a receiver that already handled it can recognise it. It is delivered, retried and listed under deliveries like any event, whether the first delivery succeeded or was given up. An endpoint or delivery of another workspace, or a delivery of another endpoint, is 404; a disabled endpoint takes no events (409 `webhook_disabled`: enable it first).",
+  request: { params: DeliveryParamsSchema },
+  responses: {
+    202: jsonResponse(ResentEventSchema, "The event, queued again."),
+    409: errorResponse("The endpoint is disabled."),
+  },
 });

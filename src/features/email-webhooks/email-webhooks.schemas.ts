@@ -44,6 +44,8 @@ export const CreateEmailWebhookBodySchema = z
   .strict()
   .openapi("CreateEmailWebhookRequest");
 
+export type CreateEmailWebhookInput = z.infer<typeof CreateEmailWebhookBodySchema>;
+
 export const UpdateEmailWebhookBodySchema = z
   .object({ url: UrlSchema.optional(), events: EventsSchema.optional(), enabled: z.boolean().optional() })
   .strict()
@@ -55,6 +57,24 @@ export type UpdateEmailWebhookInput = z.infer<typeof UpdateEmailWebhookBodySchem
 export const EmailWebhookParamsSchema = z.object({
   id: z.string().openapi({ param: { name: "id", in: "path" }, example: ID_EXAMPLE }),
 });
+
+export const DeliveryParamsSchema = EmailWebhookParamsSchema.extend({
+  delivery_id: z.string().openapi({
+    param: { name: "delivery_id", in: "path" },
+    description: "The `event_id` of a delivery listed for this endpoint.",
+    example: "evt_01JD3Z6X8Y9ABCDEFGHJKMNPQR",
+  }),
+});
+
+export const ResentEventSchema = z
+  .object({
+    event_id: z.string().openapi({
+      description: "The event's `id` and `X-Webhook-Id`: the same as the delivery resent.",
+      example: "evt_01JD3Z6X8Y9ABCDEFGHJKMNPQR",
+    }),
+    event: z.string().openapi({ example: "email.delivered" }),
+  })
+  .openapi("EmailWebhookResentEvent");
 
 export const TestEventSchema = z
   .object({
