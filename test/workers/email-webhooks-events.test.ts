@@ -1,0 +1,233 @@
+import { env } from "cloudflare:workers";
+import PostalMime from "postal-mime";
+import { describe, expect, it } from "vitest";
+import { deliverEmail } from "../../src/features/emails/deliver";
+import { claimEmail, handOff, LEASE_MS } from "../../src/features/emails/delivery.repo";
+import { recordBounce } from "../../src/features/suppressions/bounces";
+import { sweepEmails } from "../../src/jobs/sweep-emails";
+import { EMAIL_EVENT_NAMES } from "../../src/webhooks/email-events";
+import { createEndpoint, hmacHex, sweepAt } from "./email-webhooks-helpers";
+import { call, callJson, db, eventually, sendingWorkspace } from "./helpers";
+import { heldEmail, smtpEnv } from "./smtp-env";
+import { oneClick, seedCampaign, seedCustomer, tokenFor } from "./unsubscribe-helpers";
+import { type Envelope, endpoint, envelopesAt, receivedAt } from "./webhook-helpers";
+
+type Workspace = Awaited<ReturnType<typeof sendingWorkspace>>;
+
+/** An endpoint of `ws` subscribed to every email event, on a receiver path of its own. */
+async function listening(ws: Workspace) {
+  const hook = endpoint();
+  const created = await createEndpoint(ws.token, { url: hook.url, events: [...EMAIL_EVENT_NAMES] });
+  return { ...hook, secret: created.secret };
+}
+
+/**
+ * Runs the minute sweep now (nobody announces these events yet: the facts commit their outbox
+ * rows, the sweep delivers them), then answers what arrived, as [event, recipient] pairs too.
+ */
+async function deliveredTo(path: string, expected: number, at = Date.now()) {
+  await sweepAt(at);
+  await eventually(async () => (await receivedAt(path)).length >= expected);
+  // A second sweep, as another minute's would, sends nothing again.
+  await sweepAt(Math.max(at, Date.now()));
+  const envelopes = await envelopesAt(path);
+  return { envelopes, pairs: envelopes.map((e) => [e.event, e.data.recipient]).sort() };
+}
+
+const named = (envelopes: Envelope[], event: string) => envelopes.filter((e) => e.event === event);
+
+describe("email event webhooks: the events the mail pipeline makes", { timeout: 90_000 }, () => {
+  it("tells sent, delivered, delayed and bounced per recipient, each once when the queue message comes twice", async () => {
+    const ws = await sendingWorkspace("whk-events.test");
+    const hook = await listening(ws);
+    const { id } = await heldEmail(
+      "whk-events.test",
+      ["ada@example.com", "busy@example.test", "nobody@example.test"],
+      [],
+      ws,
+    );
+    const now = Date.now();
+    expect(await deliverEmail(smtpEnv, id, now)).toEqual({ kind: "retry", delaySeconds: 30 });
+    // The same queue message again: the claim is gone, nothing is written twice.
+    expect(await deliverEmail(smtpEnv, id, now)).toEqual({ kind: "skipped" });
+
+    const { envelopes, pairs } = await deliveredTo(hook.path, 4);
+    expect(pairs).toEqual([
+      ["email.bounced", "nobody@example.test"],
+      ["email.delivered", "ada@example.com"],
+      ["email.delivery_delayed", "busy@example.test"],
+      ["email.sent", null],
+    ]);
+    const [sent] = named(envelopes, "email.sent");
+    expect(Object.keys(sent ?? {})).toEqual(["id", "event", "timestamp", "data"]);
+    expect(sent?.data).toEqual({
+      email_id: id,
+      recipient: null,
+      from: "a@whk-events.test",
+      subject: "Via smart host",
+      tags: [],
+      campaign_id: null,
+      automation_id: null,
+    });
+    expect(named(envelopes, "email.delivered")[0]?.data).toMatchObject({
+      email_id: id,
+      response: expect.stringMatching(/^250 /),
+    });
+    expect(named(envelopes, "email.delivery_delayed")[0]?.data).toMatchObject({
+      response: expect.stringContaining("451"),
+    });
+
+    // Each arrived signed with the endpoint's secret and its own id as X-Webhook-Id.
+    for (const request of await receivedAt(hook.path)) {
+      const [, t, v1] =
+        /^t=(\d+),v1=([0-9a-f]{64})$/.exec(request.headers["x-service-signature"] ?? "") ?? [];
+      expect(v1).toBe(await hmacHex(hook.secret, `${t}.${request.body}`));
+      expect(request.headers["x-webhook-id"]).toBe(JSON.parse(request.body).id);
+    }
+  });
+
+  it("tells email.failed once when the sweep closes an email its dead sender handed over", async () => {
+    const ws = await sendingWorkspace("whk-failed.test");
+    const hook = await listening(ws);
+    const { id } = await heldEmail("whk-failed.test", ["ada@example.com"], [], ws);
+    const claimed = await claimEmail(db(), id, Date.now());
+    expect(claimed && (await handOff(db(), claimed, Date.now()))).toBe(true);
+    const later = Date.now() + LEASE_MS + 1000;
+    await sweepEmails(db(), env.EMAIL_QUEUE, later);
+    await sweepEmails(db(), env.EMAIL_QUEUE, later + 60_000);
+
+    const { envelopes, pairs } = await deliveredTo(hook.path, 1, later + 60_000);
+    expect(pairs).toEqual([["email.failed", "ada@example.com"]]);
+    expect(envelopes[0]?.data.email_id).toBe(id);
+  });
+
+  it("tells the first open per email and the first click per link, with the one recipient", async () => {
+    const ws = await sendingWorkspace("whk-track.test");
+    const hook = await listening(ws);
+    const { body } = await callJson<{ id: string }>("POST", "/v1/emails", {
+      token: ws.token,
+      body: {
+        from: "a@whk-track.test",
+        to: "b@example.com",
+        subject: "Tracked",
+        html: '<p><a href="https://shop.example/one">One</a> <a href="https://shop.example/two">Two</a></p>',
+        track_opens: true,
+        track_clicks: true,
+        tags: [{ name: "kind", value: "receipt" }],
+      },
+    });
+    await eventually(
+      async () =>
+        (await callJson<{ status: string }>("GET", `/v1/emails/${body.id}`, { token: ws.token })).body
+          .status === "sent",
+    );
+    const raw = await (await call("GET", `/v1/emails/${body.id}/content`, { token: ws.token })).text();
+    const html = (await PostalMime.parse(raw)).html ?? "";
+    const pixel = new URL(/<img src="([^"]+)"/.exec(html)?.[1] ?? "");
+    const links = [...html.matchAll(/<a href="([^"]+)"/g)].map(
+      (m) => new URL((m[1] ?? "").replaceAll("&amp;", "&")),
+    );
+    for (let i = 0; i < 2; i++) expect((await call("GET", pixel.pathname)).status).toBe(200);
+    for (const link of [links[0], links[0], links[1]]) {
+      expect((await call("GET", `${link?.pathname}${link?.search}`)).status).toBe(302);
+    }
+    await eventually(async () => {
+      const row = await env.DB.prepare("SELECT open_count, click_count FROM emails WHERE id = ?")
+        .bind(body.id)
+        .first<{ open_count: number; click_count: number }>();
+      return row?.open_count === 2 && row.click_count === 3;
+    });
+
+    const { envelopes, pairs } = await deliveredTo(hook.path, 5);
+    expect(pairs).toEqual([
+      ["email.clicked", "b@example.com"],
+      ["email.clicked", "b@example.com"],
+      ["email.delivered", "b@example.com"],
+      ["email.opened", "b@example.com"],
+      ["email.sent", "b@example.com"],
+    ]);
+    expect(named(envelopes, "email.clicked").map((e) => e.data.link)).toEqual([
+      "https://shop.example/one",
+      "https://shop.example/two",
+    ]);
+    expect(named(envelopes, "email.opened")[0]?.data.tags).toEqual([{ name: "kind", value: "receipt" }]);
+  });
+
+  it("tells a complaint and a hard bounce once per recipient, however often they are reported", async () => {
+    const ws = await sendingWorkspace("whk-bounce.test");
+    const { id } = await heldEmail("whk-bounce.test", ["ada@example.com", "bob@example.com"], [], ws);
+    expect(await deliverEmail(smtpEnv, id)).toEqual({ kind: "done", status: "sent" });
+    const hook = await listening(ws); // after the send: only the reports' events arrive
+    for (let i = 0; i < 2; i++) {
+      await recordBounce(db(), {
+        accountId: ws.accountId,
+        email: "ada@example.com",
+        kind: "complaint",
+        emailId: id,
+        detail: "abuse",
+      });
+      await recordBounce(db(), {
+        accountId: ws.accountId,
+        email: "Bob@example.com",
+        kind: "hard",
+        emailId: id,
+        detail: "5.1.1",
+      });
+    }
+    const { pairs } = await deliveredTo(hook.path, 2);
+    expect(pairs).toEqual([
+      ["email.bounced", "bob@example.com"],
+      ["email.complained", "ada@example.com"],
+    ]);
+  });
+
+  it("tells email.suppressed per refused recipient of a send, with no email id", async () => {
+    const ws = await sendingWorkspace("whk-supp.test");
+    const hook = await listening(ws);
+    await recordBounce(db(), {
+      accountId: ws.accountId,
+      email: "gone@example.com",
+      kind: "hard",
+      emailId: null,
+      detail: null,
+    });
+    const refused = await callJson("POST", "/v1/emails", {
+      token: ws.token,
+      body: { from: "a@whk-supp.test", to: ["gone@example.com", "ok@example.com"], subject: "Hi", text: "x" },
+    });
+    expect(refused.status).toBe(422);
+    const { envelopes, pairs } = await deliveredTo(hook.path, 1);
+    expect(pairs).toEqual([["email.suppressed", "gone@example.com"]]);
+    expect(envelopes[0]?.data).toEqual({
+      email_id: null,
+      recipient: "gone@example.com",
+      from: "a@whk-supp.test",
+      subject: "Hi",
+      tags: [],
+      campaign_id: null,
+      automation_id: null,
+    });
+  });
+
+  it("tells contact.unsubscribed once when the one-click post comes twice", async () => {
+    const ws = await sendingWorkspace("whk-unsub.test");
+    const hook = await listening(ws);
+    const customerId = await seedCustomer(ws.token, "leaving@example.com");
+    const campaignId = await seedCampaign(ws.accountId);
+    const token = await tokenFor(customerId, campaignId);
+    for (let i = 0; i < 2; i++) expect((await oneClick(token)).status).toBe(200);
+    const { envelopes } = await deliveredTo(hook.path, 1);
+    expect(envelopes.map((e) => [e.event, e.data])).toEqual([
+      [
+        "contact.unsubscribed",
+        {
+          contact_id: customerId,
+          email: "leaving@example.com",
+          method: "one_click",
+          campaign_id: campaignId,
+          automation_id: null,
+        },
+      ],
+    ]);
+  });
+});
