@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
 import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
+import { runBatch } from "../../src/db/client";
 import { deliverEmail } from "../../src/features/emails/deliver";
 import { claimEmail, handOff, LEASE_MS } from "../../src/features/emails/delivery.repo";
+import { systemEmail } from "../../src/features/emails/system-mail";
 import { recordBounce } from "../../src/features/suppressions/bounces";
 import { sweepEmails } from "../../src/jobs/sweep-emails";
 import { EMAIL_EVENT_NAMES } from "../../src/webhooks/email-events";
@@ -10,7 +12,7 @@ import { createEndpoint, hmacHex, sweepAt } from "./email-webhooks-helpers";
 import { call, callJson, db, eventually, sendingWorkspace } from "./helpers";
 import { heldEmail, smtpEnv } from "./smtp-env";
 import { oneClick, seedCampaign, seedCustomer, tokenFor } from "./unsubscribe-helpers";
-import { type Envelope, endpoint, envelopesAt, receivedAt } from "./webhook-helpers";
+import { awaitDeliveries, type Envelope, endpoint, envelopesAt, receivedAt } from "./webhook-helpers";
 
 type Workspace = Awaited<ReturnType<typeof sendingWorkspace>>;
 
@@ -22,8 +24,9 @@ async function listening(ws: Workspace) {
 }
 
 /**
- * Runs the minute sweep now (nobody announces these events yet: the facts commit their outbox
- * rows, the sweep delivers them), then answers what arrived, as [event, recipient] pairs too.
+ * Runs the minute sweep at `at` (what delivers events whose announcement never came: these tests
+ * write facts by calling the pipeline's functions, which announce nothing), then answers what
+ * arrived, as [event, recipient] pairs too.
  */
 async function deliveredTo(path: string, expected: number, at = Date.now()) {
   await sweepAt(at);
@@ -31,6 +34,12 @@ async function deliveredTo(path: string, expected: number, at = Date.now()) {
   // A second sweep, as another minute's would, sends nothing again.
   await sweepAt(Math.max(at, Date.now()));
   const envelopes = await envelopesAt(path);
+  return { envelopes, pairs: envelopes.map((e) => [e.event, e.data.recipient]).sort() };
+}
+
+/** What arrived at `path` with no sweep run: the facts' own announcements after their commits. */
+async function announcedTo(path: string, expected: number) {
+  const envelopes = (await awaitDeliveries(path, expected)).map((r) => JSON.parse(r.body) as Envelope);
   return { envelopes, pairs: envelopes.map((e) => [e.event, e.data.recipient]).sort() };
 }
 
@@ -101,7 +110,7 @@ describe("email event webhooks: the events the mail pipeline makes", { timeout: 
     expect(envelopes[0]?.data.email_id).toBe(id);
   });
 
-  it("tells the first open per email and the first click per link, with the one recipient", async () => {
+  it("tells the first open per email and the first click per link, each announced at once (no sweep)", async () => {
     const ws = await sendingWorkspace("whk-track.test");
     const hook = await listening(ws);
     const { body } = await callJson<{ id: string }>("POST", "/v1/emails", {
@@ -138,7 +147,8 @@ describe("email event webhooks: the events the mail pipeline makes", { timeout: 
       return row?.open_count === 2 && row.click_count === 3;
     });
 
-    const { envelopes, pairs } = await deliveredTo(hook.path, 5);
+    // The queue consumer announced sent and delivered, the tracking routes the open and clicks.
+    const { envelopes, pairs } = await announcedTo(hook.path, 5);
     expect(pairs).toEqual([
       ["email.clicked", "b@example.com"],
       ["email.clicked", "b@example.com"],
@@ -209,14 +219,44 @@ describe("email event webhooks: the events the mail pipeline makes", { timeout: 
     });
   });
 
-  it("tells contact.unsubscribed once when the one-click post comes twice", async () => {
+  it("tells nothing of the service's own mail, sent or bounced, beside the workspace's own", async () => {
+    const ws = await sendingWorkspace("whk-system.test");
+    const hook = await listening(ws);
+    const system = systemEmail(
+      db(),
+      env,
+      ws.accountId,
+      { to: "ada@example.com", subject: "Sign in", text: "secret link", html: "<p>secret link</p>" },
+      Date.now(),
+    );
+    await runBatch(db(), system.statements);
+    expect(await deliverEmail(env, system.row.id)).toEqual({ kind: "done", status: "sent" });
+    await recordBounce(db(), {
+      accountId: ws.accountId,
+      email: "ada@example.com",
+      kind: "hard",
+      emailId: system.row.id,
+      detail: "5.1.1",
+    });
+    // The workspace's own email, through the same endpoint: its events are told.
+    const own = await heldEmail("whk-system.test", ["bob@example.com"], [], ws);
+    expect(await deliverEmail(env, own.id)).toEqual({ kind: "done", status: "sent" });
+
+    const { envelopes } = await deliveredTo(hook.path, 2);
+    expect(envelopes.map((e) => [e.event, e.data.email_id]).sort()).toEqual([
+      ["email.delivered", own.id],
+      ["email.sent", own.id],
+    ]);
+  });
+
+  it("tells contact.unsubscribed once when the one-click post comes twice, announced at once", async () => {
     const ws = await sendingWorkspace("whk-unsub.test");
     const hook = await listening(ws);
     const customerId = await seedCustomer(ws.token, "leaving@example.com");
     const campaignId = await seedCampaign(ws.accountId);
     const token = await tokenFor(customerId, campaignId);
     for (let i = 0; i < 2; i++) expect((await oneClick(token)).status).toBe(200);
-    const { envelopes } = await deliveredTo(hook.path, 1);
+    const { envelopes } = await announcedTo(hook.path, 1);
     expect(envelopes.map((e) => [e.event, e.data])).toEqual([
       [
         "contact.unsubscribed",

@@ -54,8 +54,14 @@ function insertFrom(facts: SQL, name: string, now: number): SQL {
     WHERE w.enabled = 1 AND EXISTS (SELECT 1 FROM json_each(w.events) s WHERE s.value = ${name})`;
 }
 
-/** A fresh event id per row, in SQL: `evt_`, the 10 time characters of a ULID of now, 16 hex digits. */
-const eventId = () => sql`${newId("evt").slice(0, 14)} || hex(randomblob(8))`;
+/**
+ * `evt_` and the 10 time characters of a ULID of now: every event id made from now on is at least
+ * this, so the events of facts committed after it can be found and announced (announce.ts).
+ */
+export const eventIdMark = () => newId("evt").slice(0, 14);
+
+/** A fresh event id per row, in SQL: the mark of now, then 16 random hex digits. */
+const eventId = () => sql`${eventIdMark()} || hex(randomblob(8))`;
 
 const hasEndpoints = sql`EXISTS (SELECT 1 FROM webhook_endpoints w0 WHERE w0.account_id = e.account_id)`;
 
