@@ -6,15 +6,17 @@ import { deliverEmail } from "../../src/features/emails/deliver";
 import { claimEmail, handOff, LEASE_MS } from "../../src/features/emails/delivery.repo";
 import { systemEmail } from "../../src/features/emails/system-mail";
 import { recordBounce } from "../../src/features/suppressions/bounces";
+import { reportStatements } from "../../src/inbound/reports/apply-report";
 import { sweepEmails } from "../../src/jobs/sweep-emails";
 import { EMAIL_EVENT_NAMES } from "../../src/webhooks/email-events";
+import { act, campaignOf, campaignWorkspace, createCampaign, emailsOf } from "./campaigns-helpers";
 import { createEndpoint, hmacHex, sweepAt } from "./email-webhooks-helpers";
 import { call, callJson, db, eventually, sendingWorkspace } from "./helpers";
 import { heldEmail, smtpEnv } from "./smtp-env";
 import { oneClick, seedCampaign, seedCustomer, tokenFor } from "./unsubscribe-helpers";
 import { awaitDeliveries, type Envelope, endpoint, envelopesAt, receivedAt } from "./webhook-helpers";
 
-type Workspace = Awaited<ReturnType<typeof sendingWorkspace>>;
+type Workspace = { token: string };
 
 /** An endpoint of `ws` subscribed to every email event, on a receiver path of its own. */
 async function listening(ws: Workspace) {
@@ -217,6 +219,75 @@ describe("email event webhooks: the events the mail pipeline makes", { timeout: 
       campaign_id: null,
       automation_id: null,
     });
+  });
+
+  it("names a campaign's email and refusals by campaign, and tells a DSN's delay and hard bounce once", async () => {
+    const ws = await campaignWorkspace([{ email: "ada@example.org" }, { email: "gone@example.org" }]);
+    const hook = await listening(ws);
+    await recordBounce(db(), {
+      accountId: ws.accountId,
+      email: "gone@example.org",
+      kind: "hard",
+      emailId: null,
+      detail: null,
+    });
+    const campaign = await createCampaign(ws);
+    await act(ws.token, campaign.id, "send");
+    await eventually(async () => (await campaignOf(ws.token, campaign.id)).status === "sent");
+    const [email] = await emailsOf(campaign.id);
+    const id = email?.id ?? "";
+    const tags = [{ name: "campaign", value: campaign.id }];
+
+    const sent = await deliveredTo(hook.path, 3);
+    expect(sent.envelopes.map((e) => [e.event, e.data]).sort()).toEqual([
+      [
+        "email.delivered",
+        expect.objectContaining({
+          email_id: id,
+          recipient: "ada@example.org",
+          campaign_id: campaign.id,
+          tags,
+        }),
+      ],
+      [
+        "email.sent",
+        expect.objectContaining({
+          email_id: id,
+          recipient: "ada@example.org",
+          campaign_id: campaign.id,
+          automation_id: null,
+        }),
+      ],
+      [
+        "email.suppressed",
+        {
+          email_id: null,
+          recipient: "gone@example.org",
+          from: `Acme News <news@${ws.domain}>`,
+          subject: "News for you",
+          tags,
+          campaign_id: campaign.id,
+          automation_id: null,
+        },
+      ],
+    ]);
+
+    // A DSN about ada, received twice: one delay (then a hard bounce) each.
+    const reported = { id, accountId: ws.accountId, recipients: ["ada@example.org"] };
+    const about = { address: "ada@example.org", status: null, replyCode: null };
+    const delayed = { ...about, action: "delayed", diagnostic: "4.4.1 no answer yet", kind: null };
+    const failed = { ...about, action: "failed", diagnostic: "5.1.1 no such user", kind: "hard" as const };
+    for (const recipient of [delayed, delayed, failed, failed]) {
+      await runBatch(db(), reportStatements(reported, [recipient], Date.now()));
+    }
+    const all = await deliveredTo(hook.path, 5);
+    expect(
+      all.pairs.filter(([event]) => event === "email.delivery_delayed" || event === "email.bounced"),
+    ).toEqual([
+      ["email.bounced", "ada@example.org"],
+      ["email.delivery_delayed", "ada@example.org"],
+    ]);
+    expect(named(all.envelopes, "email.delivery_delayed")[0]?.data.response).toBe("4.4.1 no answer yet");
   });
 
   it("tells nothing of the service's own mail, sent or bounced, beside the workspace's own", async () => {
