@@ -95,6 +95,18 @@ describe("email event webhooks: the events the mail pipeline makes", { timeout: 
       expect(v1).toBe(await hmacHex(hook.secret, `${t}.${request.body}`));
       expect(request.headers["x-webhook-id"]).toBe(JSON.parse(request.body).id);
     }
+
+    // The retry for busy@: deferred again (a second delay), and the email is not sent again.
+    const retry = now + 31_000;
+    expect(await deliverEmail(smtpEnv, id, retry)).toEqual({ kind: "retry", delaySeconds: 60 });
+    const again = await deliveredTo(hook.path, 5, retry);
+    expect(again.pairs).toEqual([
+      ["email.bounced", "nobody@example.test"],
+      ["email.delivered", "ada@example.com"],
+      ["email.delivery_delayed", "busy@example.test"],
+      ["email.delivery_delayed", "busy@example.test"],
+      ["email.sent", null],
+    ]);
   });
 
   it("tells email.failed once when the sweep closes an email its dead sender handed over", async () => {
