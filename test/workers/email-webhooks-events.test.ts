@@ -48,7 +48,7 @@ async function announcedTo(path: string, expected: number) {
 const named = (envelopes: Envelope[], event: string) => envelopes.filter((e) => e.event === event);
 
 describe("email event webhooks: the events the mail pipeline makes", { timeout: 90_000 }, () => {
-  it("tells sent, delivered, delayed and bounced per recipient, each once when the queue message comes twice", async () => {
+  it("tells sent, delivered, delayed and bounced per recipient once: a message twice, a crash before the announcement", async () => {
     const ws = await sendingWorkspace("whk-events.test");
     const hook = await listening(ws);
     const { id } = await heldEmail(
@@ -62,6 +62,9 @@ describe("email event webhooks: the events the mail pipeline makes", { timeout: 
     // The same queue message again: the claim is gone, nothing is written twice.
     expect(await deliverEmail(smtpEnv, id, now)).toEqual({ kind: "skipped" });
 
+    // Called directly, the pipeline announced nothing: the facts and their events are committed and
+    // nobody started delivering them, as when a Worker dies right after the commit. The sweep
+    // delivers each, once.
     const { envelopes, pairs } = await deliveredTo(hook.path, 4);
     expect(pairs).toEqual([
       ["email.bounced", "nobody@example.test"],
