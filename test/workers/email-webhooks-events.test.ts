@@ -9,6 +9,13 @@ import { recordBounce } from "../../src/features/suppressions/bounces";
 import { reportStatements } from "../../src/inbound/reports/apply-report";
 import { sweepEmails } from "../../src/jobs/sweep-emails";
 import { EMAIL_EVENT_NAMES } from "../../src/webhooks/email-events";
+import {
+  automationWorkspace,
+  runEnrollment,
+  seedAutomation,
+  seedCustomer as seedContact,
+  seedEnrollment,
+} from "./automations-helpers";
 import { act, campaignOf, campaignWorkspace, createCampaign, emailsOf } from "./campaigns-helpers";
 import { createEndpoint, hmacHex, sweepAt } from "./email-webhooks-helpers";
 import { call, callJson, db, eventually, sendingWorkspace } from "./helpers";
@@ -303,6 +310,40 @@ describe("email event webhooks: the events the mail pipeline makes", { timeout: 
       ["email.delivery_delayed", "ada@example.org"],
     ]);
     expect(named(all.envelopes, "email.delivery_delayed")[0]?.data.response).toBe("4.4.1 no answer yet");
+  });
+
+  it("names an automation's email and refusal by automation", async () => {
+    const ws = await automationWorkspace();
+    const hook = await listening(ws);
+    const welcome = await seedContact(ws.accountId, { email: "new@example.org" });
+    const gone = await seedContact(ws.accountId, { email: "gone@example.org" });
+    await recordBounce(db(), {
+      accountId: ws.accountId,
+      email: "gone@example.org",
+      kind: "hard",
+      emailId: null,
+      detail: null,
+    });
+    const automation = await seedAutomation(ws.accountId, [
+      {
+        id: "stp_mail",
+        type: "send_email",
+        from: `hello@${ws.domain}`,
+        subject: "Hi {{name}}",
+        text: "Welcome",
+      },
+    ]);
+    for (const customer of [welcome, gone]) {
+      const enrollment = await seedEnrollment(automation, customer.id);
+      await using instance = await runEnrollment(enrollment.id);
+      await instance.waitForStatus("complete");
+    }
+    const { envelopes } = await deliveredTo(hook.path, 3);
+    const told = (event: string) =>
+      named(envelopes, event).map((e) => [e.data.recipient, e.data.automation_id]);
+    expect(told("email.sent")).toEqual([["new@example.org", automation.id]]);
+    expect(told("email.suppressed")).toEqual([["gone@example.org", automation.id]]);
+    expect(named(envelopes, "email.suppressed")[0]?.data.subject).toBe("Hi Ada Lovelace");
   });
 
   it("tells nothing of the service's own mail, sent or bounced, beside the workspace's own", async () => {
