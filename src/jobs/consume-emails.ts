@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { sendCampaignRun } from "../features/campaigns/send-run";
+import { announceEmailEventsSince } from "../features/email-webhooks/announce";
+import { eventIdMark } from "../features/email-webhooks/fact-events";
 import { deliverEmails } from "../features/emails/deliver";
 import { describeError, log } from "../lib/logger";
 
@@ -25,7 +27,13 @@ const isCampaignMessage = (body: unknown) =>
  * Sends the batch's emails together (one D1 round trip per step for all of them, see
  * `deliverEmails`) and its campaign batches alongside; a message is acked once its email is settled.
  */
-export async function consumeEmails(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+export async function consumeEmails(
+  batch: MessageBatch<unknown>,
+  env: Env,
+  ctx: ExecutionContext,
+): Promise<void> {
+  // The email event webhooks' events these sends write are made in SQL: announced by their ids' range.
+  const mark = eventIdMark();
   const sends: Array<{ message: Message<unknown>; emailId: string }> = [];
   const campaigns: Promise<void>[] = [];
   for (const message of batch.messages) {
@@ -43,6 +51,7 @@ export async function consumeEmails(batch: MessageBatch<unknown>, env: Env): Pro
     }
   }
   await Promise.all([...campaigns, sendEmails(sends, env)]);
+  announceEmailEventsSince(env.DB, env, mark, ctx);
 }
 
 async function sendEmails(sends: Array<{ message: Message<unknown>; emailId: string }>, env: Env) {

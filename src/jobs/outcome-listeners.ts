@@ -1,4 +1,5 @@
 import { campaignProgress } from "../features/campaigns/progress";
+import { emailWebhookEvents } from "../features/email-webhooks/outcome-listener";
 import { emailRollups } from "../features/reports/email-rollups";
 import { registerDeliveryOutcomeListener } from "../mail/delivery-outcomes";
 
@@ -6,3 +7,4 @@ import { registerDeliveryOutcomeListener } from "../mail/delivery-outcomes";
 // the features that count delivery outcomes hear them without the senders importing them.
 registerDeliveryOutcomeListener(campaignProgress);
 registerDeliveryOutcomeListener(emailRollups);
+registerDeliveryOutcomeListener(emailWebhookEvents);

@@ -14,7 +14,7 @@ export async function handleQueue(
     case QUEUE.requestLogs:
       return consumeRequestLogs(batch, env);
     case QUEUE.emailSend:
-      return consumeEmails(batch, env);
+      return consumeEmails(batch, env, ctx);
     case QUEUE.webhookDispatch:
       return consumeWebhookDispatch(batch, env, ctx);
     case QUEUE.deadLetters:

@@ -9,6 +9,19 @@ export interface SuppressedSend {
   tags: ReadonlyArray<{ name: string; value: string }>;
   inboxId?: string | undefined;
   key?: unknown;
+  /** What its `email.suppressed` webhook events tell: the send's recipients (the suppressed among them get one each). */
+  recipients?: readonly string[];
+  from?: string;
+  subject?: string;
+  campaignId?: string;
+  automationId?: string;
+}
+
+/** What one recipient's attempt or report came to: `deferred` is a deferral or a DSN delay. */
+export interface RecipientFact {
+  address: string;
+  state: "accepted" | "deferred" | "rejected";
+  response: string | null;
 }
 
 /**
@@ -27,6 +40,11 @@ export interface DeliveryOutcomeListener {
    * `reached`: the transport accepted it for someone by now; `fence` is its claim.
    */
   ended(emailId: string, status: string, reached: boolean, fence: SQL, now: number): SQL[];
+  /**
+   * Recipients' outcomes, before their states are written: an attempt's (under its claim, `guard`)
+   * or a report's delays (`guard` its own: the delay not recorded yet).
+   */
+  recipients(emailId: string, facts: RecipientFact[], guard: SQL, now: number): SQL[];
   /** Before a bounce or complaint of one recipient of an email is written to `bounces`. */
   bounced(emailId: string, address: string, kind: "hard" | "soft" | "complaint", now: number): SQL[];
   /** An attempt ended (`sent`, `failed`, `bounced`; other statuses are no outcome); `fence` is its claim. */
@@ -35,8 +53,11 @@ export interface DeliveryOutcomeListener {
   recovered(handedOff: SQL, now: number): SQL[];
   /** Before the email's open is recorded (its `first_opened_at` still tells the first one). */
   firstOpen(emailId: string, now: number): SQL[];
-  /** Before the email's click is recorded (its `first_clicked_at` still tells the first one). */
-  firstClick(emailId: string, now: number): SQL[];
+  /**
+   * Before the email's click on `url` is recorded (its `first_clicked_at` still tells the first
+   * one, its `clicked` events the first on this link).
+   */
+  firstClick(emailId: string, now: number, url: string): SQL[];
   /** Before a bounce report's event is written; `wentOut` lists the statuses of an email that went out. */
   firstBounce(emailId: string, wentOut: SQL): SQL[];
   /**
@@ -67,11 +88,12 @@ export function deliveryOutcomeHook() {
     handedOff: (emailId, claim, now) => collect((l) => l.handedOff(emailId, claim, now)),
     ended: (emailId, status, reached, fence, now) =>
       collect((l) => l.ended(emailId, status, reached, fence, now)),
+    recipients: (emailId, facts, guard, now) => collect((l) => l.recipients(emailId, facts, guard, now)),
     bounced: (emailId, address, kind, now) => collect((l) => l.bounced(emailId, address, kind, now)),
     delivered: (emailId, status, fence, now) => collect((l) => l.delivered(emailId, status, fence, now)),
     recovered: (handedOff, now) => collect((l) => l.recovered(handedOff, now)),
     firstOpen: (emailId, now) => collect((l) => l.firstOpen(emailId, now)),
-    firstClick: (emailId, now) => collect((l) => l.firstClick(emailId, now)),
+    firstClick: (emailId, now, url) => collect((l) => l.firstClick(emailId, now, url)),
     firstBounce: (emailId, wentOut) => collect((l) => l.firstBounce(emailId, wentOut)),
     suppressed: (accountId, sends, when, now) => collect((l) => l.suppressed(accountId, sends, when, now)),
   };

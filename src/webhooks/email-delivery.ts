@@ -207,6 +207,25 @@ export async function deliverEmailEvents(
 }
 
 /**
+ * Delivers the events written since `mark` (an event id's first 14 characters, `evt_` and a ULID's
+ * time: see features/email-webhooks/fact-events.ts), whoever wrote them: for facts whose events
+ * are made in SQL, whose ids nobody knew before the batch. A range of `email_webhook_outbox_event`;
+ * one probe when nothing was written.
+ */
+export async function deliverEmailEventsSince(
+  db: Db,
+  env: DispatchEnv,
+  mark: string,
+  now: number,
+  launch: EmailLaunch,
+  fallback: Fallback,
+): Promise<number> {
+  const jobs = await claim(db, sql`event_id >= ${mark} AND event_id < 'evt~'`, now);
+  await launchAll(db, env, jobs, launch, fallback);
+  return jobs.length;
+}
+
+/**
  * The minute sweep: rows due for a retry, rows whose announcement was lost, and rows whose claim
  * lapsed. Those at their last attempt whose claim lapsed are closed as failed.
  */

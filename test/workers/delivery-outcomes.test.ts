@@ -16,6 +16,7 @@ function marking(name: string): { listener: DeliveryOutcomeListener; marks: SQL[
       accepted: all,
       handedOff: all,
       ended: all,
+      recipients: all,
       bounced: all,
       delivered: all,
       recovered: all,
@@ -31,11 +32,18 @@ const everyOutcome = (outcomes: DeliveryOutcomeListener) => [
   () => outcomes.accepted("eml_X", 0),
   () => outcomes.handedOff("eml_X", sql`1`, 0),
   () => outcomes.ended("eml_X", "sent", true, sql`1`, 0),
+  () =>
+    outcomes.recipients(
+      "eml_X",
+      [{ address: "a@example.com", state: "accepted", response: null }],
+      sql`1`,
+      0,
+    ),
   () => outcomes.bounced("eml_X", "a@example.com", "hard", 0),
   () => outcomes.delivered("eml_X", "sent", sql`1`, 0),
   () => outcomes.recovered(sql`1`, 0),
   () => outcomes.firstOpen("eml_X", 0),
-  () => outcomes.firstClick("eml_X", 0),
+  () => outcomes.firstClick("eml_X", 0, "https://example.com/"),
   () => outcomes.firstBounce("eml_X", sql`('sent')`),
   () => outcomes.suppressed("acc_X", [{ tags: [] }], () => sql`1`, 0),
 ];

@@ -91,6 +91,7 @@ export const campaignProgress: DeliveryOutcomeListener = {
   accepted: () => [],
   handedOff: () => [],
   ended: () => [],
+  recipients: () => [],
   bounced: () => [],
   delivered: deliveredStatements,
   recovered: recoveredStatements,

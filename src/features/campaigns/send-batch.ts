@@ -133,12 +133,20 @@ export async function sendCampaignBatch(
     return "done";
   }
   const suppressed = new Set(state.suppressed);
-  const refused = subscribed.filter((r) => suppressed.has(r.email)).map((r) => r.customerId);
+  const refusedRecipients = subscribed.filter((r) => suppressed.has(r.email));
+  const refused = refusedRecipients.map((r) => r.customerId);
   const settle = [
     // Counted while still pending, before the settling below: once, whichever run settles them.
     ...deliveryOutcomes.suppressed(
       campaign.accountId,
-      refused.map((customerId) => ({ tags: [{ name: "campaign", value: campaign.id }], key: customerId })),
+      refusedRecipients.map((r) => ({
+        tags: [{ name: "campaign", value: campaign.id }],
+        key: r.customerId,
+        recipients: [r.email],
+        from: campaign.from,
+        subject: oneLine(fill(campaign.subject, { email: r.email, name: r.name, unsubscribeUrl: "" })),
+        campaignId: campaign.id,
+      })),
       (send) => sql`EXISTS (SELECT 1 FROM campaign_recipients WHERE campaign_id = ${campaign.id}
         AND customer_id = ${send} ->> '$.key' AND state = 'pending')`,
       now,

@@ -123,6 +123,7 @@ export function finishStatements(
       ? deliveryOutcomes.delivered(email.id, changes.status ?? "", ownedBy(email), now)
       : []),
     ...deliveryOutcomes.ended(email.id, changes.status ?? "", changes.sentAt != null, ownedBy(email), now),
+    ...(outcomes.length > 0 ? deliveryOutcomes.recipients(email.id, outcomes, ownedBy(email), now) : []),
   ];
   for (const state of ["accepted", "deferred", "rejected"] as const) {
     const group = outcomes.filter((o) => o.state === state);

@@ -7,7 +7,7 @@ import { deliveryOutcomes } from "../../mail/delivery-outcomes";
 import { limitSql } from "../usage/limits-sql";
 import { addUsageIf, ensureUsageRow, type UsageAmounts, usageRoom } from "../usage/usage.repo";
 import { assertStorageQuota, currentUsage, emailWindows } from "../usage/usage.service";
-import { attachmentFiles, checkInOrder, type RowAccount, rowFor } from "./emails.accept";
+import { attachmentFiles, checkInOrder, type RowAccount, rowFor, toldOf } from "./emails.accept";
 import { checkSizes } from "./emails.checks";
 import type { NormalizedEmail } from "./emails.input";
 import { type DerivedColumns, insertEmailStatements, type NewEmailRow } from "./emails.repo";
@@ -112,7 +112,7 @@ export async function acceptEmails(
     ...drafts.flatMap((row) => deliveryOutcomes.accepted(row.id, now)),
     ...deliveryOutcomes.suppressed(
       accountId,
-      emails.map((email) => ({ tags: email.tags, key: email.recipients })),
+      emails.map((email) => ({ tags: email.tags, key: email.recipients, ...toldOf(email) })),
       (send) => sql`NOT ${written} AND ${beforeSuppressions} AND EXISTS (SELECT 1 FROM suppressions
         WHERE account_id = ${accountId} AND email IN (SELECT value FROM json_each(${send}, '$.key')))`,
       now,

@@ -130,7 +130,7 @@ async function checkedInOrder(ctx: AcceptContext, emails: NormalizedEmail[]) {
       const suppressed = new Set(ctx.state.suppressed);
       const sends = emails
         .filter((email) => email.recipients.some((address) => suppressed.has(address)))
-        .map((email) => ({ tags: email.tags, inboxId: ctx.inboxId }));
+        .map((email) => ({ tags: email.tags, inboxId: ctx.inboxId, ...toldOf(email) }));
       await runBatch(
         ctx.db,
         deliveryOutcomes.suppressed(ctx.account.id, sends, () => sql`1`, ctx.now),
@@ -139,6 +139,14 @@ async function checkedInOrder(ctx: AcceptContext, emails: NormalizedEmail[]) {
     throw error;
   }
 }
+
+/** What a refused send tells its `email.suppressed` webhook events (SuppressedSend). */
+export const toldOf = (email: NormalizedEmail) => ({
+  recipients: email.recipients,
+  from: formatAddress(email.from),
+  subject: email.subject,
+  ...(email.campaignId ? { campaignId: email.campaignId } : {}),
+});
 
 /** The attachment bytes the emails own, with the R2 keys they go to. */
 export const attachmentFiles = (rows: NewEmailRow[], emails: NormalizedEmail[]) =>

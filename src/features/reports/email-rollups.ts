@@ -99,6 +99,7 @@ export const emailRollups: DeliveryOutcomeListener = {
     if (status === "failed") return [countEmails("failed", sql`id = ${emailId} AND ${fence}`, now)];
     return [];
   },
+  recipients: () => [],
   bounced: (emailId, _address, kind, now) => [
     countEmails(
       BOUNCE_COUNTERS[kind],

@@ -2,8 +2,12 @@ import { AppError } from "../../lib/errors";
 import { describeError, log } from "../../lib/logger";
 import { createRouter } from "../../lib/router";
 import { verifyTrackingSignature } from "../../mail/tracking/signature";
+import { announceEmailEventsSince } from "../email-webhooks/announce";
+import { eventIdMark } from "../email-webhooks/fact-events";
 import { recordClick, recordOpen } from "./tracking.repo";
 import { clickRedirectRoute, openPixelRoute } from "./tracking.routes";
+
+const executionOf = (c: { executionCtx: unknown }) => c.executionCtx as ExecutionContext;
 
 /** A transparent 1x1 GIF. */
 const PIXEL = Uint8Array.from(atob("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"), (c) =>
@@ -15,10 +19,11 @@ export const trackingRouter = createRouter()
     const { id, signature } = c.req.valid("param");
     if (await verifyTrackingSignature(c.env.ENCRYPTION_KEY, "open", id, "", signature)) {
       // Counting must never break the image: mail clients show broken images prominently.
+      const mark = eventIdMark();
       c.executionCtx.waitUntil(
-        recordOpen(c.var.ctx.db, id, c.var.ctx.now).catch((e: unknown) =>
-          log.warn("tracking.open_failed", describeError(e)),
-        ),
+        recordOpen(c.var.ctx.db, id, c.var.ctx.now)
+          .then(() => announceEmailEventsSince(c.env.DB, c.env, mark, executionOf(c)))
+          .catch((e: unknown) => log.warn("tracking.open_failed", describeError(e))),
       );
     }
     return c.body(PIXEL, 200, { "Content-Type": "image/gif", "Cache-Control": "no-store, max-age=0" });
@@ -37,6 +42,8 @@ export const trackingRouter = createRouter()
         "Invalid link",
         "This tracking link was altered; it redirects nowhere.",
       );
+    const mark = eventIdMark();
     await recordClick(c.var.ctx.db, id, u, c.var.ctx.now);
+    announceEmailEventsSince(c.env.DB, c.env, mark, executionOf(c));
     return c.redirect(u, 302);
   });

@@ -23,7 +23,7 @@ export function recordOpen(db: Db, emailId: string, now: number) {
 
 export function recordClick(db: Db, emailId: string, url: string, now: number) {
   return runBatch(db, [
-    ...deliveryOutcomes.firstClick(emailId, now),
+    ...deliveryOutcomes.firstClick(emailId, now, url),
     db
       .update(emails)
       .set({

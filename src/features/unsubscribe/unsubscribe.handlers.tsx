@@ -4,6 +4,8 @@ import { namedList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
 import { iso } from "../../lib/time";
 import { verifyUnsubscribeToken } from "../../mail/unsubscribe-token";
+import { announceEmailEventsSince } from "../email-webhooks/announce";
+import { eventIdMark } from "../email-webhooks/fact-events";
 import { pageSecurity } from "../sessions/page-security";
 import { UnsubscribedPage, UnsubscribeNotFoundPage, UnsubscribePage } from "./unsubscribe.pages";
 import { findTokenCustomer, listUnsubscribed, unsubscribeBatch } from "./unsubscribe.repo";
@@ -48,6 +50,7 @@ unsubscribeRouter
     if (!found) return c.html(<UnsubscribeNotFoundPage />, 404);
     // Without a form content type there is no parsed body: still a one-click post.
     const form = (c.req.valid("form") as { source?: string } | undefined) ?? {};
+    const mark = eventIdMark();
     await unsubscribeBatch(c.var.ctx.db, {
       accountId: found.customer.accountId,
       customerId: found.customer.id,
@@ -55,6 +58,8 @@ unsubscribeRouter
       method: form.source === PAGE_SOURCE ? "link" : "one_click",
       now: c.var.ctx.now,
     });
+    // Its contact.unsubscribed event, if the batch wrote one.
+    announceEmailEventsSince(c.env.DB, c.env, mark, c.executionCtx as unknown as ExecutionContext);
     return c.html(<UnsubscribedPage />, 200);
   });
 

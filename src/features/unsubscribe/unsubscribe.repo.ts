@@ -1,6 +1,7 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import { type Db, runBatch } from "../../db/client";
 import { campaigns, customers, type UnsubscribeMethod, unsubscribes } from "../../db/schema";
+import { unsubscribedEventStatement } from "../email-webhooks/fact-events";
 
 /** The customer a token names, with its workspace: the token carries no account, the row does. */
 export async function findTokenCustomer(db: Db, customerId: string) {
@@ -29,7 +30,7 @@ export interface LinkUnsubscribe {
  * One D1 batch (one transaction, and D1 runs batches one at a time) that unsubscribes the customer
  * only if it is still subscribed. Every statement tests `unsubscribed = 0` and the customer's own
  * update runs last, so two concurrent posts record and count once, and an already unsubscribed
- * customer changes nothing. The campaign counts only when it is the customer's workspace's; the
+ * customer changes nothing (its `contact.unsubscribed` webhook event included). The campaign counts only when it is the customer's workspace's; the
  * record names it under the same condition.
  */
 export function unsubscribeBatch(db: Db, u: LinkUnsubscribe) {
@@ -53,7 +54,7 @@ export function unsubscribeBatch(db: Db, u: LinkUnsubscribe) {
         eq(customers.unsubscribed, false),
       ),
     );
-  return runBatch(db, [record, counted, customer]);
+  return runBatch(db, [record, counted, unsubscribedEventStatement(u, stillSubscribed, u.now), customer]);
 }
 
 /**

@@ -10,7 +10,19 @@ const EVENTS = { failed: "bounced", delayed: "delayed", complaint: "complained" 
 /** Statuses of an email that went out: a report about anything else (still sending) waits. */
 const WENT_OUT = sql`('sent', 'delivered', 'bounced')`;
 
-function recipientStatements(email: ReportedEmail, r: ReportedRecipient): Statement[] {
+/**
+ * A report's delay of a recipient (`r`, per recipient) not told before: the email went out, the
+ * recipient is still accepted, and no `delayed` event of the email has its diagnostic yet (the
+ * same report received again adds none).
+ */
+const delayNotRecorded = (email: ReportedEmail) => sql`e.account_id = ${email.accountId}
+  AND e.status IN ${WENT_OUT}
+  AND EXISTS (SELECT 1 FROM email_recipients x WHERE x.email_seq = e.seq
+    AND x.address = r.value ->> '$.address' AND x.state IN ('accepted', 'unknown'))
+  AND NOT EXISTS (SELECT 1 FROM email_events v WHERE v.email_seq = e.seq AND v.type = 'delayed'
+    AND v.detail IS r.value ->> '$.response')`;
+
+function recipientStatements(email: ReportedEmail, r: ReportedRecipient, now: number): Statement[] {
   const scope = sql`email_seq = (SELECT seq FROM emails WHERE id = ${email.id} AND account_id = ${email.accountId})
     AND address = ${r.address}`;
   if (r.action === "failed") {
@@ -21,6 +33,12 @@ function recipientStatements(email: ReportedEmail, r: ReportedRecipient): Statem
   }
   if (r.action === "delayed") {
     return [
+      ...deliveryOutcomes.recipients(
+        email.id,
+        [{ address: r.address, state: "deferred", response: r.diagnostic }],
+        delayNotRecorded(email),
+        now,
+      ),
       sql`UPDATE email_recipients SET response = ${r.diagnostic}
           WHERE ${scope} AND state IN ('accepted', 'unknown')`,
     ];
@@ -61,7 +79,7 @@ function emailStatements(email: ReportedEmail, last: ReportedRecipient, now: num
  */
 export function reportStatements(email: ReportedEmail, recipients: ReportedRecipient[], now: number) {
   const statements = recipients.flatMap((r) => [
-    ...recipientStatements(email, r),
+    ...recipientStatements(email, r, now),
     ...(r.kind
       ? bounceStatements(
           {

@@ -105,7 +105,17 @@ export async function sendEmailStep(
       // Counted before the claim, only while the step has none: once, however often it runs.
       ...deliveryOutcomes.suppressed(
         p.enrollment.accountId,
-        [{ tags: [{ name: "automation", value: p.automation.id }] }],
+        [
+          {
+            tags: [{ name: "automation", value: p.automation.id }],
+            recipients: [customer.email],
+            from: step.from,
+            subject: oneLine(
+              fill(step.subject, { email: customer.email, name: customer.name ?? null, unsubscribeUrl: "" }),
+            ),
+            automationId: p.automation.id,
+          },
+        ],
         () =>
           sql`NOT EXISTS (SELECT 1 FROM ${enrollmentSteps} WHERE enrollment_id = ${p.enrollment.id} AND step_id = ${step.id})`,
         now,
