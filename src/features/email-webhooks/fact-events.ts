@@ -60,6 +60,18 @@ function insertFrom(facts: SQL, name: string, now: number): SQL {
  */
 export const eventIdMark = () => newId("evt").slice(0, 14);
 
+/**
+ * A read to end a fact's batch with: whether any event was written since `mark`. A hot path (an
+ * open, a click) announces only then, so a fact that told no endpoint (no webhooks, or not the
+ * first open) costs no round trip after its batch.
+ */
+export const eventsWrittenSince = (mark: string) =>
+  sql`SELECT EXISTS (SELECT 1 FROM email_webhook_outbox WHERE event_id >= ${mark} AND event_id < 'evt~') AS written`;
+
+/** The answer of `eventsWrittenSince`, the last statement of a batch's results. */
+export const wroteEvents = (results: D1Result[]) =>
+  Boolean((results.at(-1)?.results[0] as { written?: number } | undefined)?.written);
+
 /** A fresh event id per row, in SQL: the mark of now, then 16 random hex digits. */
 const eventId = () => sql`${eventIdMark()} || hex(randomblob(8))`;
 

@@ -21,8 +21,8 @@ export const trackingRouter = createRouter()
       // Counting must never break the image: mail clients show broken images prominently.
       const mark = eventIdMark();
       c.executionCtx.waitUntil(
-        recordOpen(c.var.ctx.db, id, c.var.ctx.now)
-          .then(() => announceEmailEventsSince(c.env.DB, c.env, mark, executionOf(c)))
+        recordOpen(c.var.ctx.db, id, c.var.ctx.now, mark)
+          .then((wrote) => wrote && announceEmailEventsSince(c.env.DB, c.env, mark, executionOf(c)))
           .catch((e: unknown) => log.warn("tracking.open_failed", describeError(e))),
       );
     }
@@ -43,7 +43,7 @@ export const trackingRouter = createRouter()
         "This tracking link was altered; it redirects nowhere.",
       );
     const mark = eventIdMark();
-    await recordClick(c.var.ctx.db, id, u, c.var.ctx.now);
-    announceEmailEventsSince(c.env.DB, c.env, mark, executionOf(c));
+    if (await recordClick(c.var.ctx.db, id, u, c.var.ctx.now, mark))
+      announceEmailEventsSince(c.env.DB, c.env, mark, executionOf(c));
     return c.redirect(u, 302);
   });

@@ -2,10 +2,19 @@ import { eq, sql } from "drizzle-orm";
 import { type Db, runBatch } from "../../db/client";
 import { emails } from "../../db/schema";
 import { deliveryOutcomes } from "../../mail/delivery-outcomes";
+import { eventIdMark, eventsWrittenSince, wroteEvents } from "../email-webhooks/fact-events";
 
-/** Counts an open (first and last time, and how many), with its event. */
-export function recordOpen(db: Db, emailId: string, now: number) {
-  return runBatch(db, [
+/**
+ * Counts an open (first and last time, and how many), with its event. Answers whether it wrote a
+ * webhook event (the first open, for a workspace with a subscribed endpoint) since `mark`.
+ */
+export async function recordOpen(
+  db: Db,
+  emailId: string,
+  now: number,
+  mark = eventIdMark(),
+): Promise<boolean> {
+  const results = await runBatch(db, [
     ...deliveryOutcomes.firstOpen(emailId, now),
     db
       .update(emails)
@@ -18,11 +27,20 @@ export function recordOpen(db: Db, emailId: string, now: number) {
       })
       .where(eq(emails.id, emailId)),
     sql`INSERT INTO email_events (email_seq, type, detail, created_at) SELECT seq, 'opened', NULL, ${now} FROM emails WHERE id = ${emailId}`,
+    eventsWrittenSince(mark),
   ]);
+  return wroteEvents(results);
 }
 
-export function recordClick(db: Db, emailId: string, url: string, now: number) {
-  return runBatch(db, [
+/** Counts a click, with its event; answers as recordOpen does. */
+export async function recordClick(
+  db: Db,
+  emailId: string,
+  url: string,
+  now: number,
+  mark = eventIdMark(),
+): Promise<boolean> {
+  const results = await runBatch(db, [
     ...deliveryOutcomes.firstClick(emailId, now, url),
     db
       .update(emails)
@@ -35,5 +53,7 @@ export function recordClick(db: Db, emailId: string, url: string, now: number) {
       })
       .where(eq(emails.id, emailId)),
     sql`INSERT INTO email_events (email_seq, type, detail, created_at) SELECT seq, 'clicked', ${url}, ${now} FROM emails WHERE id = ${emailId}`,
+    eventsWrittenSince(mark),
   ]);
+  return wroteEvents(results);
 }
