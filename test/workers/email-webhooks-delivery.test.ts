@@ -16,10 +16,9 @@ import {
 import { call, callJson, db, eventually, seedWorkspace } from "./helpers";
 import { awaitDeliveries, endpoint, receivedAt, verifyElsewhere } from "./webhook-helpers";
 
-const sent = (recipient: string, at = Date.now()) => ({
+const sent = (recipient: string) => ({
   name: "email.sent" as const,
   data: { email_id: "eml_01JD3Z6X8Y9ABCDEFGHJKMNPQR", recipient },
-  at,
 });
 
 /**
@@ -103,7 +102,7 @@ describe("email event webhooks: delivery", { timeout: 60_000 }, () => {
     const hook = endpoint("flaky");
     const created = await createEndpoint(ws.token, { url: hook.url, events: ["email.sent"] });
     const t0 = ahead();
-    const [eventId] = await commitEvents(ws.accountId, [sent("ada@example.com", t0)], t0);
+    const [eventId] = await commitEvents(ws.accountId, [sent("ada@example.com")], t0);
 
     await sweepAt(t0);
     expect(await outboxOf(created.id)).toEqual([
@@ -164,7 +163,7 @@ describe("email event webhooks: delivery", { timeout: 60_000 }, () => {
     const t0 = ahead();
     const ids = await commitEvents(
       ws.accountId,
-      Array.from({ length: 6 }, (_, i) => sent(`r${i}@example.com`, t0)),
+      Array.from({ length: 6 }, (_, i) => sent(`r${i}@example.com`)),
       t0,
     );
     // Nothing announced them: the sweeps find them. Three at once claim each row once between them.
@@ -186,7 +185,7 @@ describe("email event webhooks: delivery", { timeout: 60_000 }, () => {
     const t0 = Date.now();
     const [eventId] = await commitEvents(
       ws.accountId,
-      [{ name: "email.bounced", data: { recipient: "gone@example.com" }, at: t0 }],
+      [{ name: "email.bounced", data: { recipient: "gone@example.com" } }],
       t0,
     );
     const ctx = createExecutionContext();
@@ -207,21 +206,21 @@ describe("email event webhooks: delivery", { timeout: 60_000 }, () => {
     const hook = endpoint("fail");
     const created = await createEndpoint(ws.token, { url: hook.url, events: ["email.sent"] });
     const t0 = ahead();
-    await commitEvents(ws.accountId, [sent("a@example.com", t0)], t0);
+    await commitEvents(ws.accountId, [sent("a@example.com")], t0);
     await sweepAt(t0);
     const failing = await callJson<EndpointBody>("GET", `/v1/webhooks/${created.id}`, { token: ws.token });
     expect(failing.body).toMatchObject({ enabled: true, disabled_reason: null });
 
     // Just short of 3 days of failures: still enabled.
     const almost = t0 + DISABLE_AFTER_FAILING_MS - 60_000;
-    await commitEvents(ws.accountId, [sent("b@example.com", almost)], almost);
+    await commitEvents(ws.accountId, [sent("b@example.com")], almost);
     await sweepAt(almost);
     expect(
       (await callJson<EndpointBody>("GET", `/v1/webhooks/${created.id}`, { token: ws.token })).body.enabled,
     ).toBe(true);
 
     const later = t0 + DISABLE_AFTER_FAILING_MS;
-    await commitEvents(ws.accountId, [sent("c@example.com", later)], later);
+    await commitEvents(ws.accountId, [sent("c@example.com")], later);
     await sweepAt(later);
     const disabled = await callJson<EndpointBody>("GET", `/v1/webhooks/${created.id}`, { token: ws.token });
     expect(disabled.body.enabled).toBe(false);
@@ -229,7 +228,7 @@ describe("email event webhooks: delivery", { timeout: 60_000 }, () => {
 
     // Disabled: new events are not queued for it, and queued ones are closed unsent.
     const sentBefore = (await receivedAt(hook.path)).length;
-    await commitEvents(ws.accountId, [sent("d@example.com", later)], later);
+    await commitEvents(ws.accountId, [sent("d@example.com")], later);
     await sweepAt(later + 10 * 3_600_000);
     expect(await receivedAt(hook.path)).toHaveLength(sentBefore);
     const states = (await outboxOf(created.id)).map((row) => row.state);
@@ -243,7 +242,7 @@ describe("email event webhooks: delivery", { timeout: 60_000 }, () => {
     expect(patched.body).toMatchObject({ enabled: true, disabled_reason: null });
     // Its streak starts again: one more failure does not disable it.
     const resumed = later + DISABLE_AFTER_FAILING_MS;
-    await commitEvents(ws.accountId, [sent("e@example.com", resumed)], resumed);
+    await commitEvents(ws.accountId, [sent("e@example.com")], resumed);
     await sweepAt(resumed);
     expect(
       (await callJson<EndpointBody>("GET", `/v1/webhooks/${created.id}`, { token: ws.token })).body.enabled,
@@ -258,10 +257,10 @@ describe("email event webhooks: delivery", { timeout: 60_000 }, () => {
     const hook = endpoint();
     const created = await createEndpoint(ws.token, { url: hook.url, events: ["email.sent"] });
     const old = Date.now() - EMAIL_WEBHOOK_RETENTION_MS - 60_000;
-    const [expired] = await commitEvents(ws.accountId, [sent("old@example.com", old)], old);
+    const [expired] = await commitEvents(ws.accountId, [sent("old@example.com")], old);
     await sweepAt(old);
     const young = ahead();
-    const [kept] = await commitEvents(ws.accountId, [sent("new@example.com", young)], young);
+    const [kept] = await commitEvents(ws.accountId, [sent("new@example.com")], young);
     expect((await deliveriesOf(ws.token, created.id)).body.pagination.total).toBe(1);
 
     expect(await pruneEmailWebhooks(db(), Date.now())).toBeGreaterThanOrEqual(1);

@@ -1,11 +1,14 @@
 import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
 import { runBatch } from "../../src/db/client";
-import { type EmailEvent, emailWebhookEventStatements } from "../../src/features/email-webhooks/outbox";
+import { insertFrom } from "../../src/features/email-webhooks/fact-events";
+import { newId } from "../../src/lib/ids";
 import {
   attemptEmailDelivery,
   type EmailLaunch,
   sweepEmailWebhooks,
 } from "../../src/webhooks/email-delivery";
+import type { EmailEventName } from "../../src/webhooks/email-events";
 import { callJson, db } from "./helpers";
 
 export interface EndpointBody {
@@ -40,11 +43,29 @@ export async function createEndpoint(
   return created;
 }
 
-/** Facts committed with their outbox rows and never announced: what a crash after the commit leaves. */
+/** An event to put in the outbox as a fact would, with the data given. */
+export interface EmailEvent {
+  name: EmailEventName;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Events committed to the outbox of every subscribed endpoint, through the facts' own envelope
+ * (fact-events.ts `insertFrom`) at `now`, and never announced: what a crash after the commit leaves.
+ */
 export async function commitEvents(accountId: string, events: EmailEvent[], now = Date.now()) {
-  const recorded = emailWebhookEventStatements(accountId, events, now);
-  await runBatch(db(), recorded.statements);
-  return recorded.eventIds;
+  const ids = events.map(() => newId("evt"));
+  await runBatch(
+    db(),
+    events.map((event, i) =>
+      insertFrom(
+        sql`SELECT ${accountId} AS account_id, ${ids[i]} AS id, ${JSON.stringify(event.data)} AS data`,
+        event.name,
+        now,
+      ),
+    ),
+  );
+  return ids;
 }
 
 /** Runs each attempt to its end inside the sweep, so the sweep's promise covers its deliveries. */

@@ -25,7 +25,6 @@ async function deliveredOnce(mode: "ok" | "flaky" = "ok") {
       {
         name: "email.sent",
         data: { email_id: "eml_01JD3Z6X8Y9ABCDEFGHJKMNPQR", recipient: "a@example.com" },
-        at: now,
       },
     ],
     now,

@@ -10,8 +10,7 @@ import { SYSTEM_SOURCE } from "../emails/system-mail";
  * batch: nothing is read before it, and the fact's guard (`which`) decides in the same
  * transaction, so a redelivered queue message, a retry or a racing sweep adds no event twice.
  *
- * The envelope is outbox.ts's, `{ id, event, timestamp, data }`, written by json_object (which
- * keeps key order). Each event's id is made in SQL (the ULID time of `now`, then 16 random hex
+ * The envelope, `{ id, event, timestamp, data }`, is written by json_object (which keeps key order). Each event's id is made in SQL (the ULID time of `now`, then 16 random hex
  * digits: still an `evt_` ULID in form, ordered by time) inside a MATERIALIZED CTE, so it is drawn
  * once and every endpoint receives the same id. For an account without endpoints the CTE stops at
  * one probe of `webhook_endpoints_account_created` per email.
@@ -42,8 +41,16 @@ const onlyRecipient = sql`(SELECT CASE WHEN count(*) = 1 THEN min(x.address) END
 const automationOf = sql`CASE WHEN e.source = 'automation' THEN
   (SELECT t.value FROM email_tags t WHERE t.email_seq = e.seq AND t.name = 'automation') END`;
 
-/** The envelope and the endpoints: what every fact's events share once its rows `f` are chosen. */
-function insertFrom(facts: SQL, name: string, now: number): SQL {
+/** Every enabled endpoint of the fact's workspace that subscribes to `name`. */
+const subscribedTo = (name: string) =>
+  sql`w.enabled = 1 AND EXISTS (SELECT 1 FROM json_each(w.events) s WHERE s.value = ${name})`;
+
+/**
+ * The envelope and the endpoints: what every outbox row shares once its facts `f` (account_id, id,
+ * data) are chosen. The one place the envelope `{ id, event, timestamp, data }` is written, webhook.test's
+ * included; `endpoints` narrows `webhook_endpoints w` within the fact's workspace.
+ */
+export function insertFrom(facts: SQL, name: string, now: number, endpoints: SQL = subscribedTo(name)): SQL {
   return sql`WITH f AS MATERIALIZED (${facts})
     INSERT INTO email_webhook_outbox
       (account_id, endpoint_id, event_id, event, body, state, attempts, next_attempt_at, created_at)
@@ -51,7 +58,7 @@ function insertFrom(facts: SQL, name: string, now: number): SQL {
       json_object('id', f.id, 'event', ${name}, 'timestamp', ${iso(now)}, 'data', json(f.data)),
       'pending', 0, ${now}, ${now}
     FROM f JOIN webhook_endpoints w ON w.account_id = f.account_id
-    WHERE w.enabled = 1 AND EXISTS (SELECT 1 FROM json_each(w.events) s WHERE s.value = ${name})`;
+    WHERE ${endpoints}`;
 }
 
 /**
