@@ -1,4 +1,5 @@
 import { createDb, type Db } from "../db/client";
+import { type AnnounceSince, announcerOf } from "../features/email-webhooks/announce-batch";
 import { newId } from "../lib/ids";
 import { describeError, log } from "../lib/logger";
 import { recordDropped } from "./dropped";
@@ -44,6 +45,7 @@ async function parsed(bytes: Uint8Array): Promise<InboundMail | Error> {
 async function report(
   db: Db,
   secret: string,
+  announce: AnnounceSince,
   message: ForwardableEmailMessage,
   raw: RawMail,
   mail: InboundMail | Error,
@@ -56,15 +58,19 @@ async function report(
   const read = isMail ? await readReport(mail, named, { ...options, mailFrom: message.from }) : null;
   // What the report writes names the raw key.
   await raw.stored;
-  const outcome = await receiveReport(db, {
-    report: read,
-    email,
-    named,
-    envelope: { mailFrom: message.from, rcptTo: message.to },
-    messageId: isMail ? mail.messageId : null,
-    raw,
-    now: Date.now(),
-  });
+  const outcome = await receiveReport(
+    db,
+    {
+      report: read,
+      email,
+      named,
+      envelope: { mailFrom: message.from, rcptTo: message.to },
+      messageId: isMail ? mail.messageId : null,
+      raw,
+      now: Date.now(),
+    },
+    announce,
+  );
   return { kind: "report", outcome };
 }
 
@@ -82,6 +88,7 @@ async function accept(
   message: ForwardableEmailMessage,
   messageId: string,
   raw: RawMail,
+  announce: AnnounceSince,
 ): Promise<Outcome> {
   const envelope = { mailFrom: message.from, rcptTo: message.to, inboxId: route.inbox.id };
   const mail = await parsed(raw.bytes);
@@ -98,6 +105,7 @@ async function accept(
       return report(
         ctx.db,
         ctx.env.ENCRYPTION_KEY,
+        announce,
         message,
         raw,
         mail,
@@ -166,7 +174,7 @@ export async function handleEmail(
     const email = await emailById(db, route.emailId);
     const key = `reports/${route.emailId}/${crypto.randomUUID()}.eml`;
     return keptWhile(env, message, key, async (raw) =>
-      report(db, env.ENCRYPTION_KEY, message, raw, await parsed(raw.bytes), {
+      report(db, env.ENCRYPTION_KEY, announcerOf(env, execution), message, raw, await parsed(raw.bytes), {
         email,
         recipientTag: route.recipientTag,
       }),
@@ -181,6 +189,6 @@ export async function handleEmail(
   };
   const messageId = newId("msg");
   return keptWhile(env, message, rawKeyOf(ctx.accountId, messageId), (raw) =>
-    accept(ctx, route, message, messageId, raw),
+    accept(ctx, route, message, messageId, raw, announcerOf(env, execution)),
   );
 }

@@ -4,8 +4,7 @@ import { namedList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
 import { iso } from "../../lib/time";
 import { verifyUnsubscribeToken } from "../../mail/unsubscribe-token";
-import { announceEmailEventsSince } from "../email-webhooks/announce";
-import { eventIdMark } from "../email-webhooks/fact-events";
+import { announcerOf } from "../email-webhooks/announce-batch";
 import { pageSecurity } from "../sessions/page-security";
 import { UnsubscribedPage, UnsubscribeNotFoundPage, UnsubscribePage } from "./unsubscribe.pages";
 import { findTokenCustomer, listUnsubscribed, unsubscribeBatch } from "./unsubscribe.repo";
@@ -50,16 +49,18 @@ unsubscribeRouter
     if (!found) return c.html(<UnsubscribeNotFoundPage />, 404);
     // Without a form content type there is no parsed body: still a one-click post.
     const form = (c.req.valid("form") as { source?: string } | undefined) ?? {};
-    const mark = eventIdMark();
-    await unsubscribeBatch(c.var.ctx.db, {
-      accountId: found.customer.accountId,
-      customerId: found.customer.id,
-      campaignId: found.campaignId,
-      method: form.source === PAGE_SOURCE ? "link" : "one_click",
-      now: c.var.ctx.now,
-    });
-    // Its contact.unsubscribed event, if the batch wrote one.
-    announceEmailEventsSince(c.env.DB, c.env, mark, c.executionCtx as unknown as ExecutionContext);
+    // Its contact.unsubscribed event, if the batch wrote one, is announced at once.
+    await unsubscribeBatch(
+      c.var.ctx.db,
+      {
+        accountId: found.customer.accountId,
+        customerId: found.customer.id,
+        campaignId: found.campaignId,
+        method: form.source === PAGE_SOURCE ? "link" : "one_click",
+        now: c.var.ctx.now,
+      },
+      announcerOf(c.env, c.executionCtx as unknown as ExecutionContext),
+    );
     return c.html(<UnsubscribedPage />, 200);
   });
 

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
-import { type Db, runBatch } from "../../db/client";
+import type { Db } from "../../db/client";
 import { campaigns, customers, type UnsubscribeMethod, unsubscribes } from "../../db/schema";
+import { type AnnounceSince, runBatchAnnouncing } from "../email-webhooks/announce-batch";
 import { unsubscribedEventStatement } from "../email-webhooks/fact-events";
 
 /** The customer a token names, with its workspace: the token carries no account, the row does. */
@@ -33,7 +34,7 @@ export interface LinkUnsubscribe {
  * customer changes nothing (its `contact.unsubscribed` webhook event included). The campaign counts only when it is the customer's workspace's; the
  * record names it under the same condition.
  */
-export function unsubscribeBatch(db: Db, u: LinkUnsubscribe) {
+export function unsubscribeBatch(db: Db, u: LinkUnsubscribe, announce?: AnnounceSince) {
   const stillSubscribed = sql`EXISTS (SELECT 1 FROM ${customers} WHERE ${customers.id} = ${u.customerId} AND ${customers.accountId} = ${u.accountId} AND ${customers.unsubscribed} = 0)`;
   const ownCampaign = sql`(SELECT ${campaigns.id} FROM ${campaigns} WHERE ${campaigns.id} = ${u.campaignId} AND ${campaigns.accountId} = ${u.accountId})`;
   const record = sql`
@@ -54,7 +55,11 @@ export function unsubscribeBatch(db: Db, u: LinkUnsubscribe) {
         eq(customers.unsubscribed, false),
       ),
     );
-  return runBatch(db, [record, counted, unsubscribedEventStatement(u, stillSubscribed, u.now), customer]);
+  return runBatchAnnouncing(
+    db,
+    () => [record, counted, unsubscribedEventStatement(u, stillSubscribed, u.now), customer],
+    announce,
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
-import { type Db, runBatch } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { MAIL_REPORT_KINDS, REPORT_OUTCOMES } from "../../db/schema";
+import { type AnnounceSince, runBatchAnnouncing } from "../../features/email-webhooks/announce-batch";
 import { newId } from "../../lib/ids";
 import { log } from "../../lib/logger";
 import type { RawMail } from "../raw-mail";
@@ -68,9 +69,14 @@ function listedColumns(report: MailReport | null, acted: ReportedRecipient[]) {
  * Records a bounce or complaint report and, when it names an email of ours and recipients of it,
  * marks them (bounced, delayed, complained), counts the bounces, suppresses as the rules say and
  * updates the email: all in one batch with the record. A report naming no email of ours is
- * recorded and changes nothing. No webhook event: the events are about tickets and inboxes.
+ * recorded and changes nothing. The email events it writes (bounced, complained, delayed) are
+ * announced at once through `announce`; no inbox webhook event: those are about tickets and inboxes.
  */
-export async function receiveReport(db: Db, input: ReportInput): Promise<ReportOutcome> {
+export async function receiveReport(
+  db: Db,
+  input: ReportInput,
+  announce?: AnnounceSince,
+): Promise<ReportOutcome> {
   const { outcome, acted } = outcomeOf(input);
   const detail = (input.report?.recipients ?? []).map((r) => ({
     ...r,
@@ -96,8 +102,12 @@ export async function receiveReport(db: Db, input: ReportInput): Promise<ReportO
     },
     acted.length > 0,
   );
-  const effects = input.email && acted.length > 0 ? reportStatements(input.email, acted, input.now) : [];
-  await runBatch(db, [...effects, record]);
+  const email = acted.length > 0 ? input.email : null;
+  await runBatchAnnouncing(
+    db,
+    () => [...(email ? reportStatements(email, acted, input.now) : []), record],
+    email ? announce : undefined,
+  );
   log.info("inbound.report", {
     type: input.report?.type ?? null,
     outcome,
