@@ -2,8 +2,8 @@
 -- from there, in the caller's order, now kept in `position`), not also as JSON on the row; its
 -- sender's address is computed from the From header as the row is read (a virtual column: no
 -- bytes stored); its acceptance is its own `created_at`, not also an event row (nothing reads that
--- event); and a recipient whose transport answer is its email's `last_response` keeps NULL instead
--- of a copy (features/emails/recipient-response.ts). Every email, recipient and tag is kept; only
+-- event); and a recipient or a transport event whose answer is its email's `last_response` keeps
+-- NULL instead of a copy (features/emails/shared-response.ts). Every email, recipient and tag is kept; only
 -- the creation events go, each of which says no more than its email's `created_at`.
 ALTER TABLE `email_tags` ADD `position` integer DEFAULT 0 NOT NULL;
 --> statement-breakpoint
@@ -35,15 +35,21 @@ ALTER TABLE `emails` ADD `from_address` text GENERATED ALWAYS AS (CASE WHEN subs
   length(rtrim(from_header, replace(from_header, '<', ''))) + 1,
   length(from_header) - length(rtrim(from_header, replace(from_header, '<', ''))) - 1) ELSE from_header END) VIRTUAL NOT NULL;
 --> statement-breakpoint
--- Before an email's answer changes, the recipients that shared it get it written out: each keeps
--- the answer it was given, whichever statement changes the email's.
+-- When an email's answer changes, the recipients and events that shared it get it written out:
+-- each keeps the answer it was given, whichever statement changes the email's.
 CREATE TRIGGER `emails_last_response_kept` AFTER UPDATE OF `last_response` ON `emails`
 WHEN OLD.`last_response` IS NOT NEW.`last_response`
 BEGIN
   UPDATE `email_recipients` SET `response` = OLD.`last_response`
   WHERE `email_seq` = OLD.`seq` AND `response` IS NULL AND `state` IN ('accepted', 'deferred', 'rejected', 'unknown');
+  UPDATE `email_events` SET `detail` = OLD.`last_response`
+  WHERE `email_seq` = OLD.`seq` AND `detail` IS NULL AND `type` IN ('sent', 'deferred', 'failed');
 END;
 --> statement-breakpoint
 UPDATE `email_recipients` SET `response` = NULL
 WHERE `state` IN ('accepted', 'deferred', 'rejected', 'unknown')
   AND `response` = (SELECT `last_response` FROM `emails` WHERE `seq` = `email_recipients`.`email_seq`);
+--> statement-breakpoint
+UPDATE `email_events` SET `detail` = NULL
+WHERE `type` IN ('sent', 'deferred', 'failed')
+  AND `detail` = (SELECT `last_response` FROM `emails` WHERE `seq` = `email_events`.`email_seq`);

@@ -98,6 +98,18 @@ describe("temporary refusals (4xx)", () => {
         { address: "busy@example.test", status: "deferred", response: expect.stringContaining("451") },
       ],
     });
+    // So does each attempt's event: the first one's answer was the 250 that reached ada@.
+    const events = await env.DB.prepare(
+      `SELECT v.type, coalesce(v.detail, CASE WHEN v.type IN ('sent', 'deferred', 'failed') THEN e.last_response END) AS answer
+       FROM email_events v JOIN emails e ON e.seq = v.email_seq WHERE e.id = ? ORDER BY v.id`,
+    )
+      .bind(id)
+      .all<{ type: string; answer: string }>();
+    expect(events.results.map((v) => [v.type, v.answer.slice(0, 3)])).toEqual([
+      ["deferred", "250"],
+      ...Array.from({ length: 4 }, () => ["deferred", "451"]),
+      ["sent", "451"],
+    ]);
   });
 
   it("counts one soft bounce per email and recipient, so a greylisting host suppresses nobody by itself", async () => {

@@ -4,7 +4,7 @@ import { emails } from "../../db/schema";
 import { mayActSql } from "../../lib/workspace-gate";
 import { deliveryOutcomes } from "../../mail/delivery-outcomes";
 import type { EmailRow, NewEmailRow } from "./emails.repo";
-import { unshareRecipientResponses } from "./recipient-response";
+import { unshareResponses } from "./shared-response";
 
 /**
  * How long a claim lasts. Building a message and handing it over take seconds; a sender that has
@@ -149,7 +149,7 @@ export function finishStatements(
       .update(emails)
       .set({ ...changes, leaseUntil: null, lastEventAt: now, updatedAt: now })
       .where(and(eq(emails.id, email.id), eq(emails.status, "sending"), eq(emails.attempts, email.attempts))),
-    unshareRecipientResponses(email.seq),
+    ...unshareResponses(email.seq),
   );
   return statements;
 }

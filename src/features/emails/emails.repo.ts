@@ -4,7 +4,7 @@ import { accountUsage, emailRecipients, emails, emailTags } from "../../db/schem
 import { mayActSql } from "../../lib/workspace-gate";
 import { accountSeqOf } from "./email-keys";
 import { tagsJsonOf } from "./email-tags";
-import { shownRecipientResponse } from "./recipient-response";
+import { shownRecipientResponse } from "./shared-response";
 
 export type EmailRow = typeof emails.$inferSelect;
 /** The columns of an email as the API shows it: its row and its tags (JSON), in one query. */
