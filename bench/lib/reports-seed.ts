@@ -94,10 +94,9 @@ function apiEmails(ids: SeedIds, first: number, last: number, count: number, now
   const inChunk = `account_id = ${account} AND source = 'api' AND created_at BETWEEN ${at(first)} AND ${at(last)}`;
   return [
     `${seq(first, last)}
-INSERT INTO emails (id, account_id, account_seq, source, from_header, from_address, to_list, subject, tags, status, message_id, last_event, last_event_at, attempts, handoff_attempt, sent_at, open_count, first_opened_at, last_opened_at, click_count, first_clicked_at, last_clicked_at, created_at, updated_at)
-SELECT 'eml_' || ${ulid("at")}, ${account}, (SELECT seq FROM accounts WHERE id = ${account}), 'api', 'Bench <news@bench.test>', 'news@bench.test',
+INSERT INTO emails (id, account_id, account_seq, source, from_header, to_list, subject, status, message_id, last_event, last_event_at, attempts, handoff_attempt, sent_at, open_count, first_opened_at, last_opened_at, click_count, first_clicked_at, last_clicked_at, created_at, updated_at)
+SELECT 'eml_' || ${ulid("at")}, ${account}, (SELECT seq FROM accounts WHERE id = ${account}), 'api', 'Bench <news@bench.test>',
   '["customer@example.com"]', 'Bench email ' || n,
-  '[{"name":"category","value":"' || ${pick(CATEGORIES, "n")} || '"}]',
   s.status, '<' || printf('%08d', n) || '.' || ${account} || '@bench.test>', s.status, at + 2000, 1, 1,
   CASE s.status WHEN 'delivered' THEN at + 2000 END,
   n % 3 = 0, CASE WHEN n % 3 = 0 THEN at + 3600000 END, CASE WHEN n % 3 = 0 THEN at + 3600000 END,
@@ -106,7 +105,8 @@ SELECT 'eml_' || ${ulid("at")}, ${account}, (SELECT seq FROM accounts WHERE id =
 FROM (SELECT n, ${start} + (n * ${EMAIL_SPAN_MS}) / ${count} AS at,
   CASE WHEN n % 50 = 0 THEN 'failed' WHEN n % 100 = 7 THEN 'bounced' ELSE 'delivered' END AS status FROM seq) s;`,
     `INSERT INTO email_tags (email_seq, account_seq, name, value, created_at)
-SELECT seq, account_seq, 'category', json_extract(tags, '$[0].value'), created_at FROM emails WHERE ${inChunk};`,
+SELECT seq, account_seq, 'category', ${pick(CATEGORIES, "CAST(substr(subject, 13) AS INTEGER)")}, created_at
+FROM emails WHERE ${inChunk};`,
     `INSERT INTO email_events (email_seq, type, created_at)
 SELECT seq, CASE status WHEN 'delivered' THEN 'sent' ELSE status END, created_at + 1000 FROM emails WHERE ${inChunk};`,
     `INSERT INTO bounces (account_id, email, kind, email_id, detail, created_at)
@@ -138,8 +138,8 @@ FROM (SELECT n, ${start} + (n * ${TICKET_SPAN_MS}) / ${count} AS at FROM seq);`,
     `INSERT INTO messages (id, account_id, ticket_id, type, direction, author_type, from_address, to_list, subject, body_text, is_draft, status, created_at, updated_at)
 SELECT 'msg_' || ${ulid("created_at")}, account_id, id, 'customer', 'inbound', 'customer', 'customer@example.com',
   '[]', subject, 'Help, please.', 0, 'received', created_at, created_at FROM tickets WHERE ${chunk};`,
-    `INSERT INTO emails (id, account_id, account_seq, source, from_header, from_address, to_list, subject, status, message_id, last_event, last_event_at, attempts, handoff_attempt, sent_at, created_at, updated_at)
-SELECT 'eml_' || substr(t.id, 5), t.account_id, (SELECT seq FROM accounts WHERE id = t.account_id), 'ticket', 'Support <support@bench.test>', 'support@bench.test',
+    `INSERT INTO emails (id, account_id, account_seq, source, from_header, to_list, subject, status, message_id, last_event, last_event_at, attempts, handoff_attempt, sent_at, created_at, updated_at)
+SELECT 'eml_' || substr(t.id, 5), t.account_id, (SELECT seq FROM accounts WHERE id = t.account_id), 'ticket', 'Support <support@bench.test>',
   '["customer@example.com"]', 'Re: ' || t.subject, 'delivered', '<' || t.id || '@bench.test>', 'delivered',
   ${replyAt} + 2000, 1, 1, ${replyAt} + 2000, ${replyAt}, ${replyAt} + 2000
 FROM tickets t WHERE t.${chunk};`,

@@ -87,7 +87,29 @@ describe("temporary refusals (4xx)", () => {
     // busy@ keeps deferring: every later attempt goes to it alone.
     expect(await retryUntilDone(id, Date.now() + 31_000)).toEqual({ kind: "done", status: "sent" });
     expect((await received(id, "partial.test")).map((m) => m.to)).toEqual([["ada@example.com"]]);
-    expect(await emailOf(ws.token, id)).toMatchObject({ status: "sent", attempts: 6 });
+    // Each recipient keeps the answer it was given, though the email's last one changed since
+    // (a recipient shares its email's answer instead of a copy until then: migration 0032).
+    expect(await emailOf(ws.token, id)).toMatchObject({
+      status: "sent",
+      attempts: 6,
+      last_response: expect.stringContaining("451"),
+      recipients: [
+        { address: "ada@example.com", status: "accepted", response: expect.stringMatching(/^250 /) },
+        { address: "busy@example.test", status: "deferred", response: expect.stringContaining("451") },
+      ],
+    });
+    // So does each attempt's event: the first one's answer was the 250 that reached ada@.
+    const events = await env.DB.prepare(
+      `SELECT v.type, coalesce(v.detail, CASE WHEN v.type IN ('sent', 'deferred', 'failed') THEN e.last_response END) AS answer
+       FROM email_events v JOIN emails e ON e.seq = v.email_seq WHERE e.id = ? ORDER BY v.id`,
+    )
+      .bind(id)
+      .all<{ type: string; answer: string }>();
+    expect(events.results.map((v) => [v.type, v.answer.slice(0, 3)])).toEqual([
+      ["deferred", "250"],
+      ...Array.from({ length: 4 }, () => ["deferred", "451"]),
+      ["sent", "451"],
+    ]);
   });
 
   it("counts one soft bounce per email and recipient, so a greylisting host suppresses nobody by itself", async () => {

@@ -3,6 +3,11 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "driz
 import { accounts } from "./accounts";
 import { connections } from "./connections";
 
+/** The address in `from_header`: what follows its last `<`, without the closing `>`. */
+const FROM_ADDRESS = sql`CASE WHEN substr(from_header, -1) = '>' THEN substr(from_header,
+  length(rtrim(from_header, replace(from_header, '<', ''))) + 1,
+  length(from_header) - length(rtrim(from_header, replace(from_header, '<', ''))) - 1) ELSE from_header END`;
+
 export const EMAIL_STATUSES = [
   "scheduled",
   "queued",
@@ -18,7 +23,8 @@ export const EMAIL_STATUSES = [
  * Compact by design (issue 29; migration 0031): `seq`, the row's own number, is what recipients,
  * tags and events refer to instead of the 30-character public id; `account_seq` (accounts.seq)
  * names the workspace in the list indexes. The public id and account_id stay for lookups and
- * tenancy checks.
+ * tenancy checks. Nothing is kept twice (migration 0032): the tags are `email_tags` rows, the
+ * sender's address is read from the From header, and the email's acceptance is its `created_at`.
  */
 export const emails = sqliteTable(
   "emails",
@@ -35,7 +41,11 @@ export const emails = sqliteTable(
     /** How it reached us: api, batch, smtp (the relay) or ticket (support replies). */
     source: text("source").notNull().default("api"),
     from: text("from_header").notNull(),
-    fromAddress: text("from_address").notNull(),
+    /**
+     * The sender's bare address, read from the From header (`Name <address>` or `address`; an
+     * address never holds `<`), not stored: SQLite computes it as the row is read.
+     */
+    fromAddress: text("from_address").notNull().generatedAlwaysAs(FROM_ADDRESS, { mode: "virtual" }),
     /** JSON arrays of header-formatted addresses. */
     to: text("to_list").notNull(),
     cc: text("cc_list").notNull().default("[]"),
@@ -46,8 +56,6 @@ export const emails = sqliteTable(
     text: text("text"),
     /** JSON object of custom headers. */
     headers: text("headers").notNull().default("{}"),
-    /** JSON array of { name, value }. */
-    tags: text("tags").notNull().default("[]"),
     /** JSON array of { filename, content_type, content_id, size, key } (bytes in R2 under key). */
     attachments: text("attachments").notNull().default("[]"),
     trackOpens: integer("track_opens", { mode: "boolean" }).notNull().default(false),
@@ -144,6 +152,7 @@ export const emailRecipients = sqliteTable(
   ],
 );
 
+/** An email's tags: the list's tag filter walks their indexes, and the email shows them from here. */
 export const emailTags = sqliteTable(
   "email_tags",
   {
@@ -153,6 +162,8 @@ export const emailTags = sqliteTable(
     accountSeq: integer("account_seq").notNull(),
     name: text("name").notNull(),
     value: text("value").notNull(),
+    /** Where the tag stood in the caller's list (0 first): the email shows its tags in that order. */
+    position: integer("position").notNull().default(0),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [
@@ -162,7 +173,10 @@ export const emailTags = sqliteTable(
   ],
 );
 
-/** What happened to an email, oldest first: accepted, sent, bounced, opened, clicked... */
+/**
+ * What happened to an email after it was accepted, oldest first: sent, deferred, bounced, opened,
+ * clicked... Its acceptance is no row here: the email's `created_at` says when.
+ */
 export const emailEvents = sqliteTable(
   "email_events",
   {

@@ -3,6 +3,7 @@ import { newId } from "../../lib/ids";
 import { iso } from "../../lib/time";
 import type { SuppressedSend } from "../../mail/delivery-outcomes";
 import type { EmailEventName } from "../../webhooks/email-events";
+import { tagsJsonOf } from "../emails/email-tags";
 import { SYSTEM_SOURCE } from "../emails/system-mail";
 
 /**
@@ -89,7 +90,7 @@ export function factEventStatement(fact: FactEvents, now: number): SQL {
   const extra = fact.extra ? sql`, ${fact.extra}` : sql``;
   const common = (recipient: SQL) => sql`e.account_id AS account_id, ${eventId()} AS id,
     json_object('email_id', e.id, 'recipient', ${recipient}, 'from', e.from_header, 'subject', e.subject,
-      'tags', json(e.tags), 'campaign_id', e.campaign_id, 'automation_id', ${automationOf}${extra}) AS data`;
+      'tags', json(${tagsJsonOf(sql`e.seq`)}), 'campaign_id', e.campaign_id, 'automation_id', ${automationOf}${extra}) AS data`;
   const facts = fact.recipients
     ? sql`SELECT ${common(sql`r.value ->> '$.address'`)}
         FROM emails e, json_each(${JSON.stringify(fact.recipients.rows)}) r

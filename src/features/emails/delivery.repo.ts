@@ -4,6 +4,7 @@ import { emails } from "../../db/schema";
 import { mayActSql } from "../../lib/workspace-gate";
 import { deliveryOutcomes } from "../../mail/delivery-outcomes";
 import type { EmailRow, NewEmailRow } from "./emails.repo";
+import { unshareResponses } from "./shared-response";
 
 /**
  * How long a claim lasts. Building a message and handing it over take seconds; a sender that has
@@ -148,6 +149,7 @@ export function finishStatements(
       .update(emails)
       .set({ ...changes, leaseUntil: null, lastEventAt: now, updatedAt: now })
       .where(and(eq(emails.id, email.id), eq(emails.status, "sending"), eq(emails.attempts, email.attempts))),
+    ...unshareResponses(email.seq),
   );
   return statements;
 }

@@ -1,6 +1,6 @@
 import type { RECIPIENT_STATES } from "../../db/schema";
 import { iso, isoOrNull } from "../../lib/time";
-import type { EmailRow } from "./emails.repo";
+import type { ShownEmail } from "./emails.repo";
 import { messageIdOf } from "./message-id";
 import { isSystemEmail } from "./system-mail";
 
@@ -12,7 +12,7 @@ export interface StoredAttachment {
   key: string;
 }
 
-export function toEmailSummary(row: EmailRow) {
+export function toEmailSummary(row: ShownEmail) {
   const attachments = JSON.parse(row.attachments) as StoredAttachment[];
   return {
     object: "email" as const,
@@ -58,7 +58,7 @@ export interface RecipientView {
 }
 
 /** The service's own mail carries sign-in and invitation links: no API key may read its body. */
-export function toEmail(row: EmailRow, recipients: RecipientView[]) {
+export function toEmail(row: ShownEmail, recipients: RecipientView[]) {
   const redacted = isSystemEmail(row);
   return {
     ...toEmailSummary(row),

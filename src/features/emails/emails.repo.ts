@@ -3,15 +3,21 @@ import type { Db, Statement } from "../../db/client";
 import { accountUsage, emailRecipients, emails, emailTags } from "../../db/schema";
 import { mayActSql } from "../../lib/workspace-gate";
 import { accountSeqOf } from "./email-keys";
+import { tagsJsonOf } from "./email-tags";
+import { shownRecipientResponse } from "./shared-response";
 
 export type EmailRow = typeof emails.$inferSelect;
+/** The columns of an email as the API shows it: its row and its tags (JSON), in one query. */
+const shownEmail = { ...getTableColumns(emails), tags: tagsJsonOf(emails.seq) };
+export type ShownEmail = EmailRow & { tags: string };
 /** An email to insert: its row numbers (seq, account_seq) are the database's to give. */
 export type NewEmailRow = Omit<typeof emails.$inferInsert, "seq" | "accountSeq">;
 /** Columns whose value a conditional insert reads as it runs (the sender connection's id). */
 export type DerivedColumns = Partial<Record<keyof NewEmailRow, SQL>>;
 
 /**
- * The statements that create one email with its recipients, tags and first event (for runBatch).
+ * The statements that create one email with its recipients and tags (for runBatch). Its
+ * acceptance is its own `created_at`: no event row repeats it.
  * With `onlyIf`, every one of them writes only when that condition holds as the batch runs: an
  * email that belongs to a conditional write (an invitation that needs a free seat) commits with it
  * in one batch, or not at all. `derived` columns take their value from SQL evaluated as the
@@ -34,11 +40,9 @@ export function insertEmailStatements(
       INSERT OR IGNORE INTO email_recipients (email_seq, account_seq, address, created_at)
       SELECT e.seq, e.account_seq, j.value, ${row.createdAt} FROM ${email}, json_each(${JSON.stringify(recipients)}) AS j`,
     sql`
-      INSERT INTO email_tags (email_seq, account_seq, name, value, created_at)
-      SELECT e.seq, e.account_seq, j.value ->> 'name', j.value ->> 'value', ${row.createdAt}
+      INSERT INTO email_tags (email_seq, account_seq, name, value, position, created_at)
+      SELECT e.seq, e.account_seq, j.value ->> 'name', j.value ->> 'value', j.key, ${row.createdAt}
       FROM ${email}, json_each(${JSON.stringify(tags)}) AS j`,
-    sql`INSERT INTO email_events (email_seq, type, created_at)
-        SELECT e.seq, ${row.lastEvent}, ${row.createdAt} FROM ${email}`,
   ];
 }
 
@@ -83,7 +87,7 @@ export function emailQueries(db: Db, filter: EmailFilter, limit: number, offset:
     );
     const from = () =>
       db
-        .select({ email: emails })
+        .select({ email: shownEmail })
         .from(emailRecipients)
         .innerJoin(emails, eq(emails.seq, emailRecipients.emailSeq));
     return {
@@ -107,7 +111,7 @@ export function emailQueries(db: Db, filter: EmailFilter, limit: number, offset:
       status,
     );
     const from = () =>
-      db.select({ email: emails }).from(emailTags).innerJoin(emails, eq(emails.seq, emailTags.emailSeq));
+      db.select({ email: shownEmail }).from(emailTags).innerJoin(emails, eq(emails.seq, emailTags.emailSeq));
     return {
       page: from()
         .where(where)
@@ -124,7 +128,7 @@ export function emailQueries(db: Db, filter: EmailFilter, limit: number, offset:
   const where = and(eq(emails.accountSeq, accountSeqOf(filter.accountId)), status);
   return {
     page: db
-      .select({ email: emails })
+      .select({ email: shownEmail })
       .from(emails)
       .where(where)
       .orderBy(desc(emails.createdAt), desc(emails.seq))
@@ -145,7 +149,7 @@ export function scheduledQueries(db: Db, accountId: string, limit: number, offse
   const where = and(eq(emails.accountSeq, accountSeqOf(accountId)), eq(emails.status, "scheduled"));
   return {
     page: db
-      .select()
+      .select(shownEmail)
       .from(emails)
       .where(where)
       .orderBy(emails.scheduledAt, emails.seq)
@@ -164,11 +168,11 @@ export async function findEmail(db: Db, accountId: string, id: string) {
   return rows[0] ?? null;
 }
 
-/** One email of the workspace with its recipients' delivery states, in one round trip. */
+/** One email of the workspace with its tags and recipients' delivery states, in one round trip. */
 export async function findEmailWithRecipients(db: Db, accountId: string, id: string) {
   const [rows, recipients] = await db.batch([
     db
-      .select()
+      .select(shownEmail)
       .from(emails)
       .where(and(eq(emails.accountId, accountId), eq(emails.id, id)))
       .limit(1),
@@ -176,7 +180,7 @@ export async function findEmailWithRecipients(db: Db, accountId: string, id: str
       .select({
         address: emailRecipients.address,
         state: emailRecipients.state,
-        response: emailRecipients.response,
+        response: shownRecipientResponse,
       })
       .from(emailRecipients)
       .where(
@@ -203,7 +207,7 @@ export async function rescheduleEmail(db: Db, accountId: string, id: string, at:
         inArray(emails.status, ["scheduled", "queued"]),
       ),
     )
-    .returning();
+    .returning(shownEmail);
   return rows[0] ?? null;
 }
 
@@ -242,7 +246,7 @@ export async function cancelEmail(db: Db, accountId: string, id: string, now: nu
         storedBytes: keptBytes,
       })
       .where(cancellable)
-      .returning(),
+      .returning(shownEmail),
   ]);
   return rows[0] ?? null;
 }

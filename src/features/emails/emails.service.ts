@@ -20,6 +20,7 @@ import {
   listEmails,
   type NewEmailRow,
   rescheduleEmail,
+  type ShownEmail,
   scheduledQueries,
 } from "./emails.repo";
 import type { BatchEmailInput, SendEmailInput } from "./emails.schemas";
@@ -163,7 +164,7 @@ export async function getEmail(ctx: EmailContext, id: string) {
 }
 
 /** An email not picked up for sending: every recipient is still `pending`. */
-function unsent(row: EmailRow) {
+function unsent(row: ShownEmail) {
   const addresses = [row.to, row.cc, row.bcc]
     .flatMap((list) => JSON.parse(list) as string[])
     .flatMap((text) => parseAddress(text)?.address.toLowerCase() ?? []);

@@ -9,9 +9,17 @@ export function defaultMessageId(id: string, fromAddress: string): string {
   return `<${id}@${domainOf(fromAddress)}>`;
 }
 
+/**
+ * The address in a From header the service wrote (`address` or `Name <address>`; an address never
+ * holds `<`), as `emails.from_address` computes it in SQL.
+ */
+export function addressInFrom(from: string): string {
+  return from.endsWith(">") ? from.slice(from.lastIndexOf("<") + 1, -1) : from;
+}
+
 /** An email's Message-ID: the caller's own, else the one derived from its id. */
-export function messageIdOf(email: { id: string; fromAddress: string; messageId: string | null }): string {
-  return email.messageId ?? defaultMessageId(email.id, email.fromAddress);
+export function messageIdOf(email: { id: string; from: string; messageId: string | null }): string {
+  return email.messageId ?? defaultMessageId(email.id, addressInFrom(email.from));
 }
 
 const DERIVED = /^<(eml_[0-9A-HJKMNP-TV-Z]{26})@[^<>@\s]+>$/;

@@ -41,7 +41,6 @@ export function systemEmail(
     connectionId: null,
     source: SYSTEM_SOURCE,
     from: formatAddress(from),
-    fromAddress: from.address,
     to: JSON.stringify([formatAddress(to)]),
     cc: "[]",
     bcc: "[]",
@@ -52,7 +51,6 @@ export function systemEmail(
     // Never answered automatically by well-behaved responders (RFC 3834); X-Loop names us, so if
     // such an answer comes back anyway, src/inbound/ recognises our own mail and drops it.
     headers: JSON.stringify({ "Auto-Submitted": "auto-generated", "X-Loop": from.address }),
-    tags: "[]",
     attachments: "[]",
     trackOpens: false,
     trackClicks: false,

@@ -46,7 +46,7 @@ export async function emailByMessageId(db: Db, accountId: string, messageId: str
     .select({
       id: emails.id,
       accountId: emails.accountId,
-      fromAddress: emails.fromAddress,
+      from: emails.from,
       messageId: emails.messageId,
     })
     .from(emails)
