@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { runBatch } from "../../src/db/client";
 import { type EmailEvent, emailWebhookEventStatements } from "../../src/features/email-webhooks/outbox";
 import {
-  attemptEmailDelivery,
+  attemptEmailDeliveries,
   type EmailLaunch,
   sweepEmailWebhooks,
 } from "../../src/webhooks/email-delivery";
@@ -47,8 +47,8 @@ export async function commitEvents(accountId: string, events: EmailEvent[], now 
   return recorded.eventIds;
 }
 
-/** Runs each attempt to its end inside the sweep, so the sweep's promise covers its deliveries. */
-export const inline: EmailLaunch = (job) => attemptEmailDelivery(db(), env, job);
+/** Runs each chunk's attempts to their end inside the sweep, so the sweep's promise covers its deliveries. */
+export const inline: EmailLaunch = (jobs) => attemptEmailDeliveries(db(), env, jobs);
 
 export const sweepAt = (now: number) =>
   sweepEmailWebhooks(db(), env, now, inline, () => {
