@@ -11,7 +11,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { call, countEmails, describe, waitForEmptyQueue } from "../lib/api";
-import { type CampaignRun, campaignTo, create, groupOf, sendAndWait } from "../lib/campaign";
+import { type Campaign, type CampaignRun, campaignTo, create, groupOf, sendAndWait } from "../lib/campaign";
 import { EventReceiver, Tally } from "../lib/event-receiver";
 import { sleep } from "../lib/process-group";
 import type { BenchContext, Figure, Scenario, ScenarioResult } from "../lib/types";
@@ -86,6 +86,26 @@ async function runArm(
       body.event === "email.sent" && body.data.campaign_id === campaign.id;
     tally = names.receiver.tally(path, new Tally(endpoint.secret, expected, RECIPIENTS));
   }
+  try {
+    return await sendArm(ctx, arm, label, campaign, tally, endpoint, figures);
+  } finally {
+    // Without an endpoint again for the arms after this one, and for later runs' sweeps.
+    if (endpoint) {
+      const gone = await call(ctx, "DELETE", `/v1/webhooks/${endpoint.id}`);
+      if (gone.status >= 300) console.log(`  DELETE /v1/webhooks answered ${describe(gone)}`);
+    }
+  }
+}
+
+async function sendArm(
+  ctx: BenchContext,
+  arm: Arm,
+  label: string,
+  campaign: Campaign,
+  tally: Tally | undefined,
+  endpoint: { id: string } | undefined,
+  figures: Figure[],
+): Promise<ArmResult> {
   console.log(`  ${label}: sending ${campaign.id}...`);
   const { sweeps, tick } = minuteSweep(ctx);
   const cost = new WorkCost(ctx);
@@ -125,9 +145,6 @@ async function runArm(
       { label: `${label}: unexpected events`, value: tally.unexpected, unit: "" },
       { label: `${label}: delivery attempts recorded`, value: result.attemptsRecorded, unit: "" },
     );
-    // Without an endpoint again for the arms after this one.
-    const gone = await call(ctx, "DELETE", `/v1/webhooks/${endpoint.id}`);
-    if (gone.status >= 300) throw new Error(`DELETE /v1/webhooks answered ${describe(gone)}`);
   }
   return result;
 }

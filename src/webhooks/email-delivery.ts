@@ -175,38 +175,53 @@ export const EVENTS_PER_SENDER = 50;
 const CONNECTIONS_PER_SENDER = 5;
 /**
  * No attempt starts later than this into a sender's run, so the last (10 s at most, then its
- * record) ends inside the 30 s a `waitUntil` may run on; what is left goes back to the sweep.
+ * record) ends inside the 30 s a `waitUntil` may run on; what is left is handed on.
  */
 const START_BUDGET_MS = 15_000;
+
+export interface SenderOptions {
+  budgetMs?: number;
+  /**
+   * Starts a fresh sender for the jobs this one had no time to start (its own 30 s); without it,
+   * or when it fails, they are released to the sweep (`releaseStatement`).
+   */
+  handOn?: ((jobs: EmailDeliveryJob[]) => Promise<void>) | undefined;
+}
 
 /**
  * Attempts claimed rows, CONNECTIONS_PER_SENDER at a time, each outcome recorded as soon as it is
  * known, those that come together in one batch (`groupCommit`): a chunk of fifty costs a few D1
- * round trips, not fifty. Jobs not started within `budgetMs` are released (`releaseStatement`).
- * A failed write is logged: the claim lapses and the sweep tries the row again.
+ * round trips, not fifty, and the next attempt does not wait for the last one's record. The first
+ * CONNECTIONS_PER_SENDER always start, so every sender makes progress; the rest only within
+ * `budgetMs`, and those left are handed on. A failed write is logged: the claim lapses and the
+ * sweep tries the row again.
  */
 export async function attemptEmailDeliveries(
   db: Db,
   env: DispatchEnv,
   jobs: EmailDeliveryJob[],
-  budgetMs = START_BUDGET_MS,
+  { budgetMs = START_BUDGET_MS, handOn }: SenderOptions = {},
 ): Promise<void> {
   const started = Date.now();
   const record = groupCommit(async (groups: Statement[][]) => {
     await runBatch(db, groups.flat());
     return groups.map(() => undefined);
   });
+  const records: Promise<void>[] = [];
   const unstarted: EmailDeliveryJob[] = [];
   let next = 0;
   const worker = async () => {
-    for (let job = jobs[next++]; job; job = jobs[next++]) {
-      if (Date.now() - started >= budgetMs) {
+    for (let job = jobs[next]; job; job = jobs[next]) {
+      next++;
+      if (next > CONNECTIONS_PER_SENDER && Date.now() - started >= budgetMs) {
         unstarted.push(job);
         continue;
       }
       const { result, retry } = await attemptOne(env, job);
-      await record(outcomeStatements(job, result, retry)).catch((error: unknown) =>
-        log.warn("email_webhook.record_failed", { event_id: job.eventId, ...describeError(error) }),
+      records.push(
+        record(outcomeStatements(job, result, retry)).catch((error: unknown) =>
+          log.warn("email_webhook.record_failed", { event_id: job.eventId, ...describeError(error) }),
+        ),
       );
       if (result.status === "failed")
         log.warn("email_webhook.failed", {
@@ -217,9 +232,17 @@ export async function attemptEmailDeliveries(
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONNECTIONS_PER_SENDER, jobs.length) }, worker));
+  await Promise.all(records);
+  if (unstarted.length === 0) return;
+  const handed = await (handOn?.(unstarted).then(
+    () => true,
+    (error: unknown) => {
+      log.warn("email_webhook.hand_on_failed", { count: unstarted.length, ...describeError(error) });
+      return false;
+    },
+  ) ?? false);
   // Due from the claim's clock, like every other time of the attempt.
-  if (unstarted.length > 0)
-    await runBatch(db, [releaseStatement(unstarted, unstarted[0]?.now ?? Date.now())]);
+  if (!handed) await runBatch(db, [releaseStatement(unstarted, unstarted[0]?.now ?? Date.now())]);
 }
 
 /** Starts attempting some claimed rows where they run on their own (the WebhookSender entrypoint); resolves once started. */

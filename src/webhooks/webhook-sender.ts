@@ -22,7 +22,9 @@ export class WebhookSender extends WorkerEntrypoint<Env> {
 
   /** Attempts of one endpoint's email events (features/email-webhooks), the same way: see `launchAll`. */
   sendEmailEvents(jobs: EmailDeliveryJob[]): void {
-    this.ctx.waitUntil(attemptEmailDeliveries(createDb(this.env.DB), this.env, jobs));
+    // What this invocation has no time for goes on to a fresh one: see `attemptEmailDeliveries`.
+    const handOn = (rest: EmailDeliveryJob[]) => this.ctx.exports.WebhookSender.sendEmailEvents(rest);
+    this.ctx.waitUntil(attemptEmailDeliveries(createDb(this.env.DB), this.env, jobs, { handOn }));
   }
 }
 

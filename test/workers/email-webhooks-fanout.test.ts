@@ -8,7 +8,7 @@ import {
 } from "../../src/webhooks/email-delivery";
 import { commitEvents, createEndpoint, sweepAt } from "./email-webhooks-helpers";
 import { db, seedWorkspace } from "./helpers";
-import { awaitDeliveries, endpoint, receivedAt } from "./webhook-helpers";
+import { awaitDeliveries, endpoint } from "./webhook-helpers";
 
 const sent = (i: number, at: number) => ({
   name: "email.sent" as const,
@@ -63,25 +63,51 @@ describe("email event webhooks: fan-out of an announcement", { timeout: 60_000 }
     );
   });
 
-  it("hands back the events a sender had no time to start, uncounted, for the sweep", async () => {
+  it("hands what a sender had no time to start to a fresh one, or back to the sweep, uncounted", async () => {
     const ws = await seedWorkspace();
-    const hook = endpoint();
-    const created = await createEndpoint(ws.token, { url: hook.url, events: ["email.sent"] });
+    const [kept, released] = [endpoint(), endpoint()];
+    const first = await createEndpoint(ws.token, { url: kept.url, events: ["email.sent"] });
     const t0 = ahead();
-    const eventIds = await commitEvents(ws.accountId, [sent(1, t0), sent(2, t0), sent(3, t0)], t0);
-
-    // Out of time from the start: nothing goes out, every claim is released.
-    const outOfTime = (jobs: EmailDeliveryJob[]) => attemptEmailDeliveries(db(), env, jobs, 0);
-    expect(await deliverEmailEvents(db(), env, eventIds, t0, outOfTime, noFallback)).toBe(3);
-    expect(await outboxOf(created.id)).toEqual(
-      Array.from({ length: 3 }, () => ({ state: "pending", attempts: 0, next_attempt_at: t0 })),
+    const eight = Array.from({ length: 8 }, (_, i) => sent(i, t0));
+    // Out of time from the start: the first five requests go out all the same, so a sender always
+    // gets something done; the other three are handed on to a sender of their own.
+    const handed: EmailDeliveryJob[][] = [];
+    const handOn = async (rest: EmailDeliveryJob[]) => {
+      handed.push(rest);
+      await attemptEmailDeliveries(db(), env, rest, { budgetMs: 0 });
+    };
+    const outOfTime = (jobs: EmailDeliveryJob[]) =>
+      attemptEmailDeliveries(db(), env, jobs, { budgetMs: 0, handOn });
+    const ids = await commitEvents(ws.accountId, eight, t0);
+    expect(await deliverEmailEvents(db(), env, ids, t0, outOfTime, noFallback)).toBe(8);
+    expect(handed.map((jobs) => jobs.length)).toEqual([3]);
+    expect(await awaitDeliveries(kept.path, 8)).toHaveLength(8);
+    expect((await outboxOf(first.id)).every((row) => row.state === "succeeded" && row.attempts === 1)).toBe(
+      true,
     );
-    expect(await receivedAt(hook.path)).toHaveLength(0);
 
-    await sweepAt(t0);
-    expect(await awaitDeliveries(hook.path, 3)).toHaveLength(3);
-    expect(await outboxOf(created.id)).toEqual(
-      Array.from({ length: 3 }, () => ({ state: "succeeded", attempts: 1, next_attempt_at: null })),
+    // With nobody to hand them to, the three go back to pending, their attempt uncounted, due at once.
+    await env.DB.prepare("DELETE FROM webhook_endpoints WHERE id = ?").bind(first.id).run();
+    const second = await createEndpoint(ws.token, { url: released.url, events: ["email.sent"] });
+    const t1 = t0 + 1_000;
+    const more = await commitEvents(
+      ws.accountId,
+      Array.from({ length: 8 }, (_, i) => sent(i, t1)),
+      t1,
+    );
+    const alone = (jobs: EmailDeliveryJob[]) => attemptEmailDeliveries(db(), env, jobs, { budgetMs: 0 });
+    expect(await deliverEmailEvents(db(), env, more, t1, alone, noFallback)).toBe(8);
+    expect(await awaitDeliveries(released.path, 5)).toHaveLength(5);
+    const rows = await outboxOf(second.id);
+    expect(rows.filter((row) => row.state === "succeeded" && row.attempts === 1)).toHaveLength(5);
+    expect(rows.filter((row) => row.state === "pending")).toEqual(
+      Array.from({ length: 3 }, () => ({ state: "pending", attempts: 0, next_attempt_at: t1 })),
+    );
+
+    await sweepAt(t1);
+    expect(await awaitDeliveries(released.path, 8)).toHaveLength(8);
+    expect((await outboxOf(second.id)).every((row) => row.state === "succeeded" && row.attempts === 1)).toBe(
+      true,
     );
   });
 });
