@@ -163,9 +163,26 @@ async function attemptOne(env: DispatchEnv, job: EmailDeliveryJob) {
 const releaseStatement = (jobs: EmailDeliveryJob[], now: number) =>
   sql`UPDATE email_webhook_outbox
       SET state = 'pending', attempts = attempts - 1, next_attempt_at = ${now}
-      WHERE state = 'delivering' AND (id, attempts) IN (
+      WHERE ${ownedRows(jobs)}`;
+
+const ownedRows = (jobs: EmailDeliveryJob[]) =>
+  sql`state = 'delivering' AND (id, attempts) IN (
         SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]')
         FROM json_each(${JSON.stringify(jobs.map((job) => [job.outboxId, job.attempt]))}) j)`;
+
+/**
+ * The jobs whose claim is still this one's, their lease renewed from now: a sender may start well
+ * after the claim (handed on, or on a busy machine), and a row whose lease lapsed meanwhile may be
+ * the sweep's by now; attempting it as well sent the receiver a duplicate. One round trip.
+ */
+async function stillOwned(db: Db, jobs: EmailDeliveryJob[]): Promise<EmailDeliveryJob[]> {
+  const [renewed] = await runBatch(db, [
+    sql`UPDATE email_webhook_outbox SET next_attempt_at = max(next_attempt_at, ${Date.now() + CLAIM_LEASE_MS})
+        WHERE ${ownedRows(jobs)} RETURNING id`,
+  ]);
+  const ids = new Set(((renewed?.results ?? []) as Array<{ id: number }>).map((row) => row.id));
+  return jobs.filter((job) => ids.has(job.outboxId));
+}
 
 /**
  * One sender invocation's events: at most EVENTS_PER_SENDER, all of one endpoint (see `launchAll`).
@@ -191,7 +208,7 @@ export interface SenderOptions {
 /**
  * Attempts claimed rows, CONNECTIONS_PER_SENDER at a time, each outcome recorded as soon as it is
  * known, those that come together in one batch (`groupCommit`): a chunk of fifty costs a few D1
- * round trips, not fifty, and the next attempt does not wait for the last one's record. The first
+ * round trips, not fifty (and one to check the claims are still its own), and the next attempt does not wait for the last one's record. The first
  * CONNECTIONS_PER_SENDER always start, so every sender makes progress; the rest only within
  * `budgetMs`, and those left are handed on. A failed write is logged: the claim lapses and the
  * sweep tries the row again.
@@ -199,10 +216,12 @@ export interface SenderOptions {
 export async function attemptEmailDeliveries(
   db: Db,
   env: DispatchEnv,
-  jobs: EmailDeliveryJob[],
+  claimed: EmailDeliveryJob[],
   { budgetMs = START_BUDGET_MS, handOn }: SenderOptions = {},
 ): Promise<void> {
+  if (claimed.length === 0) return;
   const started = Date.now();
+  const owned = await stillOwned(db, claimed);
   const record = groupCommit(async (groups: Statement[][]) => {
     await runBatch(db, groups.flat());
     return groups.map(() => undefined);
@@ -211,7 +230,7 @@ export async function attemptEmailDeliveries(
   const unstarted: EmailDeliveryJob[] = [];
   let next = 0;
   const worker = async () => {
-    for (let job = jobs[next]; job; job = jobs[next]) {
+    for (let job = owned[next]; job; job = owned[next]) {
       next++;
       if (next > CONNECTIONS_PER_SENDER && Date.now() - started >= budgetMs) {
         unstarted.push(job);
@@ -231,7 +250,7 @@ export async function attemptEmailDeliveries(
         });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CONNECTIONS_PER_SENDER, jobs.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(CONNECTIONS_PER_SENDER, owned.length) }, worker));
   await Promise.all(records);
   if (unstarted.length === 0) return;
   const handed = await (handOn?.(unstarted).then(

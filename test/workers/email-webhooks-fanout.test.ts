@@ -110,4 +110,24 @@ describe("email event webhooks: fan-out of an announcement", { timeout: 60_000 }
       true,
     );
   });
+
+  it("attempts nothing whose claim lapsed and the sweep took meanwhile: the receiver sees it once", async () => {
+    const ws = await seedWorkspace();
+    const hook = endpoint();
+    const created = await createEndpoint(ws.token, { url: hook.url, events: ["email.sent"] });
+    const t0 = ahead();
+    const ids = await commitEvents(ws.accountId, [sent(1, t0)], t0);
+    // Claimed, then its sender is slow to start: past the minute's lease the sweep takes the row.
+    const late: EmailDeliveryJob[][] = [];
+    const slow = async (jobs: EmailDeliveryJob[]) => {
+      late.push(jobs);
+    };
+    expect(await deliverEmailEvents(db(), env, ids, t0, slow, noFallback)).toBe(1);
+    await sweepAt(t0 + 61_000);
+    expect(await awaitDeliveries(hook.path, 1)).toHaveLength(1);
+
+    await attemptEmailDeliveries(db(), env, late.flat());
+    expect(await awaitDeliveries(hook.path, 1)).toHaveLength(1);
+    expect(await outboxOf(created.id)).toEqual([{ state: "succeeded", attempts: 2, next_attempt_at: null }]);
+  });
 });
