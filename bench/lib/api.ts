@@ -17,7 +17,7 @@ export interface Answer {
  */
 export async function call(
   ctx: BenchContext,
-  method: "GET" | "POST",
+  method: "GET" | "POST" | "DELETE",
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},

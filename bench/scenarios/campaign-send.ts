@@ -11,25 +11,17 @@
 
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { call, callOk, countEmails, describe, waitForEmptyQueue } from "../lib/api";
+import { countEmails, waitForEmptyQueue } from "../lib/api";
+import { campaignTo, groupOf, sendAndWait } from "../lib/campaign";
 import { sleep } from "../lib/process-group";
 import type { BenchContext, Figure, Scenario, ScenarioResult } from "../lib/types";
 import { WorkCost } from "../lib/work-cost";
 
 const RECIPIENTS = 10_000;
-const PER_CALL = 1_000;
 const GOAL_SECONDS = 60;
 const GOAL = `${RECIPIENTS} recipients sent`;
 const TIMEOUT_MS = 5 * 60_000;
-const POLL_MS = 500;
 const BACKLOG_TIMEOUT_MS = 5 * 60_000;
-
-interface Campaign {
-  id: string;
-  status: string;
-  paused_reason: string | null;
-  stats: { recipients: number; sent: number; suppressed: number; failed: number };
-}
 
 const statusField = (pid: number, field: string) => {
   const text = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -89,22 +81,6 @@ function sampleMemory() {
   };
 }
 
-/** The parsed JSON of a 201. */
-async function create<T>(ctx: BenchContext, path: string, body: unknown) {
-  const answer = await call(ctx, "POST", path, body);
-  if (answer.status !== 201) throw new Error(`POST ${path} answered ${describe(answer)}`);
-  return JSON.parse(answer.text) as T;
-}
-
-async function groupOf(ctx: BenchContext, runId: string) {
-  const group = await create<{ id: string }>(ctx, "/v1/contact-groups", { name: `Bench ${runId}` });
-  for (let i = 0; i < RECIPIENTS; i += PER_CALL) {
-    const members = Array.from({ length: PER_CALL }, (_, j) => ({ email: `r${i + j}.${runId}@example.com` }));
-    await callOk(ctx, "POST", `/v1/contact-groups/${group.id}/members`, { members });
-  }
-  return group.id;
-}
-
 export const campaignSend: Scenario = {
   name: "campaign-send",
   description: `a ${RECIPIENTS}-recipient campaign from send to the last recipient sent`,
@@ -124,33 +100,14 @@ export const campaignSend: Scenario = {
       problems.push(`${backlog.left} emails of earlier work were still unsent at the start`);
 
     const runId = randomBytes(4).toString("hex");
-    const groupId = await groupOf(ctx, runId);
-    const campaign = await create<Campaign>(ctx, "/v1/campaigns", {
-      name: `Bench ${runId}`,
-      from: `Bench <news@${ctx.fromDomain}>`,
-      subject: "News for {{name|you}}",
-      html: '<p>Hello {{first_name|there}}</p><p><a href="{{unsubscribe_url}}">Unsubscribe</a></p>',
-      text: "Hello {{first_name|there}}",
-      contact_group_ids: [groupId],
-    });
+    const groupId = await groupOf(ctx, runId, RECIPIENTS);
+    const campaign = await campaignTo(ctx, `Bench ${runId}`, groupId);
     console.log(`  ${RECIPIENTS} members in a group; sending ${campaign.id}...`);
 
     const cost = new WorkCost(ctx);
     await cost.start();
     const memory = sampleMemory();
-    const started = performance.now();
-    await callOk(ctx, "POST", `/v1/campaigns/${campaign.id}/send`, {});
-    let last: Campaign = campaign;
-    let finished: number | undefined;
-    while (performance.now() - started < TIMEOUT_MS) {
-      last = await callOk<Campaign>(ctx, "GET", `/v1/campaigns/${campaign.id}`);
-      if (last.status === "sent") {
-        finished = performance.now();
-        break;
-      }
-      if (last.status === "paused" || last.status === "cancelled") break;
-      await sleep(POLL_MS);
-    }
+    const { started, finished, last } = await sendAndWait(ctx, campaign, TIMEOUT_MS);
     const waited = (performance.now() - started) / 1000;
     const peak = await memory.stop();
     await cost.stop();

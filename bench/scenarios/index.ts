@@ -4,6 +4,7 @@ import { automationEnrollments } from "./automation-enrollments";
 import { bigLists } from "./big-lists";
 import { bounces } from "./bounces";
 import { campaignSend } from "./campaign-send";
+import { campaignWebhooks } from "./campaign-webhooks";
 import { capacity } from "./capacity";
 import { dashboardPages } from "./dashboard-pages";
 import { emailSend } from "./email-send";
@@ -27,6 +28,7 @@ export const SCENARIOS: readonly Scenario[] = [
   webhookDispatch,
   inboundMail,
   campaignSend,
+  campaignWebhooks,
   automationEnrollments,
   bigLists,
   hostileHtmlScenario,

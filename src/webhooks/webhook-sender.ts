@@ -2,7 +2,7 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { createDb } from "../db/client";
 import { countingEnv } from "../db/counting-d1";
 import { attemptDelivery, type DeliveryJob } from "./dispatch";
-import { attemptEmailDelivery, type EmailDeliveryJob } from "./email-delivery";
+import { attemptEmailDeliveries, type EmailDeliveryJob } from "./email-delivery";
 
 /**
  * Runs each webhook attempt as an invocation of its own, reached through `ctx.exports` (a loopback
@@ -20,9 +20,11 @@ export class WebhookSender extends WorkerEntrypoint<Env> {
     this.ctx.waitUntil(attemptDelivery(createDb(this.env.DB), this.env, job));
   }
 
-  /** One attempt of a workspace email-event webhook (features/email-webhooks), the same way. */
-  sendEmailEvent(job: EmailDeliveryJob): void {
-    this.ctx.waitUntil(attemptEmailDelivery(createDb(this.env.DB), this.env, job));
+  /** Attempts of one endpoint's email events (features/email-webhooks), the same way: see `launchAll`. */
+  sendEmailEvents(jobs: EmailDeliveryJob[]): void {
+    // What this invocation has no time for goes on to a fresh one: see `attemptEmailDeliveries`.
+    const handOn = (rest: EmailDeliveryJob[]) => this.ctx.exports.WebhookSender.sendEmailEvents(rest);
+    this.ctx.waitUntil(attemptEmailDeliveries(createDb(this.env.DB), this.env, jobs, { handOn }));
   }
 }
 

@@ -4,7 +4,7 @@ import { runBatch } from "../../src/db/client";
 import { insertFrom } from "../../src/features/email-webhooks/fact-events";
 import { newId } from "../../src/lib/ids";
 import {
-  attemptEmailDelivery,
+  attemptEmailDeliveries,
   type EmailLaunch,
   sweepEmailWebhooks,
 } from "../../src/webhooks/email-delivery";
@@ -68,8 +68,8 @@ export async function commitEvents(accountId: string, events: EmailEvent[], now 
   return ids;
 }
 
-/** Runs each attempt to its end inside the sweep, so the sweep's promise covers its deliveries. */
-export const inline: EmailLaunch = (job) => attemptEmailDelivery(db(), env, job);
+/** Runs each chunk's attempts to their end inside the sweep, so the sweep's promise covers its deliveries. */
+export const inline: EmailLaunch = (jobs) => attemptEmailDeliveries(db(), env, jobs);
 
 export const sweepAt = (now: number) =>
   sweepEmailWebhooks(db(), env, now, inline, () => {
