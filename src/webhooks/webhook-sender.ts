@@ -2,7 +2,8 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { createDb } from "../db/client";
 import { countingEnv } from "../db/counting-d1";
 import { attemptDelivery, type DeliveryJob } from "./dispatch";
-import { attemptEmailDeliveries, type EmailDeliveryJob } from "./email-delivery";
+import type { EmailDeliveryJob } from "./email-delivery-job";
+import { attemptEmailDeliveries } from "./email-sender-run";
 
 /**
  * Runs each webhook attempt as an invocation of its own, reached through `ctx.exports` (a loopback

@@ -1,11 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import {
-  attemptEmailDeliveries,
-  deliverEmailEvents,
-  type EmailDeliveryJob,
-  EVENTS_PER_SENDER,
-} from "../../src/webhooks/email-delivery";
+import { deliverEmailEvents } from "../../src/webhooks/email-delivery";
+import type { EmailDeliveryJob } from "../../src/webhooks/email-delivery-job";
+import { attemptEmailDeliveries, EVENTS_PER_SENDER } from "../../src/webhooks/email-sender-run";
 import { commitEvents, createEndpoint, sweepAt } from "./email-webhooks-helpers";
 import { db, seedWorkspace } from "./helpers";
 import { awaitDeliveries, endpoint } from "./webhook-helpers";

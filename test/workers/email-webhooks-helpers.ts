@@ -3,12 +3,9 @@ import { sql } from "drizzle-orm";
 import { runBatch } from "../../src/db/client";
 import { insertFrom } from "../../src/features/email-webhooks/fact-events";
 import { newId } from "../../src/lib/ids";
-import {
-  attemptEmailDeliveries,
-  type EmailLaunch,
-  sweepEmailWebhooks,
-} from "../../src/webhooks/email-delivery";
+import { type EmailLaunch, sweepEmailWebhooks } from "../../src/webhooks/email-delivery";
 import type { EmailEventName } from "../../src/webhooks/email-events";
+import { attemptEmailDeliveries } from "../../src/webhooks/email-sender-run";
 import { callJson, db } from "./helpers";
 
 export interface EndpointBody {
