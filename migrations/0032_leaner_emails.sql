@@ -21,6 +21,34 @@ WHERE EXISTS (
   SELECT 1 FROM `emails` e, json_each(e.`tags`) AS j
   WHERE e.`seq` = `email_tags`.`email_seq` AND j.`value` ->> 'name' = `email_tags`.`name` AND j.`key` > 0);
 --> statement-breakpoint
+-- Keyed by (email, position) instead of (email, name), so an email's tags are read in the caller's
+-- order straight from the key, without a sort for every email a list shows. Names stay distinct
+-- per email (the API refuses a repeated name). Numbered again from 0 in that order, so no two tags
+-- of an email share a position even if some had none.
+CREATE TABLE `email_tags_ordered` (
+	`email_seq` integer NOT NULL,
+	`account_seq` integer NOT NULL,
+	`name` text NOT NULL,
+	`value` text NOT NULL,
+	`position` integer DEFAULT 0 NOT NULL,
+	`created_at` integer NOT NULL,
+	PRIMARY KEY(`email_seq`, `position`),
+	FOREIGN KEY (`email_seq`) REFERENCES `emails`(`seq`) ON UPDATE no action ON DELETE cascade
+) WITHOUT ROWID;
+--> statement-breakpoint
+INSERT INTO `email_tags_ordered` (`email_seq`, `account_seq`, `name`, `value`, `position`, `created_at`)
+SELECT `email_seq`, `account_seq`, `name`, `value`,
+  row_number() OVER (PARTITION BY `email_seq` ORDER BY `position`, `name`) - 1, `created_at`
+FROM `email_tags`;
+--> statement-breakpoint
+DROP TABLE `email_tags`;
+--> statement-breakpoint
+ALTER TABLE `email_tags_ordered` RENAME TO `email_tags`;
+--> statement-breakpoint
+CREATE INDEX `email_tags_account_name_value` ON `email_tags` (`account_seq`,`name`,`value`,`created_at`);
+--> statement-breakpoint
+CREATE INDEX `email_tags_account_name` ON `email_tags` (`account_seq`,`name`,`created_at`);
+--> statement-breakpoint
 DELETE FROM `email_events`
 WHERE `type` IN ('accepted', 'queued', 'scheduled') AND EXISTS (
   SELECT 1 FROM `emails` e WHERE e.`seq` = `email_events`.`email_seq` AND e.`created_at` = `email_events`.`created_at`);

@@ -167,7 +167,8 @@ export const emailTags = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.emailSeq, t.name] }),
+    // Keyed by position: an email's tags are read in the caller's order straight from the key.
+    primaryKey({ columns: [t.emailSeq, t.position] }),
     index("email_tags_account_name_value").on(t.accountSeq, t.name, t.value, t.createdAt),
     index("email_tags_account_name").on(t.accountSeq, t.name, t.createdAt),
   ],
