@@ -17,7 +17,8 @@ import { WebhookReceiver } from "../../test/support/webhook-receiver";
 import { call, callOk, countEmails, describe } from "../lib/api";
 import { inParallel } from "../lib/inbound-mail";
 import { sleep } from "../lib/process-group";
-import type { BenchContext, Figure, Scenario, ScenarioResult } from "../lib/types";
+import { receiverScenarioStart } from "../lib/receiver-scenario";
+import type { BenchContext, Scenario, ScenarioResult } from "../lib/types";
 import { WorkCost } from "../lib/work-cost";
 
 const ENROLMENTS = 1_000;
@@ -67,19 +68,11 @@ export const automationEnrollments: Scenario = {
   description: `${ENROLMENTS} enrolments through webhook → wait ${WAIT} → send_email, to the last one completed`,
   needsSendingDomain: true,
   async run(ctx: BenchContext): Promise<ScenarioResult> {
-    const figures: Figure[] = [];
-    const problems: string[] = [];
-    const result: ScenarioResult = {
-      name: automationEnrollments.name,
-      measurements: [],
-      goals: [],
-      figures,
-      problems,
-    };
-    if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(ctx.baseUrl)) {
-      problems.push("needs a local wrangler dev: a deployed Worker cannot reach this machine's receiver");
-      return result;
-    }
+    const { result, figures, problems, local } = receiverScenarioStart(
+      automationEnrollments.name,
+      ctx.baseUrl,
+    );
+    if (!local) return result;
     const receiver = new WebhookReceiver();
     const base = await receiver.listen();
     try {

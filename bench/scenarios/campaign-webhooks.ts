@@ -14,6 +14,7 @@ import { call, countEmails, describe, waitForEmptyQueue } from "../lib/api";
 import { type Campaign, type CampaignRun, campaignTo, create, groupOf, sendAndWait } from "../lib/campaign";
 import { EventReceiver, Tally } from "../lib/event-receiver";
 import { sleep } from "../lib/process-group";
+import { receiverScenarioStart } from "../lib/receiver-scenario";
 import type { BenchContext, Figure, Scenario, ScenarioResult } from "../lib/types";
 import { WorkCost } from "../lib/work-cost";
 
@@ -203,19 +204,8 @@ export const campaignWebhooks: Scenario = {
   description: `a ${RECIPIENTS}-recipient campaign without and with email.sent to a loopback receiver (A B B A)`,
   needsSendingDomain: true,
   async run(ctx: BenchContext): Promise<ScenarioResult> {
-    const figures: Figure[] = [];
-    const problems: string[] = [];
-    const result: ScenarioResult = {
-      name: campaignWebhooks.name,
-      measurements: [],
-      goals: [],
-      figures,
-      problems,
-    };
-    if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(ctx.baseUrl)) {
-      problems.push("needs a local wrangler dev: a deployed Worker cannot reach this machine's receiver");
-      return result;
-    }
+    const { result, figures, problems, local } = receiverScenarioStart(campaignWebhooks.name, ctx.baseUrl);
+    if (!local) return result;
     const backlog = await waitForEmptyQueue(ctx, BACKLOG_TIMEOUT_MS);
     if (backlog.left > 0)
       problems.push(`${backlog.left} emails of earlier work were still unsent at the start`);

@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { type ReceivedWebhook, WebhookReceiver } from "../../test/support/webhook-receiver";
 import { call, describe, quantile } from "../lib/api";
 import { sleep } from "../lib/process-group";
+import { receiverScenarioStart } from "../lib/receiver-scenario";
 import type { BenchContext, Figure, Scenario, ScenarioResult } from "../lib/types";
 
 const EVENTS = 1_000;
@@ -121,19 +122,8 @@ export const webhookDispatch: Scenario = {
   description: `${EVENTS} events to two loopback webhooks, then with one receiver that never answers`,
   needsSendingDomain: true,
   async run(ctx: BenchContext): Promise<ScenarioResult> {
-    const figures: Figure[] = [];
-    const problems: string[] = [];
-    const result: ScenarioResult = {
-      name: webhookDispatch.name,
-      measurements: [],
-      goals: [],
-      figures,
-      problems,
-    };
-    if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(ctx.baseUrl)) {
-      problems.push("needs a local wrangler dev: a deployed Worker cannot reach this machine's receiver");
-      return result;
-    }
+    const { result, figures, problems, local } = receiverScenarioStart(webhookDispatch.name, ctx.baseUrl);
+    if (!local) return result;
     const receiver = new WebhookReceiver();
     const base = await receiver.listen();
     try {
