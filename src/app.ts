@@ -47,6 +47,7 @@ import { withPlainPathParams } from "./lib/openapi";
 import { requestContext } from "./lib/request-context-middleware";
 import { requestId } from "./lib/request-id";
 import { createRouter } from "./lib/router";
+import { StaticRouteCache } from "./lib/static-route-cache";
 import { splitDocument } from "./openapi/documents";
 import { handleError } from "./ui/error-handler";
 
@@ -63,7 +64,7 @@ Timestamps are ISO 8601 UTC with milliseconds; ids are \`<prefix>_<ULID>\` and s
 Request bodies are capped per route: 40 MB where attachments or raw messages travel (POST /v1/emails, /v1/emails/batch, /v1/emails/raw, /v1/tickets/{id}/messages, /v1/tickets/compose), 4 MB everywhere else; a larger body answers 413 \`request_too_large\` with \`limit\` in bytes. Stored fields are bounded so that every record fits a database row (2 MB): sizes given "as JSON" count the UTF-8 bytes of the value's JSON encoding, where a quote, backslash or line break counts 2.`;
 
 export function createApp() {
-  const app = createRouter();
+  const app = createRouter(new StaticRouteCache());
 
   app.use("*", requestId);
   app.use("*", emptyBodyIsNoBody);

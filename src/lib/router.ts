@@ -1,4 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Router } from "hono/router";
+import type { H, RouterRoute } from "hono/types";
 import type { AppEnv } from "../env";
 import { AppError } from "./errors";
 
@@ -17,9 +19,13 @@ export function validationError(
   return new AppError(400, "validation_error", "Invalid request", summary, { details });
 }
 
-/** Every feature router is made here so that all share the same validation hook. */
-export function createRouter() {
+/**
+ * Every feature router is made here so that all share the same validation hook. Only the app
+ * itself matches requests, so only it takes a `router` (app.ts: StaticRouteCache).
+ */
+export function createRouter(router?: Router<[H, RouterRoute]>) {
   return new OpenAPIHono<AppEnv>({
+    ...(router ? { router } : {}),
     defaultHook: (result) => {
       if (!result.success) throw validationError(result.error.issues, result.target);
     },
