@@ -54,6 +54,9 @@ describe("D1 round-trip counting", () => {
     expect(first.DB).not.toBe(env.DB);
     expect(countingEnv(counted, "queue").DB).toBe(first.DB);
     expect(countingEnv(counted, "fetch").DB).not.toBe(first.DB);
+    // The copy of env itself is made once too: every request of an isolate gets the same env.
+    expect(countingEnv(counted, "queue")).toBe(first);
+    expect(countingEnv(counted, "fetch")).not.toBe(first);
   });
 
   it("counts a request's round trips under fetch, except the bench's uncounted ones, and shows them in development", async () => {
