@@ -9,32 +9,45 @@ import { describeError, log } from "../lib/logger";
 
 /**
  * Inserts a batch of request logs into LOGS (one D1 batch; DB only says which accounts exist). A
- * malformed message is acknowledged and logged (retrying cannot fix it); if the insert fails,
- * every valid message is retried.
+ * message carries one flush's records (`{ logs }`, log-buffer.ts) or, in the form before, one
+ * record. A malformed record is dropped and counted (retrying cannot fix it), its message's good
+ * records kept; if the insert fails, every message with a good record is retried.
  */
 export async function consumeRequestLogs(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  const valid: Array<{ message: Message<unknown>; log: RequestLogMessage }> = [];
+  const kept: Array<Message<unknown>> = [];
+  const logs: RequestLogMessage[] = [];
   for (const message of batch.messages) {
-    const parsed = RequestLogMessageSchema.safeParse(message.body);
-    if (parsed.success) valid.push({ message, log: parsed.data });
+    const entries = entriesOf(message.body);
+    const valid = entries.flatMap((entry) => {
+      const parsed = RequestLogMessageSchema.safeParse(entry);
+      return parsed.success ? [parsed.data] : [];
+    });
+    if (valid.length < entries.length || entries.length === 0) {
+      log.warn("request_log.malformed_message", {
+        message_id: message.id,
+        dropped: Math.max(entries.length - valid.length, 1),
+      });
+    }
+    if (valid.length === 0) message.ack();
     else {
-      log.warn("request_log.malformed_message", { message_id: message.id });
-      message.ack();
+      kept.push(message);
+      logs.push(...valid);
     }
   }
-  if (valid.length === 0) return;
+  if (logs.length === 0) return;
   try {
-    await insertRequestLogs(
-      createDb(env.DB),
-      createLogsDb(env.LOGS),
-      valid.map((v) => v.log),
-    );
-    for (const v of valid) v.message.ack();
+    await insertRequestLogs(createDb(env.DB), createLogsDb(env.LOGS), logs);
+    for (const message of kept) message.ack();
   } catch (error) {
-    log.error("request_log.insert_failed", {
-      count: valid.length,
-      ...describeError(error),
-    });
-    for (const v of valid) v.message.retry({ delaySeconds: 5 });
+    log.error("request_log.insert_failed", { count: logs.length, ...describeError(error) });
+    for (const message of kept) message.retry({ delaySeconds: 5 });
   }
+}
+
+/** A message's records: its `logs`, or the message itself when it is one record. */
+function entriesOf(body: unknown): unknown[] {
+  if (body !== null && typeof body === "object" && "logs" in body) {
+    return Array.isArray(body.logs) ? body.logs : [];
+  }
+  return [body];
 }

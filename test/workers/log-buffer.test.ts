@@ -1,23 +1,32 @@
 import { describe, expect, it } from "vitest";
-import { RequestLogBuffer } from "../../src/features/request-logs/log-buffer";
-import type { RequestLogMessage } from "../../src/features/request-logs/request-logs.schemas";
+import { MAX_MESSAGE_BYTES, RequestLogBuffer } from "../../src/features/request-logs/log-buffer";
+import type {
+  RequestLogBatchMessage,
+  RequestLogMessage,
+} from "../../src/features/request-logs/request-logs.schemas";
 
-/** A queue that records what it was sent: the unit under test is the batching, not the queue. */
+/**
+ * A queue that records what it was sent: the unit under test is the batching, not the queue.
+ * `batches` has one entry per flush's message (its records' statuses); `sends` every call's bodies.
+ */
 function recordingQueue() {
   const batches: number[][] = [];
+  const sends: RequestLogBatchMessage[][] = [];
   const queue = {
-    sendBatch: async (messages: Iterable<MessageSendRequest<RequestLogMessage>>) => {
-      batches.push([...messages].map((m) => m.body.status));
+    sendBatch: async (messages: Iterable<MessageSendRequest<RequestLogBatchMessage>>) => {
+      const bodies = [...messages].map((m) => m.body);
+      sends.push(bodies);
+      for (const body of bodies) batches.push(body.logs.map((log) => log.status));
     },
   } as unknown as Queue;
-  return { queue, batches };
+  return { queue, batches, sends };
 }
 
 const record = (n: number) => ({ status: n }) as RequestLogMessage;
 
 describe("RequestLogBuffer", () => {
-  it("sends full batches of 100 at once and the rest after the flush delay, each record once", async () => {
-    const { queue, batches } = recordingQueue();
+  it("sends full batches of 100 at once and the rest after the flush delay, each record once, a message each", async () => {
+    const { queue, batches, sends } = recordingQueue();
     const buffer = new RequestLogBuffer(20);
     const waits = Array.from({ length: 250 }, (_, i) => buffer.add(queue, record(i)));
     await Promise.resolve();
@@ -25,6 +34,7 @@ describe("RequestLogBuffer", () => {
     await Promise.all(waits);
     expect(batches.map((b) => b.length)).toEqual([100, 100, 50]);
     expect(batches.flat()).toEqual(Array.from({ length: 250 }, (_, i) => i));
+    expect(sends.map((bodies) => bodies.length)).toEqual([1, 1, 1]);
   });
 
   it("has only the request that opens a window wait, and sends the window's records from it", async () => {
@@ -40,6 +50,22 @@ describe("RequestLogBuffer", () => {
     expect(next).toBeInstanceOf(Promise);
     await next;
     expect(batches).toEqual([[1, 2, 3], [4]]);
+  });
+
+  it("sends a flush as one message, and splits one whose records pass 96 KB, two messages a call", async () => {
+    const { queue, sends } = recordingQueue();
+    const buffer = new RequestLogBuffer(5);
+    // 100 records with 4 KB paths: about 410 KB of JSON, so five messages in three calls.
+    const long = (n: number) => ({ status: n, path: `/${"p".repeat(4096)}` }) as RequestLogMessage;
+    const waits = Array.from({ length: 100 }, (_, i) => buffer.add(queue, long(i)));
+    await Promise.all(waits);
+    const messages = sends.flat();
+    expect(sends.map((bodies) => bodies.length)).toEqual([2, 2, 1]);
+    for (const message of messages)
+      expect(JSON.stringify(message.logs).length).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
+    expect(messages.flatMap((m) => m.logs.map((log) => log.status))).toEqual(
+      Array.from({ length: 100 }, (_, i) => i),
+    );
   });
 
   it("logs and drops a batch the queue refuses, without failing the request", async () => {

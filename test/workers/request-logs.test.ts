@@ -158,6 +158,18 @@ describe("request logs", () => {
     await consume([message]);
     expect(await countLogs(ws.accountId)).toBe(1);
   });
+
+  it("reads a flush's records from one message, dropping only its malformed ones", async () => {
+    const ws = await seedWorkspace();
+    const records = [
+      logMessage(ws.accountId, { path: "/one" }),
+      { nonsense: true },
+      logMessage(ws.accountId, { path: "/two" }),
+    ];
+    const result = await consume([{ logs: records }, { logs: [] }, { logs: "no" }]);
+    expect(result.explicitAcks.sort()).toEqual(["m0", "m1", "m2"]);
+    expect(await pathsOf(ws.accountId)).toEqual(["/one", "/two"]);
+  });
 });
 
 describe("request-log retention", () => {

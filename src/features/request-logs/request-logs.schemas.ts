@@ -49,3 +49,11 @@ export const RequestLogMessageSchema = z.object({
 });
 
 export type RequestLogMessage = z.infer<typeof RequestLogMessageSchema>;
+
+/**
+ * One queue message: the records of one isolate's flush (log-buffer.ts), checked one by one by the
+ * consumer. A message that is a single record (the form before) is still read.
+ */
+export interface RequestLogBatchMessage {
+  logs: RequestLogMessage[];
+}
