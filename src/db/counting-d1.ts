@@ -154,28 +154,39 @@ export function countingD1(d1: D1Database, hook: RoundTripHook): D1Database {
   return counted as unknown as D1Database;
 }
 
+/** What `make` gives for `key` and `entry`, made on the first call and kept as long as `key` lives. */
+function once<K extends object, V>(
+  kept: WeakMap<K, Map<D1Entry, V>>,
+  key: K,
+  entry: D1Entry,
+  make: () => V,
+): V {
+  let byEntry = kept.get(key);
+  if (!byEntry) {
+    byEntry = new Map();
+    kept.set(key, byEntry);
+  }
+  let value = byEntry.get(entry);
+  if (value === undefined) {
+    value = make();
+    byEntry.set(entry, value);
+  }
+  return value;
+}
+
 /**
  * One counting wrapper per binding and entry point, made once: createDb caches drizzle per binding
  * object, and a new wrapper per request would rebuild it every time.
  */
 const wrappers = new WeakMap<D1Database, Map<D1Entry, D1Database>>();
 
-function wrapperOf(d1: D1Database, entry: D1Entry): D1Database {
-  let byEntry = wrappers.get(d1);
-  if (!byEntry) {
-    byEntry = new Map();
-    wrappers.set(d1, byEntry);
-  }
-  let wrapper = byEntry.get(entry);
-  if (!wrapper) {
-    wrapper = countingD1(d1, (copy) => {
+const wrapperOf = (d1: D1Database, entry: D1Entry): D1Database =>
+  once(wrappers, d1, entry, () =>
+    countingD1(d1, (copy) => {
       roundTrips[copy][entry]++;
       return simulatedDelay(copy);
-    });
-    byEntry.set(entry, wrapper);
-  }
-  return wrapper;
-}
+    }),
+  );
 
 /**
  * The counted copy of each env, per entry point, made once: workerd hands every request of an
@@ -190,17 +201,7 @@ const countedEnvs = new WeakMap<object, Map<D1Entry, object>>();
  */
 export function countingEnv<E extends { DB: D1Database }>(env: E, entry: D1Entry): E {
   if (!d1CountingEnabled(env) && !simulatingRtt(env)) return env;
-  let byEntry = countedEnvs.get(env);
-  if (!byEntry) {
-    byEntry = new Map();
-    countedEnvs.set(env, byEntry);
-  }
-  let counted = byEntry.get(entry);
-  if (!counted) {
-    counted = { ...env, DB: wrapperOf(env.DB, entry) };
-    byEntry.set(entry, counted);
-  }
-  return counted as E;
+  return once(countedEnvs, env, entry, () => ({ ...env, DB: wrapperOf(env.DB, entry) })) as E;
 }
 
 /** countingEnv for a request, unless it asks not to be counted (UNCOUNTED_HEADER). */
