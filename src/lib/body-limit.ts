@@ -49,5 +49,6 @@ const ordinary = limiterOf(DEFAULT_BODY_BYTES);
 
 /** Hono's body limit with the limit of the request's route family, answering our JSON 413. */
 export const requestBodyLimit = createMiddleware<AppEnv>((c, next) =>
-  (isLarge(c.req.path) ? large : ordinary)(c, next),
+  // Most requests (every GET) carry no body: nothing to limit, no path patterns to try.
+  c.req.raw.body === null ? next() : (isLarge(c.req.path) ? large : ordinary)(c, next),
 );

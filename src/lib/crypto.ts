@@ -4,10 +4,13 @@ import { encryptionKey, secretBytes } from "./keys";
 const encoder = new TextEncoder();
 export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
+/** Each byte's two hex digits, made once: every authenticated request hashes its key to hex. */
+const HEX_PAIRS = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   let hex = "";
-  for (const byte of view) hex += byte.toString(16).padStart(2, "0");
+  for (let i = 0; i < view.length; i++) hex += HEX_PAIRS[view[i] ?? 0];
   return hex;
 }
 
@@ -67,7 +70,18 @@ function crcTableOf(): Uint32Array {
 export function crc32(text: string): number {
   const table = crcTableOf();
   let crc = 0xffffffff;
-  for (const byte of encoder.encode(text)) crc = (table[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
+  // ASCII text (every API key) is its own UTF-8: read it in place, without encoding a copy first.
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) return crc32OfBytes(table, encoder.encode(text));
+    crc = (table[(crc ^ code) & 0xff] ?? 0) ^ (crc >>> 8);
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function crc32OfBytes(table: Uint32Array, bytes: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (let i = 0; i < bytes.length; i++) crc = (table[(crc ^ (bytes[i] ?? 0)) & 0xff] ?? 0) ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }
 

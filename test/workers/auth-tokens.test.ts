@@ -5,7 +5,7 @@ import { hashToken, keyPrefixOf } from "../../src/auth/token";
 import { RecentlyUnknownTokens } from "../../src/auth/unknown-tokens";
 import { insertKey } from "../../src/features/keys/keys.repo";
 import { revokeKey } from "../../src/features/keys/keys.service";
-import { crc32, randomBase62 } from "../../src/lib/crypto";
+import { crc32, randomBase62, sha256Hex, toHex } from "../../src/lib/crypto";
 import { newId } from "../../src/lib/ids";
 import { addKey, call, callJson, db, errorBody, seedWorkspace } from "./helpers";
 
@@ -58,6 +58,15 @@ describe("API key checksums", () => {
     expect(crc32("123456789")).toBe(0xcbf43926);
     expect(crc32("The quick brown fox jumps over the lazy dog")).toBe(0x414fa339);
     expect(crc32("")).toBe(0);
+    // Non-ASCII text is the CRC of its UTF-8 bytes (zlib.crc32 of Buffer.from(text)), also when
+    // the first non-ASCII character comes after ASCII ones.
+    expect(crc32("é")).toBe(0x0e048d3e);
+    expect(crc32("abc→def😀")).toBe(0x8f084e58);
+  });
+
+  it("hashes keys to lowercase hex SHA-256", async () => {
+    expect(toHex(new Uint8Array([0, 15, 16, 255]))).toBe("000f10ff");
+    expect(await sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   });
 
   it("gives a new token 43 random characters and a CRC-32 checksum", async () => {

@@ -1,4 +1,5 @@
 import { describeError, log } from "../../lib/logger";
+import { jsonLength } from "../../lib/text";
 import type { RequestLogBatchMessage, RequestLogMessage } from "./request-logs.schemas";
 
 /** Records a flush holds at most: the 100th sends at once. */
@@ -12,8 +13,6 @@ const FLUSH_AFTER_MS = 500;
 export const MAX_MESSAGE_BYTES = 96 * 1024;
 /** Messages per `sendBatch`: one call may carry 256 KB. */
 const MESSAGES_PER_SEND = 2;
-
-const encoder = new TextEncoder();
 
 /**
  * Collects the request logs of one isolate so they go out together: one queue message per 100
@@ -68,7 +67,7 @@ export function messagesOf(records: RequestLogMessage[]): RequestLogBatchMessage
   let current: RequestLogMessage[] = [];
   let bytes = 0;
   for (const record of records) {
-    const size = encoder.encode(JSON.stringify(record)).length + 1;
+    const size = jsonLength(record) + 1;
     if (current.length > 0 && bytes + size > MAX_MESSAGE_BYTES) {
       messages.push({ logs: current });
       current = [];
