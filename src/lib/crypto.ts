@@ -68,22 +68,23 @@ function crcTableOf(): Uint32Array {
  * scripts) no named exports; the standard check value is in the tests.
  */
 export function crc32(text: string): number {
-  const table = crcTableOf();
   let crc = 0xffffffff;
   // ASCII text (every API key) is its own UTF-8: read it in place, without encoding a copy first.
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code > 0x7f) return crc32OfBytes(table, encoder.encode(text));
-    crc = (table[(crc ^ code) & 0xff] ?? 0) ^ (crc >>> 8);
+    if (code > 0x7f) return crc32OfBytes(encoder.encode(text));
+    crc = crcStep(crc, code);
   }
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-function crc32OfBytes(table: Uint32Array, bytes: Uint8Array): number {
+function crc32OfBytes(bytes: Uint8Array): number {
   let crc = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) crc = (table[(crc ^ (bytes[i] ?? 0)) & 0xff] ?? 0) ^ (crc >>> 8);
+  for (let i = 0; i < bytes.length; i++) crc = crcStep(crc, bytes[i] ?? 0);
   return (crc ^ 0xffffffff) >>> 0;
 }
+
+const crcStep = (crc: number, byte: number) => (crcTableOf()[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
 
 export function randomBase64Url(byteLength: number): string {
   return base64UrlEncode(crypto.getRandomValues(new Uint8Array(byteLength)));

@@ -36,8 +36,8 @@ export class StaticRouteCache<T> implements Router<T> {
   }
 
   match(method: string, path: string): Result<T> {
-    const key = `${method} ${path}`;
     if (path.length > MAX_PATH_LENGTH) return this.#inner.match(method, path);
+    const key = `${method} ${path}`;
     const kept = this.#matches.get(key);
     if (kept) {
       // Most recently used last, so the oldest is the first to go.
