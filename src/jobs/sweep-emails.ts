@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
-import { recoverExpiredClaims } from "../features/emails/delivery.repo";
 import { dueEmailIds } from "../features/emails/emails.repo";
+import { recoverExpiredClaims } from "../features/emails/recover-claims.repo";
 import { purgeExpiredIdempotencyKeys } from "../lib/idempotency";
 
 /** A queued email nobody took for this long is handed to the queue again. */

@@ -37,7 +37,9 @@ export interface DeliveryOutcomeListener {
   handedOff(emailId: string, claim: SQL, now: number): SQL[];
   /**
    * Any email's attempt ended with `status` (`queued` again for a retry), before its own update;
-   * `reached`: the transport accepted it for someone by now; `fence` is its claim.
+   * `reached`: the transport accepted it for someone by now; `fence` is its claim. Also told, with
+   * status `sending` and `reached`, when the transport first accepts a recipient while the
+   * attempt's other envelopes are still under way (the email's `sent_at` is set right after).
    */
   ended(emailId: string, status: string, reached: boolean, fence: SQL, now: number): SQL[];
   /**

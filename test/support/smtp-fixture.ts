@@ -8,17 +8,26 @@ export interface SmtpFixture {
   close(): Promise<void>;
 }
 
-/** A real smtp-server on loopback that records what it accepts into `mailbox`. */
+/**
+ * A real smtp-server on loopback that records what it accepts into `mailbox`. With `replyDelayMs`,
+ * its answers to MAIL, RCPT and the final dot each come that long after the command, as a server
+ * a network away (or a slow one) answers.
+ */
 export async function startSmtpFixture(
   name: string,
   options: SMTPServerOptions,
   mailbox: Mailbox,
+  replyDelayMs = 0,
 ): Promise<SmtpFixture> {
+  const later = (answer: () => void) => (replyDelayMs > 0 ? setTimeout(answer, replyDelayMs) : answer());
   const server = new SMTPServer({
     name: `${name}.fixture.test`,
     logger: false,
     disableReverseLookup: true,
     ...options,
+    onMailFrom(_address, _session, callback) {
+      later(() => callback());
+    },
     onAuth(auth, _session, callback) {
       if (auth.username === SMTP_TEST_USER.user && auth.password === SMTP_TEST_USER.pass) {
         callback(null, { user: auth.username });
@@ -28,11 +37,11 @@ export async function startSmtpFixture(
     },
     onRcptTo(address, _session, callback) {
       const rejection = RCPT_REJECTIONS[address.address];
-      if (!rejection) {
-        callback();
-        return;
-      }
-      callback(Object.assign(new Error(rejection.message), { responseCode: rejection.code }));
+      later(() =>
+        rejection
+          ? callback(Object.assign(new Error(rejection.message), { responseCode: rejection.code }))
+          : callback(),
+      );
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
@@ -52,7 +61,7 @@ export async function startSmtpFixture(
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
           raw: Buffer.concat(chunks).toString("utf8"),
         });
-        callback(null, `2.0.0 Queued as ${name}-${mailbox.messages.length}`);
+        later(() => callback(null, `2.0.0 Queued as ${name}-${mailbox.messages.length}`));
       });
     },
   });

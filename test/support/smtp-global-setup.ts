@@ -6,6 +6,11 @@ import type { SmtpTestEnv } from "./smtp-test-env";
 import { createUntrustedCert } from "./test-tls";
 import "./provided-context";
 
+/** The slow server's answer to each of MAIL, RCPT and the dot. */
+const SLOW_REPLY_MS = 150;
+/** A server a real network away: a round trip of 20 ms to each of MAIL, RCPT and the dot. */
+const DISTANT_REPLY_MS = 20;
+
 /**
  * Starts the SMTP fixtures in Node, on loopback and port 0, before workerd starts; their ports reach
  * the Workers tests through `provide("smtpTest")`, which vitest.config.ts binds as `SMTP_TEST`.
@@ -14,8 +19,8 @@ export default async function setup(project: TestProject) {
   const { key, cert } = project.getProvidedContext().testTls;
   const mailbox = new Mailbox();
   const fixtures: SmtpFixture[] = [];
-  const start = async (name: string, options: Parameters<typeof startSmtpFixture>[1]) => {
-    const fixture = await startSmtpFixture(name, options, mailbox);
+  const start = async (name: string, options: Parameters<typeof startSmtpFixture>[1], delayMs = 0) => {
+    const fixture = await startSmtpFixture(name, options, mailbox, delayMs);
     fixtures.push(fixture);
     return fixture.port;
   };
@@ -27,7 +32,14 @@ export default async function setup(project: TestProject) {
     loginOnlyPort: await start("login-only", { key, cert, authMethods: ["LOGIN"] }),
     implicitTlsPort: await start("implicit-tls", { key, cert, secure: true, authMethods: ["PLAIN"] }),
     untrustedPort: await start("untrusted", { ...untrusted, authMethods: ["PLAIN"] }),
-    plainPort: await start("plain", { disabledCommands: ["STARTTLS", "AUTH"], authOptional: true }),
+    // Also the one server that does not offer PIPELINING: the client's step-by-step path.
+    plainPort: await start("plain", {
+      disabledCommands: ["STARTTLS", "AUTH"],
+      authOptional: true,
+      hidePIPELINING: true,
+    }),
+    slowPort: await start("slow", { key, cert, authMethods: ["PLAIN"] }, SLOW_REPLY_MS),
+    distantPort: await start("distant", { key, cert, authMethods: ["PLAIN"] }, DISTANT_REPLY_MS),
     silentPort: (silent.server.address() as AddressInfo).port,
     closedPort: await unusedPort(),
     mailboxUrl: await mailbox.listen(),

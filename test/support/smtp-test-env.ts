@@ -11,8 +11,12 @@ export interface SmtpTestEnv {
   implicitTlsPort: number;
   /** Offers STARTTLS with a certificate no trusted CA signed. */
   untrustedPort: number;
-  /** Neither STARTTLS nor AUTH. */
+  /** Neither STARTTLS nor AUTH, nor PIPELINING. */
   plainPort: number;
+  /** Like `submissionPort`, but each answer to MAIL, RCPT and the dot takes 150 ms. */
+  slowPort: number;
+  /** Like `submissionPort`, but each answer to MAIL, RCPT and the dot takes 20 ms, a real network's round trip. */
+  distantPort: number;
   /** Accepts connections and never says a word. */
   silentPort: number;
   /** Nothing listens here. */

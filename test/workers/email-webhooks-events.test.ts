@@ -109,7 +109,8 @@ describe("email event webhooks: the events the mail pipeline makes", { timeout: 
     // The retry for busy@: deferred again (a second delay), and the email is not sent again.
     const retry = now + 31_000;
     expect(await deliverEmail(smtpEnv, id, retry)).toEqual({ kind: "retry", delaySeconds: 60 });
-    const again = await deliveredTo(hook.path, 5, retry);
+    // Its events are stamped with the attempt's own clock, which ran on from `retry`.
+    const again = await deliveredTo(hook.path, 5, retry + 60_000);
     expect(again.pairs).toEqual([
       ["email.bounced", "nobody@example.test"],
       ["email.delivered", "ada@example.com"],
@@ -124,7 +125,7 @@ describe("email event webhooks: the events the mail pipeline makes", { timeout: 
     const hook = await listening(ws);
     const { id } = await heldEmail("whk-failed.test", ["ada@example.com"], [], ws);
     const claimed = await claimEmail(db(), id, Date.now());
-    expect(claimed && (await handOff(db(), claimed, Date.now()))).toBe(true);
+    expect(claimed && (await handOff(db(), claimed, ["ada@example.com"], Date.now()))).toBe(true);
     const later = Date.now() + LEASE_MS + 1000;
     await sweepEmails(db(), env.EMAIL_QUEUE, later);
     await sweepEmails(db(), env.EMAIL_QUEUE, later + 60_000);

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { deliverEmail } from "../../src/features/emails/deliver";
-import { claimEmail, handOff, LEASE_MS, UNKNOWN_OUTCOME } from "../../src/features/emails/delivery.repo";
+import { claimEmail, handOff, LEASE_MS } from "../../src/features/emails/delivery.repo";
+import { UNKNOWN_OUTCOME } from "../../src/features/emails/recover-claims.repo";
 import { sweepEmails } from "../../src/jobs/sweep-emails";
 import type { ReceivedMessage } from "../support/smtp-test-env";
 import { callJson, db } from "./helpers";
@@ -89,13 +90,14 @@ describe("temporary refusals (4xx)", () => {
     expect((await received(id, "partial.test")).map((m) => m.to)).toEqual([["ada@example.com"]]);
     // Each recipient keeps the answer it was given, though the email's last one changed since
     // (a recipient shares its email's answer instead of a copy until then: migration 0032).
+    // busy@ was deferred on each of its six tries: it failed, and says so rather than staying deferred.
     expect(await emailOf(ws.token, id)).toMatchObject({
       status: "sent",
       attempts: 6,
       last_response: expect.stringContaining("451"),
       recipients: [
         { address: "ada@example.com", status: "accepted", response: expect.stringMatching(/^250 /) },
-        { address: "busy@example.test", status: "deferred", response: expect.stringContaining("451") },
+        { address: "busy@example.test", status: "failed", response: expect.stringContaining("451") },
       ],
     });
     // So does each attempt's event: the first one's answer was the 250 that reached ada@.
@@ -151,7 +153,7 @@ describe("an email stuck in sending", () => {
   it("is closed, never sent again, when its sender died after handing it to the transport", async () => {
     const { ws, id } = await heldEmail("handed.test", ["ada@example.com"]);
     const claimed = await claimEmail(db(), id, Date.now());
-    expect(claimed && (await handOff(db(), claimed, Date.now()))).toBe(true);
+    expect(claimed && (await handOff(db(), claimed, ["ada@example.com"], Date.now()))).toBe(true);
 
     const later = Date.now() + LEASE_MS + 1000;
     await sweepEmails(db(), env.EMAIL_QUEUE, later);
@@ -177,7 +179,7 @@ describe("an email stuck in sending", () => {
     const later = Date.now() + LEASE_MS + 1000;
     await sweepEmails(db(), env.EMAIL_QUEUE, later);
     const current = await claimEmail(db(), id, later);
-    expect(stale && (await handOff(db(), stale, later))).toBe(false);
-    expect(current && (await handOff(db(), current, later))).toBe(true);
+    expect(stale && (await handOff(db(), stale, ["ada@example.com"], later))).toBe(false);
+    expect(current && (await handOff(db(), current, ["ada@example.com"], later))).toBe(true);
   });
 });

@@ -136,6 +136,50 @@ describe("sendMail over a real SMTP server", () => {
   });
 });
 
+describe("one transaction, pipelined or step by step", () => {
+  // The submission server offers PIPELINING (MAIL, RCPT and DATA go in one write); the plain one
+  // does not (each waits for its answer). Both read the same answers the same way.
+  const paths = [
+    { name: "pipelined", port: servers.submissionPort, overrides: {} },
+    {
+      name: "step by step",
+      port: servers.plainPort,
+      overrides: { security: "none" as const, auth: undefined },
+    },
+  ];
+  for (const { name, port, overrides } of paths) {
+    it(`${name}: delivers to the recipients accepted and names the one refused`, async () => {
+      const marker = crypto.randomUUID();
+      const to = ["reader@example.test", "nobody@example.test", "second@example.test"];
+      const result = await send(port, to, composeMessage(marker), overrides);
+      expect(result).toMatchObject({
+        ok: true,
+        code: 250,
+        rejected: [{ recipient: "nobody@example.test", code: 550, response: "5.1.1 No such user" }],
+      });
+      expect((await deliveriesOf(marker)).map((d) => d.to)).toEqual([
+        ["reader@example.test", "second@example.test"],
+      ]);
+    });
+
+    it(`${name}: refuses the transaction when every recipient is refused`, async () => {
+      const result = await send(
+        port,
+        ["nobody@example.test", "busy@example.test"],
+        composeMessage("x"),
+        overrides,
+      );
+      expect(result).toEqual({
+        ok: false,
+        permanent: true,
+        code: 550,
+        stage: "rcpt",
+        response: "5.1.1 No such user",
+      });
+    });
+  }
+});
+
 describe("sendMail refusals and failures", () => {
   it("fails permanently at auth with a wrong password, without echoing it", async () => {
     const marker = crypto.randomUUID();

@@ -120,17 +120,22 @@ export const emails = sqliteTable(
 
 export const RECIPIENT_STATES = [
   "pending",
+  "sending",
   "accepted",
   "deferred",
   "rejected",
+  "failed",
   "unknown",
   "bounced",
 ] as const;
 
 /**
  * Every distinct recipient (to, cc and bcc) of an email, for the `to` filter, with how its delivery
- * stands: a retry goes only to recipients still `pending` or `deferred`, never to one the
- * transport accepted. `unknown`: the sender stopped after handing the message over. `bounced`: a
+ * stands. Each recipient is its own envelope, handed off and answered on its own: a retry goes only
+ * to recipients still `pending` (never tried) or `deferred` (and due), never to one the transport
+ * accepted. `sending`: handed to the transport by the attempt under way, its answer not recorded
+ * yet; the sweep makes it `unknown` if that attempt's sender dies. `failed`: deferred on every one
+ * of its attempts, or its message could not be built; nobody refused it for good. `bounced`: a
  * delivery status notification (RFC 3464) came back for a recipient the transport had accepted.
  */
 export const emailRecipients = sqliteTable(
@@ -144,6 +149,14 @@ export const emailRecipients = sqliteTable(
     state: text("state", { enum: RECIPIENT_STATES }).notNull().default("pending"),
     /** The transport's last answer about this recipient. */
     response: text("response"),
+    /**
+     * How many times the transport was asked about this recipient (a transaction begun and
+     * answered, or refused before it began: a lost connection, a message that could not be
+     * built). The retry budget is per recipient: one never tried spends none of it.
+     */
+    attempts: integer("attempts").notNull().default(0),
+    /** A deferred recipient is not tried again before this time (its own backoff). */
+    retryAt: integer("retry_at"),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [

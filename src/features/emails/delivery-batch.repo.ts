@@ -41,14 +41,22 @@ export async function claimEmails(db: Db, ids: string[], now: number) {
   };
 }
 
-/** `handOff` for several claims in one round trip; answers the ids still held with time to spare. */
-export async function handOffEmails(db: Db, claimed: EmailRow[], now: number): Promise<Set<string>> {
-  if (claimed.length === 0) return new Set();
-  const perEmail = claimed.map((email) => handOffStatements(db, email, now));
-  const results = await runBatch(db, perEmail.flat());
-  // Each email's hand-off is the last of its statements: the ids it answers are the ones held.
-  const ends = perEmail.map((_, i) => perEmail.slice(0, i + 1).reduce((n, s) => n + s.length, 0) - 1);
-  return new Set(
-    ends.flatMap((end) => (results[end]?.results ?? []) as Array<{ id: string }>).map((row) => row.id),
-  );
+/** One email's envelopes to hand off (see `handOffStatements`). */
+export interface HandOffItem {
+  email: EmailRow;
+  recipients: string[];
+  now: number;
+}
+
+/** `handOff` for several emails' envelopes in one round trip; answers, per item, whether its claim held. */
+export async function handOffEmails(db: Db, items: HandOffItem[]): Promise<boolean[]> {
+  if (items.length === 0) return [];
+  const perItem = items.map(({ email, recipients, now }) => handOffStatements(db, email, recipients, now));
+  const results = await runBatch(db, perItem.flat());
+  // Each item's hand-off is the last of its statements: it answers the id when the claim held.
+  let end = -1;
+  return perItem.map((statements) => {
+    end += statements.length;
+    return (results[end]?.results.length ?? 0) > 0;
+  });
 }

@@ -154,7 +154,7 @@ export const EmailRecipientSchema = z
     address: z.string().openapi({ example: "ada@example.com" }),
     status: z.enum(RECIPIENT_STATES).openapi({
       description:
-        "`pending` (not tried yet), `accepted` (the transport took it for this recipient; never sent again), `deferred` (a 4xx: retried with the email), `rejected` (a 5xx: a hard bounce), `unknown` (the sender stopped after handing the message over; not resent, so it is never delivered twice), `bounced` (accepted, then a delivery status notification came back for it: `response` holds its status code and diagnostic).",
+        "Each recipient is its own envelope, handed off and answered on its own. `pending` (not tried yet, or not begun within an attempt's time: it goes in the next attempt and spends none of its tries), `sending` (handed to the transport by the attempt under way; its answer not recorded yet), `accepted` (the transport took it for this recipient; never sent again), `deferred` (a 4xx or a passing failure: retried on its own schedule, 30 s, 1, 2, 4, 8 min after each try, six tries in all), `rejected` (a 5xx: a hard bounce, or a refusal of the message), `failed` (deferred on each of its six tries, or the message could not be built; nobody refused it for good), `unknown` (handed to the transport by a sender that then stopped; not resent, so it is never delivered twice), `bounced` (accepted, then a delivery status notification came back for it: `response` holds its status code and diagnostic).",
     }),
     response: z
       .string()

@@ -13,9 +13,12 @@ const CAPTURED_RESPONSE = "250 captured (EMAIL_TRANSPORT=capture)";
 export function captureTransport(): Transport {
   return {
     name: "capture",
-    async send(_message, hooks) {
-      if (!(await hooks.handOff())) return { kind: "withheld" };
-      return { kind: "sent", response: CAPTURED_RESPONSE, rejected: [] };
+    async send(message, hooks) {
+      if (!(await hooks.handOff(message.envelopes))) return { kind: "withheld" };
+      return {
+        kind: "answered",
+        outcomes: message.envelopes.map(() => ({ kind: "accepted", response: CAPTURED_RESPONSE })),
+      };
     },
     close: async () => {},
   };

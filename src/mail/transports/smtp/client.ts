@@ -1,10 +1,10 @@
 import { authenticate } from "./auth";
 import { type Capabilities, ehlo } from "./capabilities";
 import { SmtpConnection } from "./connection";
-import { checkEnvelope, mailFromCommand } from "./envelope";
+import { checkEnvelope } from "./envelope";
 import { asFailure, replyFailure, SmtpFailure } from "./failure";
 import { messageData } from "./message-data";
-import { addRecipients } from "./recipients";
+import { openTransaction } from "./open-transaction";
 import type { SmtpEnvelope, SmtpOptions, SmtpResult } from "./types";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -21,24 +21,30 @@ export async function sendMail(
   return result ?? NOT_SENT;
 }
 
-/** What a message's sender is told and asked (see `SendHooks` in ../transport.ts). */
-export interface MessageHooks {
-  /** Called before the first final dot; false drops the connection so nothing is delivered. */
+/** What a transaction's sender is told and asked (see `SendHooks` in ../transport.ts). */
+export interface TransactionHooks {
+  /** Called before the final dot; false drops the connection so nothing is delivered. */
   beforeCommit?: () => Promise<boolean>;
-  /** Epoch ms no exchange of this message may outlast. */
-  deadline?: number;
+  /** Epoch ms no exchange may outlast, read before each one. */
+  deadline?: () => number;
 }
+
+/** What a message's sender is told and asked, for every transaction of the message. */
+export interface MessageHooks extends TransactionHooks {}
 
 export interface MessageOutcome {
   results: SmtpResult[];
-  /** `beforeCommit` answered no: nothing was delivered and the session is gone. */
+  /** `beforeCommit` answered no: nothing more was delivered and the session is gone. */
   withheld: boolean;
 }
 
+/** `beforeCommit` answered no: the session was dropped before the dot. */
+export const WITHHELD = Symbol("withheld");
+
 /**
- * One SMTP session (greeting, EHLO, STARTTLS, AUTH) that carries several messages in turn, so a
- * sender keeps few connections open (Workers allow six at once per invocation). A session whose
- * connection failed is `broken` and must not be given another message.
+ * One SMTP session (greeting, EHLO, STARTTLS, AUTH) that carries several transactions in turn, so
+ * a sender keeps few connections open (Workers allow six at once per invocation). A session whose
+ * connection failed is `broken` and must not be given another transaction.
  */
 export class SmtpSession {
   broken = false;
@@ -62,41 +68,60 @@ export class SmtpSession {
   }
 
   /**
-   * The message once per envelope: MAIL, RCPT, DATA for each in turn. A refused transaction is
-   * cleared with RSET (RFC 5321 §4.1.1.5) and the next goes on; a failure of the connection is the
-   * result of every envelope not yet sent, and breaks the session. Never throws.
+   * One transaction: MAIL, RCPT, DATA and the message (`messageData`'s bytes). A refused
+   * transaction is cleared with RSET (RFC 5321 §4.1.1.5) and is the result; a failure of the
+   * connection is the result too, and breaks the session. Never throws.
    */
-  async send(envelopes: SmtpEnvelope[], message: string, hooks: MessageHooks = {}): Promise<MessageOutcome> {
-    const results: Array<SmtpResult | undefined> = envelopes.map((e) =>
-      checkEnvelope(e, this.heloName)?.toResult(),
-    );
-    const data = messageData(message);
-    // Asked once per message: the first transaction to reach its dot hands the message off for all.
-    const ask = hooks.beforeCommit;
-    let asked: Promise<boolean> | undefined;
-    const commit = ask && (() => (asked ??= ask()));
-    this.connection.deadline = hooks.deadline ?? Number.POSITIVE_INFINITY;
+  async transact(
+    envelope: SmtpEnvelope,
+    data: Uint8Array,
+    hooks: TransactionHooks = {},
+  ): Promise<SmtpResult | typeof WITHHELD> {
+    const refused = checkEnvelope(envelope, this.heloName);
+    if (refused) return refused.toResult();
+    this.connection.deadline = hooks.deadline ?? (() => Number.POSITIVE_INFINITY);
     try {
-      for (const [i, envelope] of envelopes.entries()) {
-        if (results[i] !== undefined) continue;
-        const result = await transaction(this.connection, this.capabilities, envelope, data, commit);
-        if (result === WITHHELD) {
-          this.broken = true;
-          await this.connection.close();
-          return { results: envelopes.map(() => NOT_SENT), withheld: true };
-        }
-        results[i] = result;
+      const result = await transaction(
+        this.connection,
+        this.capabilities,
+        envelope,
+        data,
+        hooks.beforeCommit,
+      );
+      if (result === WITHHELD) {
+        this.broken = true;
+        await this.connection.close();
       }
+      return result;
     } catch (error) {
       const failure = asFailure("connect", error);
       this.broken = true;
       if (failure.code !== null) await this.connection.quit();
       await this.connection.close();
-      for (const i of results.keys()) results[i] ??= failure.toResult();
+      return failure.toResult();
     } finally {
-      this.connection.deadline = Number.POSITIVE_INFINITY;
+      this.connection.deadline = () => Number.POSITIVE_INFINITY;
     }
-    return { results: results.map((r) => r ?? NOT_SENT), withheld: false };
+  }
+
+  /**
+   * The message once per envelope, in turn (see `transact`); after a failure of the connection,
+   * every envelope not yet sent shares it. Never throws.
+   */
+  async send(envelopes: SmtpEnvelope[], message: string, hooks: MessageHooks = {}): Promise<MessageOutcome> {
+    const data = messageData(message);
+    const results: SmtpResult[] = [];
+    for (const envelope of envelopes) {
+      const previous = results.at(-1);
+      if (this.broken && previous) {
+        results.push(previous);
+        continue;
+      }
+      const result = await this.transact(envelope, data, hooks);
+      if (result === WITHHELD) return { results: envelopes.map(() => NOT_SENT), withheld: true };
+      results.push(result);
+    }
+    return { results, withheld: false };
   }
 
   /** QUIT, then the socket closed, whatever the server says. */
@@ -140,12 +165,11 @@ async function openSession(connection: SmtpConnection, options: SmtpOptions): Pr
   return capabilities;
 }
 
-const WITHHELD = Symbol("withheld");
 /** The terminating CRLF "." CRLF that ends `messageData`'s bytes. */
 const FINAL_DOT = 3;
 
 /**
- * One MAIL, RCPT…, DATA; a refusal is this transaction's result, a network failure ends the
+ * One MAIL, RCPT…, DATA (see `openTransaction`); a refusal is this transaction's result, a network failure ends the
  * session. With `beforeCommit`, the data goes out without its final dot, the sender is asked, and
  * only then the dot: until the dot the server may not deliver (RFC 5321 §4.1.1.4), so a crash or a
  * "no" before it delivers nothing.
@@ -158,14 +182,7 @@ async function transaction(
   beforeCommit?: () => Promise<boolean>,
 ): Promise<SmtpResult | typeof WITHHELD> {
   try {
-    const eightBit = data.some((byte) => byte > 0x7f);
-    await connection.command(
-      "mail",
-      mailFromCommand(envelope, capabilities, { size: data.byteLength, eightBit }),
-      250,
-    );
-    const rejected = await addRecipients(connection, envelope.to);
-    await connection.command("data", "DATA", 354);
+    const rejected = await openTransaction(connection, capabilities, envelope, data);
     let end = data;
     if (beforeCommit) {
       await connection.write("message", data.subarray(0, data.byteLength - FINAL_DOT));

@@ -15,8 +15,11 @@ export class SmtpConnection {
   #reader: ReplyReader;
   #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #encoder = new TextEncoder();
-  /** Epoch ms no exchange may outlast (the sender's lease), on top of the per-command deadline. */
-  deadline = Number.POSITIVE_INFINITY;
+  /**
+   * Epoch ms no exchange may outlast (the sender's lease), on top of the per-command deadline; read
+   * before each exchange, since the sender's lease moves as it goes.
+   */
+  deadline: () => number = () => Number.POSITIVE_INFINITY;
 
   private constructor(
     socket: Socket,
@@ -51,9 +54,14 @@ export class SmtpConnection {
 
   /** Reads one reply and fails unless its code is one of `expected`. */
   async reply(stage: SmtpStage, ...expected: number[]): Promise<SmtpReply> {
-    const reply = await this.#run(stage, "a reply", () => this.#reader.read());
+    const reply = await this.next(stage);
     if (!expected.includes(reply.code)) throw replyFailure(stage, reply);
     return reply;
+  }
+
+  /** Reads one reply, whatever its code (one of several to pipelined commands). */
+  next(stage: SmtpStage): Promise<SmtpReply> {
+    return this.#run(stage, "a reply", () => this.#reader.read());
   }
 
   /** Sends one command line and fails unless the reply's code is one of `expected`. */
@@ -109,7 +117,7 @@ export class SmtpConnection {
 
   async #run<T>(stage: SmtpStage, what: string, work: () => Promise<T>): Promise<T> {
     try {
-      const ms = Math.min(this.timeoutMs, this.deadline - Date.now());
+      const ms = Math.min(this.timeoutMs, this.deadline() - Date.now());
       if (ms <= 0) throw new Error(`the attempt's deadline passed before ${what}`);
       return await withDeadline(work(), ms, what);
     } catch (error) {

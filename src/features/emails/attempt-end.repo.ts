@@ -1,0 +1,162 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db, Statement } from "../../db/client";
+import { emails } from "../../db/schema";
+import { deliveryOutcomes, type RecipientFact } from "../../mail/delivery-outcomes";
+import { bounceStatements } from "../suppressions/bounces";
+import { LEASE_MS, ownedBy } from "./delivery.repo";
+import type { EmailRow, NewEmailRow } from "./emails.repo";
+import { unshareResponses } from "./shared-response";
+
+/** What one attempt made of one recipient, as it is written. */
+export interface RecipientOutcome {
+  address: string;
+  /** `failed`: deferred on the last of its tries, or its message could not be built. */
+  state: "accepted" | "deferred" | "rejected" | "failed";
+  response: string;
+  /** A deferred recipient is not tried again before this time. */
+  retryAt?: number | null;
+  /** The transport's refusal of the recipient itself (not of the message or session): a bounce. */
+  bounce?: "hard" | "soft";
+  /** It spends one of the recipient's tries (default): all but the refusals that no retry could change. */
+  tried?: boolean;
+  /** The transport's answer (default), which listeners hear; not a failure of ours before it. */
+  fromTransport?: boolean;
+}
+
+/** The fact listeners hear: a recipient that failed was deferred by this attempt. */
+const factOf = (o: RecipientOutcome): RecipientFact => ({
+  address: o.address,
+  state: o.state === "failed" ? "deferred" : o.state,
+  response: o.response,
+});
+
+/**
+ * The recipients' outcomes, under the claim: what listeners count per recipient (the email
+ * webhooks' delivered and delayed events), each recipient's state, answer, tries and due time,
+ * then the bounces the transport's refusals make.
+ */
+function recipientStatements(email: EmailRow, outcomes: RecipientOutcome[], now: number): Statement[] {
+  if (outcomes.length === 0) return [];
+  const rows = outcomes.map((o) => ({
+    address: o.address,
+    state: o.state,
+    response: o.response,
+    retry_at: o.retryAt ?? null,
+    tried: o.tried === false ? 0 : 1,
+  }));
+  const bounces = outcomes.flatMap((o) =>
+    o.bounce
+      ? bounceStatements(
+          {
+            accountId: email.accountId,
+            email: o.address,
+            kind: o.bounce,
+            emailId: email.id,
+            detail: o.response,
+          },
+          now,
+        )
+      : [],
+  );
+  return [
+    ...deliveryOutcomes.recipients(
+      email.id,
+      outcomes.filter((o) => o.fromTransport !== false).map(factOf),
+      ownedBy(email),
+      now,
+    ),
+    sql`UPDATE email_recipients SET state = o.value ->> 'state', response = o.value ->> 'response',
+          attempts = attempts + (o.value ->> 'tried'), retry_at = o.value ->> 'retry_at'
+        FROM json_each(${JSON.stringify(rows)}) AS o
+        WHERE email_recipients.email_seq = ${email.seq} AND email_recipients.address = o.value ->> 'address'
+          AND ${ownedBy(email)}`,
+    ...bounces,
+  ];
+}
+
+/**
+ * Outcomes written while the attempt goes on (other envelopes are still at the transport), so that
+ * a crash leaves in doubt only those truly in flight. The first acceptance of the email is counted
+ * here, as the attempt's end would (its `sent_at` set, so that end and the sweep count it no more),
+ * and the lease is renewed.
+ */
+export function progressStatements(email: EmailRow, outcomes: RecipientOutcome[], now: number): Statement[] {
+  const reached = outcomes.some((o) => o.state === "accepted");
+  return [
+    ...(reached ? deliveryOutcomes.ended(email.id, "sending", true, ownedBy(email), now) : []),
+    ...recipientStatements(email, outcomes, now),
+    sql`UPDATE emails SET lease_until = ${now + LEASE_MS},
+          sent_at = ${reached ? sql`coalesce(sent_at, ${now})` : sql`sent_at`}
+        WHERE id = ${email.id} AND status = 'sending' AND attempts = ${email.attempts}`,
+  ];
+}
+
+export type AttemptEnd = Partial<NewEmailRow> & { lastEvent: string; storedBytes?: number };
+
+/**
+ * The statements that record how this attempt ended, for one batch: what counts the end, the
+ * outcomes not written yet, the storage the built message takes, then the email and its event.
+ * Each is fenced by the claim, so an attempt whose email was taken back writes nothing.
+ */
+export function finishStatements(
+  db: Db,
+  email: EmailRow,
+  outcomes: RecipientOutcome[],
+  changes: AttemptEnd,
+  detail: string | null,
+  now: number,
+): Statement[] {
+  // What counts the attempt's end (a campaign's stats, the report's rollups) moves with it,
+  // fenced by the same claim.
+  const statements: Statement[] = [
+    ...(email.campaignId
+      ? deliveryOutcomes.delivered(email.id, changes.status ?? "", ownedBy(email), now)
+      : []),
+    ...deliveryOutcomes.ended(email.id, changes.status ?? "", changes.sentAt != null, ownedBy(email), now),
+    ...recipientStatements(email, outcomes, now),
+  ];
+  if (changes.storedBytes !== undefined) {
+    statements.push(sql`
+      UPDATE account_usage
+      SET storage_bytes = max(storage_bytes + ${changes.storedBytes} - (SELECT stored_bytes FROM emails WHERE id = ${email.id}), 0)
+      WHERE account_id = ${email.accountId} AND ${ownedBy(email)}`);
+  }
+  statements.push(
+    sql`INSERT INTO email_events (email_seq, type, detail, created_at)
+        SELECT ${email.seq}, ${changes.lastEvent}, ${detail}, ${now} WHERE ${ownedBy(email)}`,
+    db
+      .update(emails)
+      .set({ ...changes, leaseUntil: null, lastEventAt: now, updatedAt: now })
+      .where(and(eq(emails.id, email.id), eq(emails.status, "sending"), eq(emails.attempts, email.attempts))),
+    ...unshareResponses(email.seq),
+  );
+  return statements;
+}
+
+/**
+ * Ends an attempt that never reached the transport and never will (the message cannot be built,
+ * or the workspace is suspended: `response` then says so): the email fails and so does each of its
+ * open recipients, none of them tried. `storedBytes` is what the email still keeps in R2, so the
+ * storage reserved for an unbuilt message is given back.
+ */
+export function failBeforeHandoffStatements(
+  db: Db,
+  email: EmailRow,
+  reason: string,
+  storedBytes: number,
+  now: number,
+  response = `Could not build the message: ${reason}`,
+): Statement[] {
+  return [
+    sql`UPDATE email_recipients SET state = 'failed', response = ${response}, retry_at = NULL
+        WHERE email_seq = ${email.seq} AND state IN ('pending', 'deferred') AND ${ownedBy(email)}`,
+    ...finishStatements(
+      db,
+      email,
+      [],
+      { status: "failed", lastEvent: "failed", lastResponse: response, storedBytes },
+      reason,
+      now,
+    ),
+  ];
+}
