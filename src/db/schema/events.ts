@@ -64,7 +64,7 @@ export const webhookDeliveries = sqliteTable(
     url: text("url").notNull(),
     /** The webhook's secret, encrypted as on the inbox; cleared once the attempt is over. */
     secret: text("secret"),
-    /** pending | sending | succeeded | failed */
+    /** pending | sending | succeeded | failed | unknown (the attempt's outcome was lost) */
     status: text("status").notNull(),
     statusCode: integer("status_code"),
     durationMs: integer("duration_ms"),

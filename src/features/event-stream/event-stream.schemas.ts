@@ -6,9 +6,9 @@ export const DeliverySchema = z
   .object({
     id: z.string().openapi({ example: "dlv_01JD3Z6X8Y9ABCDEFGHJKMNPQR" }),
     url: z.string().openapi({ description: "The webhook's URL when the event happened." }),
-    status: z.enum(["pending", "sending", "succeeded", "failed"]).openapi({
+    status: z.enum(["pending", "sending", "succeeded", "failed", "unknown"]).openapi({
       description:
-        "`pending` until the dispatcher claims it, `sending` during the one attempt, then `succeeded` (a 2xx answer) or `failed` (any other answer, a redirect, a network error, or no answer within 10 s). Failed deliveries are not retried.",
+        "`pending` until the dispatcher claims it, `sending` during the one attempt, then `succeeded` (a 2xx answer), `failed` (any other answer, a redirect, a network error, or no answer within 10 s) or `unknown` (the Worker stopped during the attempt and its outcome was lost: the receiver may or may not have received the event; reconcile through the API). `succeeded`, `failed` and `unknown` are final: deliveries are not retried.",
     }),
     status_code: z
       .number()
