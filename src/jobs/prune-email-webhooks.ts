@@ -5,18 +5,26 @@ import { pruneInBatches } from "./prune-in-batches";
 /** How long a delivered or abandoned email event, with its attempts, stays listed. */
 export const EMAIL_WEBHOOK_RETENTION_MS = 30 * 86_400_000;
 
+/** The oldest `size` rows over in `state`, by id: a range of `email_webhook_outbox_due`, whose finished rows sort by id. */
+const headOf = (state: string, size: number, cutoff: number) =>
+  sql`SELECT id FROM (SELECT id, created_at FROM email_webhook_outbox
+        WHERE state = ${state} AND next_attempt_at IS NULL ORDER BY id LIMIT ${size})
+      WHERE created_at < ${cutoff}`;
+
 /**
  * Drops email-webhook outbox rows past retention that are over (succeeded or failed), with their
- * attempts (foreign-key cascade). Ids grow with time, so the oldest rows are the first ids: each
- * batch looks at that head of the table only, never scanning it to find nothing. A row still
- * pending there (retries end within 28 hours, so none should be) is stepped over, not waited on.
+ * attempts (foreign-key cascade). Ids grow with time, so the oldest finished rows are the first
+ * ids of each state: each batch looks at those heads only, never scanning the table to find
+ * nothing, and never at rows still open, which a suspended workspace may hold for as long as it
+ * stays suspended.
  */
 export function pruneEmailWebhooks(db: Db, now: number): Promise<number> {
+  const cutoff = now - EMAIL_WEBHOOK_RETENTION_MS;
   return pruneInBatches(async (batchSize) => {
+    const half = Math.ceil(batchSize / 2);
     const result = await db.run(sql`
       DELETE FROM email_webhook_outbox WHERE id IN (
-        SELECT id FROM (SELECT id, created_at, state FROM email_webhook_outbox ORDER BY id LIMIT ${batchSize})
-        WHERE created_at < ${now - EMAIL_WEBHOOK_RETENTION_MS} AND state IN ('succeeded', 'failed'))`);
+        ${headOf("succeeded", half, cutoff)} UNION ALL ${headOf("failed", half, cutoff)})`);
     return result.meta.changes ?? 0;
   });
 }

@@ -10,7 +10,9 @@ import { AppError } from "./errors";
  *   link) ends `failed` with `account_suspended: ...` at its claim, so nothing leaves later unseen;
  *   a scheduled email stays `scheduled` and a sending or scheduled campaign holds where it is (the
  *   minute sweeps skip them), both going on by themselves once the workspace is reinstated; an
- *   automation run ends `failed` at its next step with the reason in its note;
+ *   automation run ends `failed` at its next step with the reason in its note; webhooks of both
+ *   kinds hold, unclaimed and uncounted, and their sweeps send them once it is reinstated
+ *   (webhooks/dispatch.ts, webhooks/email-delivery.ts, webhooks/fair-share.ts);
  * - still receives: inbound mail is stored as for any workspace, so nothing a customer sends is lost.
  * Every path reads the status with a read it makes anyway (a join, a batch), never in a trip of its own.
  */

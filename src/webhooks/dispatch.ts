@@ -4,6 +4,7 @@ import { environmentOf } from "../env";
 import { decryptSecret } from "../lib/crypto";
 import { describeError, log } from "../lib/logger";
 import { iso } from "../lib/time";
+import { mayActSql } from "../lib/workspace-gate";
 import { type DeliveryResult, deliver, type OutgoingEvent } from "./deliver";
 
 export type DispatchEnv = Pick<Env, "ENCRYPTION_KEY" | "ENVIRONMENT">;
@@ -34,16 +35,20 @@ function outgoing(row: EventRow): OutgoingEvent {
 /**
  * Claims every pending delivery of `eventIds` (pending → sending), marks the events dispatched and
  * reads them, as one batch. A delivery is claimed once only, so a redelivered Queue message, or
- * the sweep racing the Queue, finds nothing left to attempt.
+ * the sweep racing the Queue, finds nothing left to attempt. A suspended workspace's events are
+ * neither claimed nor marked: they hold, and the minute sweep dispatches them once it is reinstated.
  */
 export function claimStatements(eventIds: string[], now: number) {
   const ids = JSON.stringify(eventIds);
   return [
     sql`UPDATE webhook_deliveries SET status = 'sending', attempted_at = ${now}
         WHERE status = 'pending' AND event_id IN (SELECT value FROM json_each(${ids}))
+          AND EXISTS (SELECT 1 FROM events AS source
+            WHERE source.id = webhook_deliveries.event_id AND ${mayActSql(sql`source.account_id`)})
         RETURNING id, event_id, url, secret`,
     sql`UPDATE events SET dispatched_at = ${now}
-        WHERE dispatched_at IS NULL AND id IN (SELECT value FROM json_each(${ids}))`,
+        WHERE dispatched_at IS NULL AND id IN (SELECT value FROM json_each(${ids}))
+          AND ${mayActSql(sql`events.account_id`)}`,
     sql`SELECT id, event, data, created_at FROM events WHERE id IN (SELECT value FROM json_each(${ids}))`,
   ];
 }

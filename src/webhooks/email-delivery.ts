@@ -1,12 +1,15 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, runBatch } from "../db/client";
 import { describeError, log } from "../lib/logger";
+import { mayActSql } from "../lib/workspace-gate";
 import type { DispatchEnv } from "./dispatch";
 import { CLAIM_LEASE_MS, type EmailDeliveryJob } from "./email-delivery-job";
 import { MAX_ATTEMPTS } from "./email-events";
 import { attemptEmailDeliveries, EVENTS_PER_SENDER } from "./email-sender-run";
+import { fairDueRows } from "./fair-share";
 
-const MAX_ROWS_PER_SWEEP = 500;
+/** The most rows one minute's sweep claims, shared between the endpoints with due rows. */
+export const MAX_ROWS_PER_SWEEP = 500;
 
 interface ClaimedRow {
   id: number;
@@ -27,14 +30,16 @@ interface EndpointRow {
 /**
  * Claims the due rows `selector` picks (pending → delivering, the attempt counted) and reads their
  * endpoints, in one batch. The claim is a conditional update, so a row is claimed by one caller
- * only: concurrent sweeps, or a sweep racing the announcement, find nothing left to send.
+ * only: concurrent sweeps, or a sweep racing the announcement, find nothing left to send. A
+ * suspended workspace's rows are not claimed: they hold, due, uncounted, and the first claim after
+ * its reinstatement takes them (the gate is this update's own condition, not a read of its own).
  */
 async function claim(db: Db, selector: SQL, now: number): Promise<EmailDeliveryJob[]> {
   const [claimed, endpoints] = await runBatch(db, [
     sql`UPDATE email_webhook_outbox
         SET state = 'delivering', attempts = attempts + 1, next_attempt_at = ${now + CLAIM_LEASE_MS}
         WHERE ${selector} AND state IN ('pending', 'delivering') AND next_attempt_at <= ${now}
-          AND attempts < ${MAX_ATTEMPTS}
+          AND attempts < ${MAX_ATTEMPTS} AND ${mayActSql(sql`email_webhook_outbox.account_id`)}
         RETURNING id, endpoint_id, event_id, event, body, attempts`,
     sql`SELECT id, url, secret, enabled FROM webhook_endpoints
         WHERE id IN (SELECT endpoint_id FROM email_webhook_outbox WHERE ${selector})`,
@@ -149,8 +154,26 @@ export async function deliverEmailEventsSince(
 }
 
 /**
- * The minute sweep: rows due for a retry, rows whose announcement was lost, and rows whose claim
- * lapsed. Those at their last attempt whose claim lapsed are closed as failed.
+ * The rows the minute sweep claims: rows due for a retry, rows whose announcement was lost, and
+ * rows whose claim lapsed, shared fairly between endpoints (fair-share.ts), so that one endpoint's
+ * backlog never delays another's retries; held endpoints (a suspended workspace's) take no share.
+ */
+export const dueRowsStatement = (now: number) =>
+  fairDueRows({
+    table: "email_webhook_outbox",
+    group: "endpoint_id",
+    open: sql`next_attempt_at IS NOT NULL`,
+    due: sql`next_attempt_at <= ${now}`,
+    order: "next_attempt_at",
+    mayGo: (endpointId) =>
+      sql`EXISTS (SELECT 1 FROM webhook_endpoints AS owner
+        WHERE owner.id = ${endpointId} AND ${mayActSql(sql`owner.account_id`)})`,
+    budget: MAX_ROWS_PER_SWEEP,
+  });
+
+/**
+ * The minute sweep: the due rows (`dueRowsStatement`), claimed and launched. Those at their last
+ * attempt whose claim lapsed are closed as failed first.
  */
 export async function sweepEmailWebhooks(
   db: Db,
@@ -159,12 +182,10 @@ export async function sweepEmailWebhooks(
   launch: EmailLaunch,
   fallback: Fallback,
 ): Promise<number> {
-  const [due] = await runBatch(db, [
-    sql`SELECT id FROM email_webhook_outbox
-        WHERE state IN ('pending', 'delivering') AND next_attempt_at <= ${now}
-        ORDER BY next_attempt_at LIMIT ${MAX_ROWS_PER_SWEEP}`,
+  const [, due] = await runBatch(db, [
     sql`UPDATE email_webhook_outbox SET state = 'failed', next_attempt_at = NULL
         WHERE state = 'delivering' AND next_attempt_at <= ${now} AND attempts >= ${MAX_ATTEMPTS}`,
+    dueRowsStatement(now),
   ]);
   const ids = ((due?.results ?? []) as Array<{ id: number }>).map((row) => row.id);
   if (ids.length === 0) return 0;

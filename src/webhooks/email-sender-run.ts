@@ -5,6 +5,7 @@ import { environmentOf } from "../env";
 import { decryptSecret } from "../lib/crypto";
 import { describeError, log } from "../lib/logger";
 import { iso } from "../lib/time";
+import { mayActSql } from "../lib/workspace-gate";
 import { type DeliveryResult, deliver } from "./deliver";
 import type { DispatchEnv } from "./dispatch";
 import { CLAIM_LEASE_MS, type EmailDeliveryJob } from "./email-delivery-job";
@@ -102,10 +103,14 @@ const ownedRows = (jobs: EmailDeliveryJob[]) =>
 /**
  * The jobs whose claim is still this one's, their lease renewed from now: a sender may start well
  * after the claim (handed on, or on a busy machine), and a row whose lease lapsed meanwhile may be
- * the sweep's by now; attempting it as well sent the receiver a duplicate. One round trip.
+ * the sweep's by now; attempting it as well sent the receiver a duplicate. A workspace suspended
+ * since the claim gets its rows back unattempted and uncounted (`releaseStatement`): they hold
+ * like any of its rows. One round trip.
  */
 async function stillOwned(db: Db, jobs: EmailDeliveryJob[]): Promise<EmailDeliveryJob[]> {
-  const [renewed] = await runBatch(db, [
+  const [, renewed] = await runBatch(db, [
+    sql`${releaseStatement(jobs, jobs[0]?.now ?? Date.now())}
+        AND NOT ${mayActSql(sql`email_webhook_outbox.account_id`)}`,
     sql`UPDATE email_webhook_outbox SET next_attempt_at = max(next_attempt_at, ${Date.now() + CLAIM_LEASE_MS})
         WHERE ${ownedRows(jobs)} RETURNING id`,
   ]);

@@ -47,7 +47,7 @@ const SCHEDULE_LEAD_MS = 25_000;
 const DOMAIN = "crash.test";
 const UNKNOWN_OUTCOME_PREFIX = "The sender stopped after handing the message to the transport";
 const FINAL_EMAIL = new Set(["sent", "delivered", "bounced", "failed", "cancelled"]);
-const FINAL_DELIVERY = new Set(["succeeded", "failed"]);
+const FINAL_DELIVERY = new Set(["succeeded", "failed", "unknown"]);
 
 interface EmailSummary {
   id: string;
@@ -278,16 +278,17 @@ function judgeWebhooks(ticketIds: string[], events: EventRecord[]): Row {
       continue;
     }
     row.final++;
-    if (delivery.status === "failed") {
-      // Closed without a known answer (the runtime died mid-attempt): reported, not retried (the spec).
+    if (delivery.status !== "succeeded") {
+      // `unknown`: closed without a known answer (the runtime died mid-attempt), reported, not
+      // retried (the spec); `failed`: the receiver's own answer.
       const reason = delivery.error ?? "no error recorded";
       failures.set(reason, (failures.get(reason) ?? 0) + 1);
       row.unknown++;
       if (got > 0) row.unknownReceived++;
     } else if (got === 0) row.lost++;
   }
-  // Why the failed attempts failed: an outcome lost to the kill, or the receiver's own answer.
-  for (const [reason, count] of failures) console.log(`[crash] webhook failed x${count}: ${reason}`);
+  // Why the attempts did not succeed: an outcome lost to the kill, or the receiver's own answer.
+  for (const [reason, count] of failures) console.log(`[crash] webhook not succeeded x${count}: ${reason}`);
   return row;
 }
 

@@ -29,3 +29,20 @@ export function expectIndexed(plan: string[], table: string) {
     );
   expect(plan.join("\n")).not.toContain("USE TEMP B-TREE");
 }
+
+/**
+ * The plan of a fair sweep (src/webhooks/fair-share.ts): `table` is only searched, never scanned,
+ * its groups skipped through `index` (`group > ?`) and each group's share a range of it; every
+ * other table is searched by key. The one sort allowed is the final order of the rows taken,
+ * which are at most the sweep's budget.
+ */
+export function expectFairSweep(plan: string[], table: string, group: string, index: string) {
+  const text = plan.join("\n");
+  expect(text).not.toMatch(/^SCAN (?!grp$|ready$|share$|CONSTANT ROW$)/m);
+  for (const line of plan.filter((l) => l.startsWith(`SEARCH ${table} `)))
+    expect(line, text).toMatch(new RegExp(`USING (COVERING )?INDEX ${index} \\(`));
+  for (const line of plan.filter((l) => l.startsWith("SEARCH ")))
+    expect(line, text).toMatch(/USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY/);
+  expect(text).toContain(`${index} (${group}>?)`);
+  expect(plan.filter((line) => line.includes("TEMP B-TREE"))).toEqual(["USE TEMP B-TREE FOR ORDER BY"]);
+}

@@ -2,7 +2,13 @@ import type { Delivery } from "../../features/event-stream/event-stream.dto";
 import { Badge, Empty, Time } from "../../ui/components";
 import { HttpStatus, milliseconds } from "../logs/log-components";
 
-const TONES = { succeeded: "good", failed: "bad", pending: "warn", sending: "warn" } as const;
+const TONES = {
+  succeeded: "good",
+  failed: "bad",
+  pending: "warn",
+  sending: "warn",
+  unknown: "warn",
+} as const;
 
 /** How an event's deliveries went, in one line: "1 succeeded", "1 failed", or "no webhooks". */
 export function DeliverySummary(props: { deliveries: Delivery[] }) {

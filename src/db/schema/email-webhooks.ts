@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { accounts } from "./accounts";
 
@@ -52,8 +53,13 @@ export const emailWebhookOutbox = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [
-    // The sweep: due rows in order of when they are due.
+    // Lapsed claims at their last attempt, which the sweep closes; finished rows, by id, for pruning.
     index("email_webhook_outbox_due").on(t.state, t.nextAttemptAt),
+    // The fair sweep (webhooks/fair-share.ts): the endpoints with open rows, each one's due rows in
+    // order. Open rows only, so a finished backlog is never stepped over.
+    index("email_webhook_outbox_open_by_endpoint")
+      .on(t.endpointId, t.nextAttemptAt)
+      .where(sql`next_attempt_at IS NOT NULL`),
     // The announcement after a commit names its events.
     index("email_webhook_outbox_event").on(t.eventId),
   ],

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { accounts } from "./accounts";
 
@@ -27,7 +28,9 @@ export const events = sqliteTable(
     index("events_account_inbox_created").on(t.accountId, t.inboxId, t.createdAt, t.id),
     // The stream filtered by inbox and event walks this in page order.
     index("events_account_inbox_event_created").on(t.accountId, t.inboxId, t.event, t.createdAt, t.id),
-    index("events_undispatched").on(t.dispatchedAt, t.createdAt),
+    // The sweep (jobs/sweep-events.ts): the workspaces with events not yet dispatched, each one's
+    // in order. Undispatched events only: a handful, unless a workspace's are held (suspended).
+    index("events_undispatched_by_account").on(t.accountId, t.createdAt).where(sql`dispatched_at IS NULL`),
   ],
 );
 
@@ -64,7 +67,7 @@ export const webhookDeliveries = sqliteTable(
     url: text("url").notNull(),
     /** The webhook's secret, encrypted as on the inbox; cleared once the attempt is over. */
     secret: text("secret"),
-    /** pending | sending | succeeded | failed */
+    /** pending | sending | succeeded | failed | unknown (the attempt's outcome was lost) */
     status: text("status").notNull(),
     statusCode: integer("status_code"),
     durationMs: integer("duration_ms"),

@@ -17,6 +17,9 @@ const tags = ["Webhooks"];
 
 const DELIVERY = `Each event is POSTed as \`{ "id", "event", "timestamp", "data" }\`, signed like inbox webhooks: \`X-Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">\` keyed by the \`secret\`, with \`X-Webhook-Event\`, \`X-Webhook-Id\` (the event's \`id\`, the same on every attempt: deduplicate on it) and \`User-Agent: Service-Webhooks/1.0\`. A 2xx acknowledges; anything else, a redirect (never followed) or no answer within 10 s is retried after 1 min, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h: 8 attempts over about 28 hours, each listed under deliveries. An endpoint whose deliveries have all failed for 3 days is disabled, with \`disabled_reason\`. URLs follow the inbox webhooks' rules (\`https://\` to a public host; \`http://\` to loopback only in development and test), checked again before every attempt.`;
 
+/** Suspension (lib/workspace-gate.ts) and the sweep's fairness (webhooks/fair-share.ts). */
+const HOLD_AND_SHARE = `While the workspace is suspended nothing is sent: its events, new or waiting for a retry, hold: never attempted, so they use none of their 8 attempts and no failure of theirs can disable the endpoint, and they go out within a minute of its reinstatement. Retries are fair: each minute's sweep claims at most 500 due events, shared equally between the endpoints that have some (each endpoint's oldest first), so one endpoint's backlog never delays another's retries.`;
+
 const EVENTS = `Email events carry \`data: { email_id, recipient, from, subject, tags, campaign_id, automation_id, ... }\`; the service's own mail (sign-in links, invitations) makes none. Per recipient: \`email.delivered\` (the transport accepted the recipient; a DSN \`Action: delivered\` makes no second one; with \`response\`), \`email.delivery_delayed\` (a 4xx deferral, once per attempt, or a DSN \`Action: delayed\`; with \`response\`), \`email.bounced\` (a hard bounce, by the transport or a DSN, once per email and recipient), \`email.complained\` (once per email and recipient), \`email.suppressed\` (a send refused for a suppressed recipient: \`email_id\` null). Per email, \`recipient\` being its one recipient or null when it has several: \`email.sent\` (the transport accepted it for someone, the first time), \`email.failed\` (it failed with nobody reached; an email whose every recipient bounced is \`email.bounced\`), \`email.opened\` (its first open: the pixel is per email), \`email.clicked\` (its first click on each link, with \`link\`). \`contact.unsubscribed\`: \`data: { contact_id, email, method, campaign_id, automation_id }\`, once per customer who unsubscribes by a campaign's or automation's link. Each is written in the same transaction as its fact and only when that fact is new, so a retried or redelivered step adds none.`;
 
 export const listEmailWebhooksRoute = defineRoute("read", {
@@ -34,7 +37,7 @@ export const createEmailWebhookRoute = defineRoute("admin", {
   path: "/v1/webhooks",
   tags,
   summary: "Create an email event webhook",
-  description: `An endpoint with a generated \`whsec_\` \`secret\` (32 random bytes, base64url), stored encrypted and answered in clear. ${DELIVERY}\n\n${EVENTS}`,
+  description: `An endpoint with a generated \`whsec_\` \`secret\` (32 random bytes, base64url), stored encrypted and answered in clear. ${DELIVERY} ${HOLD_AND_SHARE}\n\n${EVENTS}`,
   request: { body: jsonBody(CreateEmailWebhookBodySchema) },
   responses: { 201: jsonResponse(EmailWebhookSchema, "The new endpoint.") },
 });

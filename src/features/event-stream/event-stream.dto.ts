@@ -6,7 +6,7 @@ export function toDelivery(row: DeliveryRow) {
   return {
     id: row.id,
     url: row.url,
-    status: row.status as "pending" | "sending" | "succeeded" | "failed",
+    status: row.status as "pending" | "sending" | "succeeded" | "failed" | "unknown",
     status_code: row.statusCode,
     duration_ms: row.durationMs,
     error: row.error,

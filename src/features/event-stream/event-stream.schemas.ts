@@ -6,9 +6,9 @@ export const DeliverySchema = z
   .object({
     id: z.string().openapi({ example: "dlv_01JD3Z6X8Y9ABCDEFGHJKMNPQR" }),
     url: z.string().openapi({ description: "The webhook's URL when the event happened." }),
-    status: z.enum(["pending", "sending", "succeeded", "failed"]).openapi({
+    status: z.enum(["pending", "sending", "succeeded", "failed", "unknown"]).openapi({
       description:
-        "`pending` until the dispatcher claims it, `sending` during the one attempt, then `succeeded` (a 2xx answer) or `failed` (any other answer, a redirect, a network error, or no answer within 10 s). Failed deliveries are not retried.",
+        "`pending` until the dispatcher claims it (held there, not attempted, while the workspace is suspended, and dispatched once it is reinstated), `sending` during the one attempt, then `succeeded` (a 2xx answer), `failed` (any other answer, a redirect, a network error, or no answer within 10 s) or `unknown` (the Worker stopped during the attempt and its outcome was lost: the receiver may or may not have received the event; reconcile through the API). `succeeded`, `failed` and `unknown` are final: deliveries are not retried.",
     }),
     status_code: z
       .number()
@@ -30,10 +30,10 @@ export const EventSchema = z
       .record(z.string(), z.unknown())
       .openapi({ description: "The webhook envelope's `data`, as it was when the event happened." }),
     created_at: z.string().openapi({ description: "The envelope's `timestamp`." }),
-    dispatched_at: z
-      .string()
-      .nullable()
-      .openapi({ description: "When it was handed to the inbox's webhooks; null until then." }),
+    dispatched_at: z.string().nullable().openapi({
+      description:
+        "When it was handed to the inbox's webhooks; null until then, which lasts as long as its workspace is suspended.",
+    }),
     deliveries: z.array(DeliverySchema).openapi({
       description:
         "One record per webhook of the inbox that was enabled and subscribed to this event when it happened.",
