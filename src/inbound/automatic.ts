@@ -44,9 +44,18 @@ export function isAutomatic(headers: Header[], mailFrom: string): boolean {
 }
 
 const ADDRESS = /[^\s<>()[\]"',;:@]+@[^\s<>()[\]"',;:@]+/g;
+/**
+ * The `X-Loop` addresses checked against the workspace's own: each is a bound parameter of one
+ * D1 read (100 at most per statement), and a loop names one or two. 500 made every delivery fail.
+ */
+const MAX_LOOP_ADDRESSES = 20;
 
-/** The addresses `X-Loop` headers name, lowercased: our own among them means the mail came back. */
+/** The first distinct addresses `X-Loop` headers name, lowercased: our own among them means the mail came back. */
 export const loopAddresses = (headers: Header[]) =>
-  valuesOf(headers, "x-loop")
-    .flatMap((v) => v.match(ADDRESS) ?? [])
-    .map((a) => a.toLowerCase());
+  [
+    ...new Set(
+      valuesOf(headers, "x-loop")
+        .flatMap((v) => v.match(ADDRESS) ?? [])
+        .map((a) => a.toLowerCase()),
+    ),
+  ].slice(0, MAX_LOOP_ADDRESSES);

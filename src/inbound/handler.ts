@@ -8,6 +8,7 @@ import { forgetRaw, keepRaw, MAX_INBOUND_BYTES, type RawMail, rawKeyOf, readRaw 
 import { type InboundContext, type Received, receive } from "./receive";
 import { type MailboxRoute, routeRecipient } from "./recipient";
 import { namedRecipient } from "./reports/named-recipient";
+import { sentByDaemon } from "./reports/plain-notice";
 import { type ReadOptions, readReport } from "./reports/read-report";
 import { type ReportOutcome, receiveReport } from "./reports/receive-report";
 import { emailById, emailByMessageId, type ReportedEmail } from "./reports/reports.repo";
@@ -30,17 +31,27 @@ async function reject(message: ForwardableEmailMessage, reason: string): Promise
   return { kind: "rejected", reason };
 }
 
-async function parsed(bytes: Uint8Array): Promise<InboundMail | Error> {
+/**
+ * What reading the message (parsing it, reading a report in it) gave, or the error the message
+ * made the reader throw. Reading does no I/O, so whatever it throws is the message's doing: the
+ * message is recorded with the reason, never refused for a retry the sender would repeat for days.
+ * Failures of ours (D1, R2) happen outside and still throw.
+ */
+async function attempt<T>(read: () => Promise<T>): Promise<T | Error> {
   try {
-    return await parseMail(bytes);
+    return await read();
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }
 }
 
+const parsed = (bytes: Uint8Array) => attempt(() => parseMail(bytes));
+
 /**
  * A report, recorded, and applied to `email` (found by the caller) when it names one: to the
  * recipient `recipientTag` names, or, for a key that names the email only, to its only recipient.
+ * It belongs to the email's workspace, else to `accountId`'s (the workspace whose inbox received
+ * it), so that a report naming none of its emails is still listed there.
  */
 async function report(
   db: Db,
@@ -49,20 +60,25 @@ async function report(
   message: ForwardableEmailMessage,
   raw: RawMail,
   mail: InboundMail | Error,
-  found: { email: ReportedEmail | null; recipientTag: string | null },
+  found: { email: ReportedEmail | null; recipientTag: string | null; accountId: string | null },
   options: ReadOptions = {},
 ): Promise<Outcome> {
   const isMail = !(mail instanceof Error);
   const { email } = found;
   const named = email ? await namedRecipient(secret, email, found.recipientTag) : null;
-  const read = isMail ? await readReport(mail, named, { ...options, mailFrom: message.from }) : null;
+  const read = isMail
+    ? await attempt(() => readReport(mail, named, { ...options, mailFrom: message.from }))
+    : mail;
+  const unreadable = read instanceof Error ? read.message : null;
   // What the report writes names the raw key.
   await raw.stored;
   const outcome = await receiveReport(
     db,
     {
-      report: read,
+      report: read instanceof Error ? null : read,
+      unreadable,
       email,
+      accountId: email?.accountId ?? found.accountId,
       named,
       envelope: { mailFrom: message.from, rcptTo: message.to },
       messageId: isMail ? mail.messageId : null,
@@ -76,11 +92,14 @@ async function report(
 
 /**
  * A mail for an inbox, its bytes already in R2: parsed, then a message, a duplicate or a recorded
- * drop; or, when it is a bounce or complaint report, handled as one (found by the returned
- * original's Message-ID in the workspace) and never a ticket. A customer's mail must never be
- * swallowed as a bounce: only a declared report (`multipart/report`) is one whatever it names;
- * a mailer daemon's notice in prose, or report parts in another container, is one only when it
- * names an email of this workspace by Message-ID, and otherwise stays a ticket.
+ * drop; or, when it is a bounce or complaint report beyond doubt, handled as one (found by the
+ * returned original's Message-ID in the workspace) and never a ticket. A customer's mail must
+ * never be swallowed as a bounce: only a declared report (`multipart/report` with its
+ * delivery-status or feedback-report part) is one whatever it names, and is recorded in the
+ * workspace even when it names none of its emails; a notice in prose, or report parts in another
+ * container, is one only when a mail server sent it (null envelope sender, or a mailer daemon's
+ * or postmaster's address: never a display name) and it names an email of this workspace by
+ * Message-ID. Anything else stays a customer's mail.
  */
 async function accept(
   ctx: InboundContext,
@@ -97,21 +116,18 @@ async function accept(
     return { kind: "dropped", reason: "parse_failed" };
   }
   const options = { inbox: true };
-  const reportOf = await readReport(mail, null, { ...options, mailFrom: message.from });
-  if (reportOf) {
+  const reportOf = await attempt(() => readReport(mail, null, { ...options, mailFrom: message.from }));
+  if (reportOf instanceof Error) {
+    const detail = `Its report part could not be read: ${reportOf.message}`;
+    await recordDropped(ctx, envelope, raw, { reason: "parse_failed", detail, messageId: mail.messageId });
+    return { kind: "dropped", reason: "parse_failed" };
+  }
+  if (reportOf && (reportOf.declared || sentByDaemon(mail, message.from))) {
     const original = reportOf.originalMessageId;
     const email = original ? await emailByMessageId(ctx.db, ctx.accountId, original) : null;
     if (reportOf.declared || email) {
-      return report(
-        ctx.db,
-        ctx.env.ENCRYPTION_KEY,
-        announce,
-        message,
-        raw,
-        mail,
-        { email, recipientTag: null },
-        options,
-      );
+      const found = { email, recipientTag: null, accountId: ctx.accountId };
+      return report(ctx.db, ctx.env.ENCRYPTION_KEY, announce, message, raw, mail, found, options);
     }
   }
   const outcome = await receive(ctx, route, { mailFrom: message.from, messageId }, raw, mail);
@@ -177,6 +193,7 @@ export async function handleEmail(
       report(db, env.ENCRYPTION_KEY, announcerOf(env, execution), message, raw, await parsed(raw.bytes), {
         email,
         recipientTag: route.recipientTag,
+        accountId: null,
       }),
     );
   }

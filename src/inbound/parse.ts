@@ -111,9 +111,16 @@ function unreadBodyOf(bytes: Uint8Array): string {
   return kept.join("\n").slice(0, MAX_UNREAD_BODY);
 }
 
-/** Parses the received bytes; throws only for MIME the parser cannot read at all. */
+/**
+ * The header bytes of a message, all its parts' together, the parser reads before it gives up
+ * (its own default is 2 MiB). Its decoding of encoded words costs time quadratic in one header's
+ * length (half a MiB of them took seconds); 256 KiB is also the header limit of Exchange Online.
+ */
+const MAX_HEADER_BYTES = 256 * 1024;
+
+/** Parses the received bytes; throws only for MIME the parser cannot read at all, or headers over MAX_HEADER_BYTES. */
 export async function parseMail(bytes: Uint8Array): Promise<InboundMail> {
-  const email = await PostalMime.parse(bytes);
+  const email = await PostalMime.parse(bytes, { maxHeadersSize: MAX_HEADER_BYTES });
   const from = mailboxes(email.from ? [email.from] : [])[0];
   const fromAddress = from?.address.trim().toLowerCase() ?? "";
   const parentIds = [...idsIn(email.inReplyTo), ...idsIn(email.references).reverse()];

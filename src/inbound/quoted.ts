@@ -4,13 +4,14 @@
  * not recognised is kept, since showing too much is better than hiding what the customer wrote.
  */
 
-/** "On Thu, 12 Nov 2026 at 10:00, Support <support@acme.test> wrote:" and its translations. */
-const ATTRIBUTION = [
-  /^On\s.+\swrote:$/i,
-  /^Le\s.+\sa écrit\s?:$/i,
-  /^Am\s.+\sschrieb\s.*:$/i,
-  /^El\s.+\sescribió:$/i,
-];
+/**
+ * "On Thu, 12 Nov 2026 at 10:00, Support <support@acme.test> wrote:" and its translations. Each
+ * is linear in the line: after the one unbounded run, a fixed word ends the line (the German
+ * line's closing colon is checked apart, since `schrieb\s.*:$` retried the rest of a line once per
+ * "schrieb" in it: seconds for a 160 KB line).
+ */
+const ATTRIBUTION = [/^On\s.+\swrote:$/i, /^Le\s.+\sa écrit\s?:$/i, /^El\s.+\sescribió:$/i];
+const GERMAN_ATTRIBUTION = /^Am\s.+\sschrieb\s/i;
 /** Outlook's "-----Original Message-----" and the rule it draws above a quoted header block. */
 const SEPARATOR = /^(-{2,}\s*Original Message\s*-{2,}|_{20,})$/i;
 const HEADER_FROM = /^\*?From:\*?\s/i;
@@ -19,7 +20,10 @@ const HEADER_SENT = /^\*?(Sent|Date):\*?\s/i;
 const HEADER_REACH = 4;
 
 /** An attribution names when: a line without a digit ("On reflection, he wrote:") is prose. */
-const isAttribution = (line: string) => /\d/.test(line) && ATTRIBUTION.some((pattern) => pattern.test(line));
+const isAttribution = (line: string) =>
+  /\d/.test(line) &&
+  (ATTRIBUTION.some((pattern) => pattern.test(line)) ||
+    (line.endsWith(":") && GERMAN_ATTRIBUTION.test(line)));
 
 /** Where the quoted history starts: an attribution (Gmail wraps long ones onto a second line) or Outlook's header block. */
 function historyStart(lines: string[]): number {
@@ -28,8 +32,11 @@ function historyStart(lines: string[]): number {
     const next = (lines[i + 1] ?? "").trim();
     if (isAttribution(line) || (/^\S/.test(next) && isAttribution(`${line} ${next}`))) return i;
     if (SEPARATOR.test(line)) return i;
-    const block = lines.slice(i + 1, i + 1 + HEADER_REACH).map((l) => l.trim());
-    if (HEADER_FROM.test(line) && block.some((l) => HEADER_SENT.test(l))) return i;
+    if (
+      HEADER_FROM.test(line) &&
+      lines.slice(i + 1, i + 1 + HEADER_REACH).some((l) => HEADER_SENT.test(l.trim()))
+    )
+      return i;
   }
   return lines.length;
 }

@@ -27,10 +27,13 @@ function byParents(ctx: TicketContext, parentIds: string[], parents: MailAnswers
 }
 
 const SUBJECT_TAG = /\[([A-Za-z0-9]+-(\d{1,9}))\]/g;
+/** Tags tried, each a round trip: a reply's subject carries one, a subject of tags is the sender's doing. */
+const MAX_SUBJECT_TAGS = 3;
 
 /** A `[TKT-00042]` tag in the subject, honoured only when the sender is that ticket's customer. */
 async function bySubjectTag(ctx: TicketContext, subject: string, sender: string) {
-  for (const [, clientId, number] of subject.matchAll(SUBJECT_TAG)) {
+  const tags = [...subject.matchAll(SUBJECT_TAG)].slice(0, MAX_SUBJECT_TAGS);
+  for (const [, clientId, number] of tags) {
     const row = await ticketIdByNumber(ctx.db, ctx.accountId, Number(number));
     if (!row || row.clientId.toLowerCase() !== clientId?.toLowerCase()) continue;
     const view = await liveTicket(ctx, row.id);

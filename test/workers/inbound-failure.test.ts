@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { deliver, droppedOf, FIXTURES, fill, inboundWorkspace, ticketsOf } from "./inbound-helpers";
+import { MAILER_DAEMON, reportsOf } from "./reports-helpers";
 
 /**
  * A real D1 failure: a table the handler writes is renamed away inside this file's own isolated
@@ -44,5 +45,25 @@ describe("a failure of ours", () => {
 
     expect(await deliver(raw, { to: inbox.emailAddress })).toEqual({ outcome: "accepted" });
     expect((await droppedOf(ws.accountId)).map((d) => d.reason)).toEqual(["parse_failed"]);
+  });
+
+  it("throws for a report too, though a report the message makes unreadable is recorded (inbound-malformed.test.ts)", async () => {
+    const { inbox } = await inboundWorkspace();
+    const raw = fill(FIXTURES.dsnHard, {
+      BOUNCE: inbox.emailAddress,
+      RECIPIENT: "gone@example.net",
+      SENDER: "hello@acme.test",
+      ORIGINAL_ID: "<not-ours@elsewhere.example>",
+    });
+    const failed = await withoutTable("mail_reports", () =>
+      deliver(raw, { from: MAILER_DAEMON, to: inbox.emailAddress }),
+    );
+    expect(failed.outcome).toBe("failed");
+    expect(failed.error).toContain("no such table: mail_reports");
+
+    expect(await deliver(raw, { from: MAILER_DAEMON, to: inbox.emailAddress })).toEqual({
+      outcome: "accepted",
+    });
+    expect((await reportsOf({ rcptTo: inbox.emailAddress })).map((r) => r.outcome)).toEqual(["unmatched"]);
   });
 });

@@ -167,6 +167,44 @@ describe("a plain-text notice sent to an inbox address", () => {
     expect(await suppressionsOf(sent.ws.token)).toEqual([]);
   });
 
+  it("a customer's administrator, named like a mailer daemon, telling of a disabled account: a ticket, nobody suppressed", async () => {
+    const sent = await sentEmail(["colleague@customer.test"]);
+    const raw = [
+      'From: "IT System Administrator" <it-admin@customer.test>',
+      `To: ${sent.address}`,
+      "Subject: Undeliverable: Your receipt",
+      `Message-ID: <${crypto.randomUUID()}@customer.test>`,
+      "MIME-Version: 1.0",
+      'Content-Type: multipart/mixed; boundary="admin"',
+      "",
+      "--admin",
+      "Content-Type: text/plain; charset=utf-8",
+      "",
+      "Hello,",
+      "",
+      "Your message to colleague@customer.test could not be delivered: her account was disabled",
+      "when she left us last week. Please write to accounts@customer.test from now on.",
+      "",
+      "IT System Administrator",
+      "--admin",
+      "Content-Type: message/rfc822",
+      'Content-Disposition: attachment; filename="Your receipt.eml"',
+      "",
+      sent.content,
+      "--admin--",
+      "",
+    ].join("\r\n");
+    expect(await deliver(raw, { from: "it-admin@customer.test", to: sent.address })).toEqual({
+      outcome: "accepted",
+    });
+    expect((await ticketsOf(sent.ws.token)).map((t) => [t.subject, t.customer.email])).toEqual([
+      ["Undeliverable: Your receipt", "it-admin@customer.test"],
+    ]);
+    expect(await suppressionsOf(sent.ws.token)).toEqual([]);
+    expect(await emailOf(sent.ws.token, sent.id)).toMatchObject({ status: "sent", last_event: "sent" });
+    expect(await reportsOf({ emailId: sent.id })).toEqual([]);
+  });
+
   it("a customer's mail about an undelivered message, quoting our Message-ID, stays a ticket", async () => {
     const sent = await sentEmail(["customer@example.net"]);
     const raw = report(qmail, sent, "customer@example.net", sent.address)

@@ -197,16 +197,34 @@ describe("a report sent to an inbox address", () => {
     expect(await ticketsOf(sent.ws.token)).toEqual([]);
   });
 
-  it("naming no email of this workspace (another's, or none): recorded and ignored", async () => {
+  it("naming no email of this workspace (another's, or none): recorded in the receiving workspace, listed there, ignored", async () => {
     const theirs = await sentEmail(["theirs@example.net"]);
     const ours = await setUp();
     const raw = report(FIXTURES.dsnHard, theirs, "theirs@example.net", ours.address);
     expect(await deliver(raw, { from: MAILER_DAEMON, to: ours.address })).toEqual({ outcome: "accepted" });
+    const elsewhere = { ...theirs, messageId: "<nobody@elsewhere.example>" };
+    const none = report(FIXTURES.dsnHard, elsewhere, "x@example.net", ours.address);
+    expect(await deliver(none, { from: MAILER_DAEMON, to: ours.address })).toEqual({ outcome: "accepted" });
     expect(await emailOf(theirs.ws.token, theirs.id)).toMatchObject({ status: "sent" });
     expect(await suppressionsOf(theirs.ws.token)).toEqual([]);
     expect(await suppressionsOf(ours.ws.token)).toEqual([]);
     expect(await ticketsOf(ours.ws.token)).toEqual([]);
     const records = await reportsOf({ rcptTo: ours.address });
-    expect(records.map((r) => [r.account_id, r.email_id, r.outcome])).toEqual([[null, null, "unmatched"]]);
+    expect(records.map((r) => [r.account_id, r.email_id, r.outcome])).toEqual([
+      [ours.ws.accountId, null, "unmatched"],
+      [ours.ws.accountId, null, "unmatched"],
+    ]);
+    // Listed to the workspace whose inbox received them, with why nothing changed; never to the other.
+    const listed = async (token: string) =>
+      (
+        await callJson<{
+          data: Array<{ kind: string; email_id: string | null; recipient: string; action: string }>;
+        }>("GET", "/v1/mail-reports", { token })
+      ).body.data.map((r) => [r.kind, r.email_id, r.recipient, r.action]);
+    expect(await listed(ours.ws.token)).toEqual([
+      ["bounce", null, "x@example.net", "ignored"],
+      ["bounce", null, "theirs@example.net", "ignored"],
+    ]);
+    expect(await listed(theirs.ws.token)).toEqual([]);
   });
 });

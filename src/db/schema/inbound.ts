@@ -69,10 +69,12 @@ export const MAIL_REPORT_ACTIONS = ["suppressed", "counted", "ignored"] as const
 
 /**
  * Every bounce (RFC 3464, or a plain notice) and complaint (RFC 5965) report received, matched or
- * not; the bytes stay in R2 under `raw_key`. `account_id` and `email_id` are set when the report
- * names an email of ours; the workspace's reports are listed by GET /v1/mail-reports under
- * `public_id`. The listed columns (recipient to action) describe one recipient: the one the report
- * acted on, else the first it names; `detail` keeps them all. Not counted in any storage quota.
+ * not; the bytes stay in R2 under `raw_key`. `email_id` is set when the report names an email of
+ * ours; `account_id` is that email's workspace, else the workspace whose inbox received the
+ * report (null only for a bounce address whose email is gone). The workspace's reports are
+ * listed by GET /v1/mail-reports under `public_id`. The listed columns (recipient to action)
+ * describe one recipient: the one the report acted on, else the first it names; `detail` keeps
+ * them all. Not counted in any storage quota.
  */
 export const mailReports = sqliteTable(
   "mail_reports",

@@ -14,7 +14,7 @@ export const listDroppedMailRoute = defineRoute("read", {
   tags,
   summary: "List dropped inbound mail",
   description:
-    "Mail the workspace's inboxes accepted that became no message, with the reason, newest first. Kept 30 days; the received bytes are at GET /v1/inbound/dropped/{id}/raw.",
+    "Mail the workspace's inboxes accepted that became no message, with the reason, newest first. Kept 30 days; the received bytes are at GET /v1/inbound/dropped/{id}/raw. No message makes the email handler fail: mail the service cannot read (`parse_failed`) is listed here with what went wrong, where a failure would have had the sending server retry it for days; only a failure of the service's own storage makes the sender retry. Bounce and complaint reports an inbox receives are not dropped mail: they are listed by GET /v1/mail-reports, whether or not they name one of the workspace's emails.",
   request: { query: DroppedMailQuerySchema },
   responses: { 200: jsonResponse(DroppedMailListSchema, "A page of dropped mail.") },
 });

@@ -5,9 +5,9 @@ import { offsetQuery, standardListSchema } from "../../lib/pagination";
 import { emailAddress } from "../../mail/address-schema";
 
 const KIND =
-  "`bounce` (a delivery status notification: RFC 3464 or a plain notice the service understood), `complaint` (an ARF feedback report, RFC 5965) or `unsupported` (mail to a bounce address the service could not read as either).";
+  "`bounce` (a delivery status notification: RFC 3464 or a plain notice the service understood), `complaint` (an ARF feedback report, RFC 5965) or `unsupported` (mail to a bounce address the service could not read as either; `diagnostic` says why when the message itself could not be read).";
 const ACTION =
-  "What the service did about `recipient`: `suppressed` (the address is suppressed after this report: a hard bounce, a complaint, the third soft bounce within 7 days, or it already was), `counted` (a soft bounce recorded; the address stays deliverable) or `ignored` (nothing changed: the report names no email of this workspace or no recipient of it, is informational, or unsupported).";
+  "What the service did about `recipient`: `suppressed` (the address is suppressed after this report: a hard bounce, a complaint, the third soft bounce within 7 days, or it already was), `counted` (a soft bounce recorded; the address stays deliverable) or `ignored` (nothing changed: the report names no email of this workspace (`email_id` null: a report an inbox received about mail the service did not send for it) or no recipient of it, is informational, or unsupported).";
 
 export const MailReportSchema = z
   .object({
@@ -23,7 +23,10 @@ export const MailReportSchema = z
     }),
     status: z.string().nullable().openapi({ description: "The enhanced status code.", example: "5.1.1" }),
     reply_code: z.string().nullable().openapi({ description: "The SMTP reply code.", example: "550" }),
-    diagnostic: z.string().nullable().openapi({ description: "What the report says happened, one line." }),
+    diagnostic: z.string().nullable().openapi({
+      description:
+        "What the report says happened, one line. For an `unsupported` report the service could not read at all: `Unreadable: ` and the reason.",
+    }),
     reporting_mta: z.string().nullable().openapi({
       description: "The server that wrote the report, when it says.",
       example: "mx.example.net",

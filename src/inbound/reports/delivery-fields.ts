@@ -7,6 +7,12 @@ import type { ReportedRecipient } from "./report-types";
 
 export const MAX_RECIPIENTS = 100;
 export const MAX_DIAGNOSTIC = 1000;
+/**
+ * What is read of a delivery-status or feedback-report part: a hundred recipients' fields take
+ * tens of KB. A part of megabytes without a blank line was one group over the MIME parser's
+ * header limit, and made every delivery of the report throw.
+ */
+const MAX_FIELDS_TEXT = 128 * 1024;
 export const STATUS_CODE = /\b([245])\.\d{1,3}\.\d{1,3}\b/;
 /** An SMTP reply code opening a diagnostic (`smtp; 550 5.1.1 ...`). */
 export const REPLY_CODE = /(?:^|;\s*|\s)([245]\d\d)(?=[\s-]|$)/;
@@ -35,14 +41,24 @@ export function addressOf(value: string): string | null {
  * mail headers: folding and encoded words done right.
  */
 export async function fieldGroups(text: string): Promise<Header[][]> {
-  // The per-message group and at most MAX_RECIPIENTS recipients are read: a report of a
-  // million groups costs no more than one of a hundred.
-  const groups = separateRecipients(text.replace(/\r?\n/g, "\r\n"))
+  // The per-message group and at most MAX_RECIPIENTS recipients are read, from the first
+  // MAX_FIELDS_TEXT: a report of a million groups, or of one group of megabytes, costs no more
+  // than one of a hundred recipients.
+  const groups = separateRecipients(text.slice(0, MAX_FIELDS_TEXT).replace(/\r?\n/g, "\r\n"))
     .split(/\r\n[ \t]*\r\n/)
     .map((g) => g.replace(/^(\r\n)+/, ""))
     .filter((g) => g.trim() !== "")
     .slice(0, MAX_RECIPIENTS + 1);
-  return Promise.all(groups.map(async (g) => (await PostalMime.parse(`${g}\r\n\r\n`)).headers));
+  return Promise.all(groups.map(headersOf));
+}
+
+/** A group's fields; none when the parser cannot read them (a group is the sender's to garble). */
+async function headersOf(group: string): Promise<Header[]> {
+  try {
+    return (await PostalMime.parse(`${group}\r\n\r\n`)).headers;
+  } catch {
+    return [];
+  }
 }
 
 /**

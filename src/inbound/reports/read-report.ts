@@ -3,11 +3,11 @@ import type { BounceKind } from "../../features/suppressions/bounces";
 import { type InboundFile, type InboundMail, ownMessageId } from "../parse";
 import { addressOf, deliveryFields, fieldGroups, fieldOf, MAX_RECIPIENTS, mtaName } from "./delivery-fields";
 import {
-  isDaemonSender,
   isFailureNotice,
   noticeHost,
   noticeRecipients,
   quotedMessageId,
+  sentByDaemon,
   splitNotice,
 } from "./plain-notice";
 import type { MailReport, ReportedRecipient } from "./report-types";
@@ -23,11 +23,16 @@ const ORIGINAL_TYPES = new Set([
   "message/global-headers",
 ]);
 
+/** What is read of a returned original: its header block is at the start, and a few KB long. */
+const MAX_ORIGINAL_HEAD = 64 * 1024;
+/** What a Hotmail complaint's text is searched for a `To:` line in. */
+const MAX_COMPLAINT_TEXT = 64 * 1024;
+
 async function originalOf(mail: InboundMail) {
   const part = mail.files.find((f) => ORIGINAL_TYPES.has(f.contentType.toLowerCase()));
   if (!part) return null;
   // Only its header block is wanted (Message-ID, To): the body, up to the whole message, is not parsed.
-  const text = new TextDecoder().decode(part.bytes);
+  const text = new TextDecoder().decode(part.bytes.subarray(0, MAX_ORIGINAL_HEAD));
   const end = text.search(/\r?\n\r?\n/);
   try {
     return await PostalMime.parse(`${end < 0 ? text : text.slice(0, end)}\r\n\r\n`);
@@ -77,7 +82,8 @@ const QUOTED_FIELDS = /^(Reporting-MTA|Final-Recipient|Original-Recipient)[ \t]*
 export interface ReadOptions {
   /**
    * Mail to a support inbox, where a customer's mail must never be taken for a bounce: a notice
-   * read from its text counts only from a mailer daemon that quotes the original's Message-ID.
+   * read from its text counts only when a mail server sent it (`sentByDaemon`: not a display
+   * name) and it quotes the original's Message-ID.
    */
   inbox?: boolean;
   /** The envelope sender (MAIL FROM), when known: notices come from the null sender. */
@@ -146,8 +152,9 @@ function hotmailComplaint(
   if (mail.from?.address !== "staff@hotmail.com" || !/^\s*complaint about message/i.test(mail.subject))
     return null;
   const named = addressOf(fieldOf(original?.headers ?? [], "x-hmxmroriginalrecipient"));
+  // `[ \t]`, not `\s`: a run of blank lines before each line start cost time quadratic in it.
   const to = original?.to?.map((a) => a.address ?? "") ?? [
-    /^\s*To:\s*(.+)$/im.exec(mail.text ?? "")?.[1] ?? "",
+    /^[ \t]*To:[ \t]*(.+)$/im.exec((mail.text ?? "").slice(0, MAX_COMPLAINT_TEXT))?.[1] ?? "",
   ];
   const addresses = named ? [named] : to.map(addressOf).filter((a): a is string => a !== null);
   if (addresses.length !== 1) return null;
@@ -213,7 +220,7 @@ async function noticeReport(
   const text = splitNotice(mail);
   if (!isFailureNotice(mail, text.notice, options.mailFrom)) return null;
   const originalMessageId = ownMessageId(original?.messageId ?? quotedMessageId(text.returned));
-  if (options.inbox && !(isDaemonSender(mail) && originalMessageId)) return null;
+  if (options.inbox && !(sentByDaemon(mail, options.mailFrom) && originalMessageId)) return null;
   const quoted = (await quotedFields(text.notice)) ?? (await quotedFields(mail.unreadBody ?? ""));
   const recipients = quoted
     ? quoted.recipients
@@ -250,6 +257,7 @@ export async function readReport(
   const reportType = reportTypeOf(mail);
   if (reportType && reportType !== "delivery-status" && reportType !== "feedback-report") return null;
   // A delivery-status part that is empty or unreadable (Google Workspace, SurfControl): the
-  // notice's text may still say who failed.
-  return (await noticeReport(mail, original, envelopeRecipient, options)) ?? structured;
+  // notice's text may still say who failed; the mail is still the report it declares itself.
+  const notice = await noticeReport(mail, original, envelopeRecipient, options);
+  return notice ? { ...notice, declared: part?.declared ?? false } : structured;
 }

@@ -5,6 +5,7 @@ import { newId } from "../../lib/ids";
 import { log } from "../../lib/logger";
 import type { RawMail } from "../raw-mail";
 import { reportStatements } from "./apply-report";
+import { MAX_DIAGNOSTIC } from "./delivery-fields";
 import type { MailReport, ReportedRecipient } from "./read-report";
 import { insertReport, type ReportedEmail } from "./reports.repo";
 
@@ -13,8 +14,15 @@ export type ReportOutcome = (typeof REPORT_OUTCOMES)[number];
 export interface ReportInput {
   /** Null when the mail is no RFC 3464 or RFC 5965 report. */
   report: MailReport | null;
+  /** Why the mail could not be read at all (not MIME, or a report part the reader gave up on). */
+  unreadable?: string | null;
   /** The email it is about, when the bounce token or the original's Message-ID names one. */
   email: ReportedEmail | null;
+  /**
+   * The workspace it belongs to: the email's, else the one whose inbox received it; null only
+   * for a report to a bounce address whose email is gone.
+   */
+  accountId: string | null;
   /** The one recipient of `email` the report may change (see `namedRecipient`); null: none. */
   named: string | null;
   envelope: { mailFrom: string; rcptTo: string };
@@ -50,7 +58,8 @@ const KINDS: Record<MailReport["type"], (typeof MAIL_REPORT_KINDS)[number]> = {
 };
 
 /** The columns GET /v1/mail-reports shows: the recipient acted on, else the first one named. */
-function listedColumns(report: MailReport | null, acted: ReportedRecipient[]) {
+function listedColumns(input: ReportInput, acted: ReportedRecipient[]) {
+  const { report } = input;
   const listed = acted[0] ?? report?.recipients[0] ?? null;
   const kind = listed?.kind;
   return {
@@ -60,7 +69,9 @@ function listedColumns(report: MailReport | null, acted: ReportedRecipient[]) {
     bounceType: kind === "hard" || kind === "soft" ? kind : null,
     statusCode: listed?.status ?? null,
     replyCode: listed?.replyCode ?? null,
-    diagnostic: listed?.diagnostic ?? null,
+    diagnostic:
+      listed?.diagnostic ??
+      (input.unreadable ? `Unreadable: ${input.unreadable}`.slice(0, MAX_DIAGNOSTIC) : null),
     reportingMta: report?.reportingMta ?? null,
   };
 }
@@ -87,11 +98,11 @@ export async function receiveReport(
     db,
     {
       publicId: newId("rpt"),
-      accountId: input.email?.accountId ?? null,
+      accountId: input.accountId,
       emailId: input.email?.id ?? null,
       type: input.report?.type ?? null,
       outcome,
-      ...listedColumns(input.report, acted),
+      ...listedColumns(input, acted),
       detail: JSON.stringify(detail),
       mailFrom: input.envelope.mailFrom,
       rcptTo: input.envelope.rcptTo,

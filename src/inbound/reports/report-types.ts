@@ -24,9 +24,10 @@ export interface MailReport {
   /** The Message-ID of the returned original (its whole message or its headers), when included. */
   originalMessageId: string | null;
   /**
-   * Whether the mail declares itself a report (`multipart/report`, RFC 6522). False for report
-   * parts in another container and for notices read from their text: on the inbox path those
-   * count only when they name an email of the workspace.
+   * Whether the mail declares itself a report (`multipart/report`, RFC 6522, with its report
+   * part), whichever reader found its recipients. False for report parts in another container
+   * and for notices in prose: at an inbox those count only when a mail server sent them and they
+   * name an email of the workspace.
    */
   declared: boolean;
 }
