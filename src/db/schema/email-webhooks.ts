@@ -56,6 +56,8 @@ export const emailWebhookOutbox = sqliteTable(
     index("email_webhook_outbox_due").on(t.state, t.nextAttemptAt),
     // The announcement after a commit names its events.
     index("email_webhook_outbox_event").on(t.eventId),
+    // Deleting an endpoint cascades to its rows: found by this, not by reading every workspace's.
+    index("email_webhook_outbox_endpoint").on(t.endpointId),
   ],
 );
 
