@@ -1,5 +1,9 @@
 import { env } from "cloudflare:workers";
+import { and, eq, or } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { emails } from "../../src/db/schema";
+import { db } from "./helpers";
+import { planOf } from "./query-plan";
 
 /**
  * SQLite finds the child rows of a foreign key by its child columns on every delete of a parent
@@ -55,6 +59,16 @@ async function childLookupPlan(database: D1Database, key: ForeignKey): Promise<s
 
 const named = (key: ForeignKey) => `${key.table}(${key.columns.join(", ")}) -> ${key.parent}`;
 
+/**
+ * The one key left without an index, and why. No route or job deletes a workspace (an `accounts`
+ * row), so this cascade runs only when an operator deletes one by hand, once per workspace. An
+ * index leading with `emails.account_id` would cost about 38 bytes on every email, the largest
+ * table, and worse, SQLite on D1 (no statistics) would then prefer it to the indexes of the
+ * Message-ID lookup every bounce report makes, reading all of a workspace's emails for each report
+ * (the last test below holds that plan).
+ */
+const LEFT_UNINDEXED = ["emails(account_id) -> accounts"];
+
 /** A full read of the child table, or an index walked end to end because it does not lead with the key. */
 const isScan = (plan: string) => /^SCAN /m.test(plan);
 
@@ -67,9 +81,16 @@ describe("every foreign key has an index on its child columns", () => {
     const unindexed: string[] = [];
     for (const key of keys) {
       const plan = await childLookupPlan(database(), key);
-      if (isScan(plan)) unindexed.push(`${named(key)}: ${plan}`);
+      if (isScan(plan) && !LEFT_UNINDEXED.includes(named(key))) unindexed.push(`${named(key)}: ${plan}`);
     }
     expect(unindexed).toEqual([]);
+  });
+
+  it("leaves only emails.account_id unindexed, and knows it is (so the exception cannot go stale)", async () => {
+    const keys = await foreignKeys(env.DB);
+    const scanned: string[] = [];
+    for (const key of keys) if (isScan(await childLookupPlan(env.DB, key))) scanned.push(named(key));
+    expect(scanned).toEqual(LEFT_UNINDEXED);
   });
 
   it("reads the real schema: the keys it checks include the ones deletes cascade through", async () => {
@@ -96,5 +117,21 @@ describe("every foreign key has an index on its child columns", () => {
     });
     expect(isScan(indexed), indexed).toBe(false);
     expect(indexed).toMatch(/^SEARCH email_webhook_attempts USING (COVERING )?INDEX /m);
+  });
+
+  it("keeps the bounce report's Message-ID lookup on its own indexes, the reason emails.account_id has none", async () => {
+    // The shape of emailByMessageId (src/inbound/reports/reports.repo.ts): the workspace, and the
+    // email's own id or a caller's Message-ID.
+    const query = db()
+      .select({ id: emails.id })
+      .from(emails)
+      .where(and(eq(emails.accountId, "acc_X"), or(eq(emails.id, "em_X"), eq(emails.messageId, "<m@x>"))))
+      .limit(2);
+    const plan = (await planOf(query)).join("\n");
+    expect(plan).toContain("MULTI-INDEX OR");
+    expect(plan).toContain("SEARCH emails USING INDEX emails_id (id=?)");
+    expect(plan).toContain(
+      "SEARCH emails USING INDEX emails_account_message_id (account_id=? AND message_id=?)",
+    );
   });
 });
