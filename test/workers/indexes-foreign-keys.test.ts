@@ -63,9 +63,9 @@ const named = (key: ForeignKey) => `${key.table}(${key.columns.join(", ")}) -> $
  * The one key left without an index, and why. No route or job deletes a workspace (an `accounts`
  * row), so this cascade runs only when an operator deletes one by hand, once per workspace. An
  * index leading with `emails.account_id` would cost about 38 bytes on every email, the largest
- * table, and worse, SQLite on D1 (no statistics) would then prefer it to the indexes of the
- * Message-ID lookup every bounce report makes, reading all of a workspace's emails for each report
- * (the last test below holds that plan).
+ * table, and worse, SQLite without statistics (as a migration leaves a table) would then prefer it
+ * to the indexes of the Message-ID lookup every bounce report makes, reading all of a workspace's
+ * emails for each report (the last test below holds that plan).
  */
 const LEFT_UNINDEXED = ["emails(account_id) -> accounts"];
 
