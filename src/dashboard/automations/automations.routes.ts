@@ -88,7 +88,7 @@ export const automationSecretRoute = dashboardRoute({
   path: "/dashboard/automations/{id}/secret",
   summary: "Show an automation's secret",
   description:
-    "The automation's `whsec_` secret in clear, as GET /v1/automations/{id} answers it. A POST with the CSRF token, so that no link, prefetch or cached page carries it: from htmx (`HX-Request`) the secret alone, swapped in place of the button; without script, a page showing it. Changes nothing.",
+    "The automation's `whsec_` secret in clear, as GET /v1/automations/{id} answers it to write and admin keys (read keys get `null`). A POST with the CSRF token, so that no link, prefetch or cached page carries it: from htmx (`HX-Request`) the secret alone, swapped in place of the button; without script, a page showing it. Changes nothing.",
   request: { params: AutomationPath },
   role: "admin",
 });

@@ -61,7 +61,7 @@ export const webhookSecretRoute = dashboardRoute({
   method: "post",
   path: "/dashboard/inboxes/{id}/webhooks/{index}/secret",
   summary: "Show a webhook's secret",
-  description: `The webhook's \`whsec_\` signing secret in clear, as GET /v1/inboxes/{id} presents it (decrypted by \`getInbox\`). A POST with the CSRF token, so that no link, prefetch or cached page ever carries it: from htmx (\`HX-Request\`) the answer is the secret alone, swapped in place of the button; without script, a page showing it. Changes nothing. ${STALE}`,
+  description: `The webhook's \`whsec_\` signing secret in clear, as GET /v1/inboxes/{id} answers it to write and admin keys (decrypted by \`getInbox\`; read keys get \`null\`). A POST with the CSRF token, so that no link, prefetch or cached page ever carries it: from htmx (\`HX-Request\`) the answer is the secret alone, swapped in place of the button; without script, a page showing it. Changes nothing. ${STALE}`,
   request: { params: WebhookPath, body: formBody(WebhookActionForm) },
   role: "admin",
 });

@@ -1,3 +1,4 @@
+import { MAX_EMAIL_WEBHOOK_ENDPOINTS } from "../../features/email-webhooks/email-webhooks.schemas";
 import type { EmailWebhook } from "../../features/email-webhooks/email-webhooks.service";
 import { Badge, Empty, Notice, PageHeader, Pager } from "../../ui/components";
 import type { Problem } from "../inboxes/form-problem";
@@ -75,14 +76,21 @@ export function WebhookListPage(props: {
       {props.canManage ? (
         <section class="panel">
           <h2>Add a webhook</h2>
+          <p class="muted">
+            {props.total} of at most {MAX_EMAIL_WEBHOOK_ENDPOINTS} webhooks, disabled ones included.
+          </p>
           <ProblemNotice problem={props.problem} />
-          <EndpointForm
-            action="/dashboard/webhooks"
-            label="Add a webhook"
-            button="Add webhook"
-            csrfToken={props.csrfToken}
-            draft={props.draft}
-          />
+          {props.total >= MAX_EMAIL_WEBHOOK_ENDPOINTS ? (
+            <p role="status">The workspace has all the webhooks it may have: delete one to add another.</p>
+          ) : (
+            <EndpointForm
+              action="/dashboard/webhooks"
+              label="Add a webhook"
+              button="Add webhook"
+              csrfToken={props.csrfToken}
+              draft={props.draft}
+            />
+          )}
         </section>
       ) : null}
     </>

@@ -20,7 +20,7 @@ export const webhookListRoute = dashboardRoute({
   path: "/dashboard/webhooks",
   summary: "Webhooks",
   description:
-    "The workspace's email event webhook endpoints, newest first (GET /v1/webhooks): URL, events, enabled, and why the service disabled one. Paginated by `offset` and `limit` (default 20). Everyone signed in sees it; admins and owners also get the form that adds an endpoint.",
+    "The workspace's email event webhook endpoints, newest first (GET /v1/webhooks): URL, events, enabled, and why the service disabled one; never a secret. Paginated by `offset` and `limit` (default 20). Everyone signed in sees it; admins and owners also get the count against the limit of 10 and the form that adds an endpoint (none at the limit).",
   request: { query: PagedQuery },
 });
 
@@ -28,7 +28,7 @@ export const createWebhookRoute = dashboardRoute({
   method: "post",
   path: "/dashboard/webhooks",
   summary: "Add an email event webhook",
-  description: `An endpoint (URL, ticked events), enabled, with a generated \`whsec_\` secret, as POST /v1/webhooks. ${AS_API} Redirects (303) to the new endpoint's page.`,
+  description: `An endpoint (URL, ticked events), enabled, with a generated \`whsec_\` secret, as POST /v1/webhooks. ${AS_API} Redirects (303) to the new endpoint's page. At most 10 endpoints per workspace: the list page shows the count and no form at the limit; a create past it (one racing another) is the API's 429 \`limit_exceeded\`, answered as the 429 page with its reason.`,
   request: { body: formBody(EndpointForm) },
   role: "admin",
   success: 303,
@@ -87,7 +87,7 @@ export const webhookSecretRoute = dashboardRoute({
   path: "/dashboard/webhooks/{id}/secret",
   summary: "Show an email event webhook's secret",
   description:
-    "The endpoint's `whsec_` signing secret in clear, as GET /v1/webhooks/{id} presents it. A POST with the CSRF token, so that no link, prefetch or cached page ever carries it: from htmx (`HX-Request`) the answer is the secret alone, swapped in place of the button; without script, a page showing it. Changes nothing.",
+    "The endpoint's `whsec_` signing secret in clear, as GET /v1/webhooks/{id} answers it to admin keys (read and write keys get `null`). A POST with the CSRF token, so that no link, prefetch or cached page ever carries it: from htmx (`HX-Request`) the answer is the secret alone, swapped in place of the button; without script, a page showing it. Changes nothing.",
   request: { params: EndpointPath },
   role: "admin",
 });

@@ -62,6 +62,8 @@ export const emailWebhookOutbox = sqliteTable(
       .where(sql`next_attempt_at IS NOT NULL`),
     // The announcement after a commit names its events.
     index("email_webhook_outbox_event").on(t.eventId),
+    // Deleting an endpoint cascades to its rows: found by this, not by reading every workspace's.
+    index("email_webhook_outbox_endpoint").on(t.endpointId),
   ],
 );
 

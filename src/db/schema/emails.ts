@@ -115,6 +115,10 @@ export const emails = sqliteTable(
     // A bounce or complaint report names the email by the Message-ID of the returned original;
     // a derived one is found by the id it contains.
     index("emails_account_message_id").on(t.accountId, t.messageId).where(sql`message_id IS NOT NULL`),
+    // Deleting a connection (set null) looks up its emails by this: without it, by reading every
+    // workspace's emails. System mail has no connection, so it is partial. (account_id has no index
+    // of its own on purpose: see test/workers/indexes-foreign-keys.test.ts.)
+    index("emails_connection").on(t.connectionId).where(sql`connection_id IS NOT NULL`),
   ],
 );
 

@@ -29,3 +29,8 @@ export async function toAutomation(row: AutomationRow, encryptionKey: string) {
     updated_at: iso(row.updatedAt),
   };
 }
+
+export type Automation = Awaited<ReturnType<typeof toAutomation>>;
+
+/** The automation as a read key sees it: everything but its secret. */
+export const withoutSecret = (automation: Automation) => ({ ...automation, secret: null });

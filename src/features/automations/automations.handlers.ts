@@ -1,5 +1,7 @@
+import { readsSecrets } from "../../auth/secret-readers";
 import { standardList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
+import { withoutSecret } from "./automations.dto";
 import {
   activateAutomationRoute,
   createAutomationRoute,
@@ -23,7 +25,9 @@ export const automationsRouter = createRouter()
   .openapi(listAutomationsRoute, async (c) => {
     const { limit, offset, status } = c.req.valid("query");
     const { automations, total } = await listAutomations(c.var.ctx, status, limit, offset);
-    return c.json(standardList(automations, total, { limit, offset }), 200);
+    const writer = readsSecrets(c, "write");
+    const shown = automations.map((automation) => (writer ? automation : withoutSecret(automation)));
+    return c.json(standardList(shown, total, { limit, offset }), 200);
   })
   .openapi(createAutomationRoute, async (c) =>
     c.json(
@@ -31,9 +35,10 @@ export const automationsRouter = createRouter()
       201,
     ),
   )
-  .openapi(getAutomationRoute, async (c) =>
-    c.json(await getAutomation(c.var.ctx, c.req.valid("param").id), 200),
-  )
+  .openapi(getAutomationRoute, async (c) => {
+    const automation = await getAutomation(c.var.ctx, c.req.valid("param").id);
+    return c.json(readsSecrets(c, "write") ? automation : withoutSecret(automation), 200);
+  })
   .openapi(updateAutomationRoute, async (c) =>
     c.json(await updateAutomation(c.var.ctx, c.req.valid("param").id, c.req.valid("json")), 200),
   )

@@ -15,6 +15,8 @@ const tags = ["Automations"];
 const one = `/v1/automations/${AUTOMATION_ID_PATH}`;
 const STATES =
   "Status: `draft` → `active` (activate) ⇄ `paused` (pause, activate). Only an `active` automation enrols customers. A move the status does not allow is a 400 `invalid_automation_status` whose `error` names the status.";
+const SECRET =
+  "The `secret` is answered in clear to write and admin keys, the keys that may write automations (create, get, list, update, activate, pause): a write key may replace the automation anyway, so seeing its secret grants nothing new. Read keys get `secret: null`: a read-only key never receives a secret.";
 const illegal = jsonResponse(
   ErrorSchema,
   "`invalid_automation_status`: the status does not allow this move.",
@@ -25,8 +27,7 @@ export const listAutomationsRoute = defineRoute("read", {
   path: "/v1/automations",
   tags,
   summary: "List automations",
-  description:
-    "The workspace's automations, newest first, `limit` 20 by default (at most 100); `status` filters.",
+  description: `The workspace's automations, newest first, \`limit\` 20 by default (at most 100); \`status\` filters. ${SECRET}`,
   request: { query: AutomationListQuerySchema },
   responses: { 200: jsonResponse(AutomationListSchema, "A page of automations.") },
 });
@@ -36,7 +37,7 @@ export const createAutomationRoute = defineRoute("write", {
   path: "/v1/automations",
   tags,
   summary: "Create an automation",
-  description: `A \`draft\` with a generated \`whsec_\` \`secret\` (32 random bytes, base64url, the generator of inbox webhooks), stored encrypted and answered in clear. A trigger target (group, inbox) the workspace lacks is a 404. \`send_email\` domains need not be verified yet: that is checked on activate. ${STATES}`,
+  description: `A \`draft\` with a generated \`whsec_\` \`secret\` (32 random bytes, base64url, the generator of inbox webhooks), stored encrypted and answered in clear. ${SECRET} A trigger target (group, inbox) the workspace lacks is a 404. \`send_email\` domains need not be verified yet: that is checked on activate. ${STATES}`,
   request: {
     headers: idempotencyHeader(
       "A retried create answers the first draft, its `secret` included (kept encrypted meanwhile): no second automation.",
@@ -57,6 +58,7 @@ export const getAutomationRoute = defineRoute("read", {
   path: one,
   tags,
   summary: "Get an automation",
+  description: SECRET,
   request: { params: AutomationParamsSchema },
   responses: { 200: jsonResponse(AutomationSchema, "The automation.") },
 });

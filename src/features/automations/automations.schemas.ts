@@ -39,9 +39,9 @@ export const AutomationSchema = z
     trigger: TriggerSchema,
     steps: z.array(StoredStepSchema),
     allow_reentry: z.boolean(),
-    secret: z.string().openapi({
+    secret: z.string().nullable().openapi({
       description:
-        "`whsec_` secret that signs this automation's webhook steps (`X-Service-Signature`, as inbox webhooks). Stored encrypted, answered in clear.",
+        "`whsec_` secret that signs this automation's webhook steps (`X-Service-Signature`, as inbox webhooks). Stored encrypted; answered in clear to write and admin keys, the keys that write automations; `null` for read keys, which never receive a secret.",
       example: "whsec_6f1b...",
     }),
     created_at: z.string(),

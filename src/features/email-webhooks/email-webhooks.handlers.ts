@@ -1,4 +1,5 @@
 import type { RouteHandler } from "@hono/zod-openapi";
+import { readsSecrets } from "../../auth/secret-readers";
 import type { AppEnv } from "../../env";
 import { standardList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
@@ -21,20 +22,25 @@ import {
   resendEmailWebhookDelivery,
   sendEmailWebhookTest,
   updateEmailWebhook,
+  withoutSecret,
 } from "./email-webhooks.service";
 import { executionOf } from "./execution";
 
 const listEndpoints: RouteHandler<typeof listEmailWebhooksRoute, AppEnv> = async (c) => {
   const page = c.req.valid("query");
   const { data, total } = await listEmailWebhooks(c.var.ctx, page);
-  return c.json(standardList(data, total, page), 200);
+  const admin = readsSecrets(c, "admin");
+  const shown = data.map((endpoint) => (admin ? endpoint : withoutSecret(endpoint)));
+  return c.json(standardList(shown, total, page), 200);
 };
 
 const createEndpoint: RouteHandler<typeof createEmailWebhookRoute, AppEnv> = async (c) =>
   c.json(await createEmailWebhook(c.var.ctx, c.req.valid("json")), 201);
 
-const getEndpoint: RouteHandler<typeof getEmailWebhookRoute, AppEnv> = async (c) =>
-  c.json(await getEmailWebhook(c.var.ctx, c.req.valid("param").id), 200);
+const getEndpoint: RouteHandler<typeof getEmailWebhookRoute, AppEnv> = async (c) => {
+  const endpoint = await getEmailWebhook(c.var.ctx, c.req.valid("param").id);
+  return c.json(readsSecrets(c, "admin") ? endpoint : withoutSecret(endpoint), 200);
+};
 
 const patchEndpoint: RouteHandler<typeof updateEmailWebhookRoute, AppEnv> = async (c) =>
   c.json(await updateEmailWebhook(c.var.ctx, c.req.valid("param").id, c.req.valid("json")), 200);

@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { emailWebhookAttempts, emailWebhookOutbox, webhookEndpoints } from "../../db/schema";
 
@@ -30,9 +30,29 @@ export async function findEndpoint(db: Db, accountId: string, id: string) {
   return rows[0] ?? null;
 }
 
-export async function insertEndpoint(db: Db, row: typeof webhookEndpoints.$inferInsert) {
-  const rows = await db.insert(webhookEndpoints).values(row).returning();
-  return rows[0] ?? null;
+export type NewEndpointRow = Omit<EndpointRow, "disabledReason" | "failingSince">;
+
+/**
+ * Inserts the endpoint only while its workspace has fewer than `max`, in one statement: D1 runs
+ * statements one at a time, so concurrent creates never pass the limit.
+ */
+export const insertEndpointIfRoomStatement = (row: NewEndpointRow, max: number) => sql`
+  INSERT INTO webhook_endpoints (id, account_id, url, events, enabled, secret, created_at, updated_at)
+  SELECT ${row.id}, ${row.accountId}, ${row.url}, ${row.events}, ${row.enabled ? 1 : 0}, ${row.secret}, ${row.createdAt}, ${row.updatedAt}
+  WHERE (SELECT count(*) FROM webhook_endpoints WHERE account_id = ${row.accountId}) < ${max}
+  RETURNING id`;
+
+/** False when the workspace had no room. */
+export async function insertEndpointIfRoom(db: Db, row: NewEndpointRow, max: number) {
+  return (await db.all<{ id: string }>(insertEndpointIfRoomStatement(row, max))).length > 0;
+}
+
+export async function countEndpoints(db: Db, accountId: string) {
+  const rows = await db
+    .select({ total: count() })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.accountId, accountId));
+  return rows[0]?.total ?? 0;
 }
 
 export async function updateEndpoint(

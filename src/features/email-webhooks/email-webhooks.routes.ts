@@ -8,6 +8,7 @@ import {
   EmailWebhookListSchema,
   EmailWebhookParamsSchema,
   EmailWebhookSchema,
+  MAX_EMAIL_WEBHOOK_ENDPOINTS,
   ResentEventSchema,
   TestEventSchema,
   UpdateEmailWebhookBodySchema,
@@ -20,6 +21,10 @@ const DELIVERY = `Each event is POSTed as \`{ "id", "event", "timestamp", "data"
 /** Suspension (lib/workspace-gate.ts) and the sweep's fairness (webhooks/fair-share.ts). */
 const HOLD_AND_SHARE = `While the workspace is suspended nothing is sent: its events, new or waiting for a retry, hold: never attempted, so they use none of their 8 attempts and no failure of theirs can disable the endpoint, and they go out within a minute of its reinstatement. Retries are fair: each minute's sweep claims at most 500 due events, shared equally between the endpoints that have some (each endpoint's oldest first), so one endpoint's backlog never delays another's retries.`;
 
+const SECRET = `The \`secret\` is answered in clear to admin keys only, the keys that write endpoints (create, get, list, update); read and write keys get \`secret: null\`, so a read-only key never holds what signs the workspace's events.`;
+
+const LIMIT = `At most ${MAX_EMAIL_WEBHOOK_ENDPOINTS} endpoints per workspace, disabled ones included, as an inbox has at most 10 webhooks: each endpoint turns every email event into one more request, retried up to 8 times. One more is refused with 429 \`limit_exceeded\` (\`error\`: \`Limit exceeded\`, with \`quota: "webhook_endpoints"\`, \`current\`, \`limit\` and \`percentage\`, as the plan quotas answer) and no \`Retry-After\`, since waiting never lifts it: delete an endpoint first. Concurrent creates never pass the limit (the count and the insert are one statement).`;
+
 const EVENTS = `Email events carry \`data: { email_id, recipient, from, subject, tags, campaign_id, automation_id, ... }\`; the service's own mail (sign-in links, invitations) makes none. Per recipient: \`email.delivered\` (the transport accepted the recipient; a DSN \`Action: delivered\` makes no second one; with \`response\`), \`email.delivery_delayed\` (a 4xx deferral, once per attempt, or a DSN \`Action: delayed\`; with \`response\`), \`email.bounced\` (a hard bounce, by the transport or a DSN, once per email and recipient), \`email.complained\` (once per email and recipient), \`email.suppressed\` (a send refused for a suppressed recipient: \`email_id\` null). Per email, \`recipient\` being its one recipient or null when it has several: \`email.sent\` (the transport accepted it for someone, the first time), \`email.failed\` (it failed with nobody reached; an email whose every recipient bounced is \`email.bounced\`), \`email.opened\` (its first open: the pixel is per email), \`email.clicked\` (its first click on each link, with \`link\`). \`contact.unsubscribed\`: \`data: { contact_id, email, method, campaign_id, automation_id }\`, once per customer who unsubscribes by a campaign's or automation's link. Each is written in the same transaction as its fact and only when that fact is new, so a retried or redelivered step adds none.`;
 
 export const listEmailWebhooksRoute = defineRoute("read", {
@@ -27,7 +32,7 @@ export const listEmailWebhooksRoute = defineRoute("read", {
   path: "/v1/webhooks",
   tags,
   summary: "List email event webhooks",
-  description: "The workspace's endpoints for email events, newest first.",
+  description: `The workspace's endpoints for email events, newest first. ${SECRET}`,
   request: { query: EmailWebhookListQuerySchema },
   responses: { 200: jsonResponse(EmailWebhookListSchema, "A page of endpoints.") },
 });
@@ -37,9 +42,14 @@ export const createEmailWebhookRoute = defineRoute("admin", {
   path: "/v1/webhooks",
   tags,
   summary: "Create an email event webhook",
-  description: `An endpoint with a generated \`whsec_\` \`secret\` (32 random bytes, base64url), stored encrypted and answered in clear. ${DELIVERY} ${HOLD_AND_SHARE}\n\n${EVENTS}`,
+  description: `An endpoint with a generated \`whsec_\` \`secret\` (32 random bytes, base64url), stored encrypted and answered in clear (this operation is for admin keys). ${LIMIT} ${DELIVERY} ${HOLD_AND_SHARE}\n\n${EVENTS}`,
   request: { body: jsonBody(CreateEmailWebhookBodySchema) },
-  responses: { 201: jsonResponse(EmailWebhookSchema, "The new endpoint.") },
+  responses: {
+    201: jsonResponse(EmailWebhookSchema, "The new endpoint."),
+    429: errorResponse(
+      `The workspace has ${MAX_EMAIL_WEBHOOK_ENDPOINTS} endpoints already (\`limit_exceeded\`, \`quota: "webhook_endpoints"\`, no Retry-After).`,
+    ),
+  },
 });
 
 export const getEmailWebhookRoute = defineRoute("read", {
@@ -47,6 +57,7 @@ export const getEmailWebhookRoute = defineRoute("read", {
   path: "/v1/webhooks/{id}",
   tags,
   summary: "Get an email event webhook",
+  description: SECRET,
   request: { params: EmailWebhookParamsSchema },
   responses: { 200: jsonResponse(EmailWebhookSchema, "The endpoint.") },
 });
@@ -57,7 +68,7 @@ export const updateEmailWebhookRoute = defineRoute("admin", {
   tags,
   summary: "Update an email event webhook",
   description:
-    "Changes `url`, `events` or `enabled`. Setting `enabled` clears `disabled_reason`, so re-enabling an endpoint the service disabled resumes delivery of new events. Events already queued are delivered to the URL as it is at each attempt.",
+    "Changes `url`, `events` or `enabled`. Setting `enabled` clears `disabled_reason`, so re-enabling an endpoint the service disabled resumes delivery of new events. Events already queued are delivered to the URL as it is at each attempt. Answers the endpoint with its `secret` (this operation is for admin keys).",
   request: { params: EmailWebhookParamsSchema, body: jsonBody(UpdateEmailWebhookBodySchema) },
   responses: { 200: jsonResponse(EmailWebhookSchema, "The endpoint.") },
 });

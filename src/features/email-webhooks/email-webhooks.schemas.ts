@@ -4,6 +4,12 @@ import { EMAIL_EVENT_NAMES, MAX_ATTEMPTS } from "../../webhooks/email-events";
 
 const ID_EXAMPLE = "whk_01JD3Z6X8Y9ABCDEFGHJKMNPQR";
 
+/**
+ * Endpoints per workspace, disabled ones included: each one turns every email event into one more
+ * request, retried up to 8 times. The same as the webhooks of an inbox.
+ */
+export const MAX_EMAIL_WEBHOOK_ENDPOINTS = 10;
+
 const EventsSchema = z
   .array(z.enum(EMAIL_EVENT_NAMES))
   .min(1, "name at least one event")
@@ -20,9 +26,9 @@ export const EmailWebhookSchema = z
     url: z.string().openapi({ example: "https://example.com/hooks/email" }),
     events: z.array(z.enum(EMAIL_EVENT_NAMES)),
     enabled: z.boolean(),
-    secret: z.string().openapi({
+    secret: z.string().nullable().openapi({
       description:
-        "`whsec_` secret that signs every delivery (`X-Service-Signature`, as inbox webhooks). Stored encrypted, answered in clear.",
+        "`whsec_` secret that signs every delivery (`X-Service-Signature`, as inbox webhooks). Stored encrypted; answered in clear to admin keys only, the keys that write endpoints (on create, get, list and update). `null` for read and write keys: they never receive a secret.",
       example: "whsec_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
     }),
     disabled_reason: z.string().nullable().openapi({

@@ -1,8 +1,9 @@
 import { runBatch } from "../../db/client";
 import { environmentOf } from "../../env";
 import { decryptSecret, encryptSecret } from "../../lib/crypto";
-import { conflict, notFound } from "../../lib/errors";
+import { AppError, conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { percentage } from "../../lib/plans";
 import type { RequestContext } from "../../lib/request-context";
 import { validationError } from "../../lib/router";
 import { iso } from "../../lib/time";
@@ -13,15 +14,20 @@ import { announceEmailEvents } from "./announce";
 import {
   type AttemptRow,
   attemptQueries,
+  countEndpoints,
   deleteEndpoint,
   type EndpointRow,
   endpointQueries,
   endpointQuery,
   findEndpoint,
-  insertEndpoint,
+  insertEndpointIfRoom,
   updateEndpoint,
 } from "./email-webhooks.repo";
-import type { CreateEmailWebhookInput, UpdateEmailWebhookInput } from "./email-webhooks.schemas";
+import {
+  type CreateEmailWebhookInput,
+  MAX_EMAIL_WEBHOOK_ENDPOINTS,
+  type UpdateEmailWebhookInput,
+} from "./email-webhooks.schemas";
 import { testEventStatements } from "./outbox";
 import { resendStatements } from "./resend";
 
@@ -44,6 +50,9 @@ async function toEndpoint(row: EndpointRow, encryptionKey: string) {
 }
 
 export type EmailWebhook = Awaited<ReturnType<typeof toEndpoint>>;
+
+/** The endpoint as a key below admin sees it: everything but the secret. */
+export const withoutSecret = (endpoint: EmailWebhook) => ({ ...endpoint, secret: null });
 
 function toAttempt(row: AttemptRow) {
   return {
@@ -75,20 +84,36 @@ export async function listEmailWebhooks(ctx: RequestContext, page: { limit: numb
   return { data, total: totals[0]?.total ?? 0 };
 }
 
+/** The 429 of the endpoint limit, shaped as the plan quotas' and the invitation limits'. */
+function endpointLimitReached(current: number) {
+  const limit = MAX_EMAIL_WEBHOOK_ENDPOINTS;
+  return new AppError(
+    429,
+    "limit_exceeded",
+    "Limit exceeded",
+    `The workspace has ${current} email webhook endpoints, the most allowed (${limit}, disabled ones included); delete one to add another.`,
+    { quota: "webhook_endpoints", current, limit, percentage: percentage(current, limit) },
+  );
+}
+
 export async function createEmailWebhook(ctx: RequestContext, body: CreateEmailWebhookInput) {
   const { db, accountId, env, now } = ctx;
   checkUrl(body.url, env);
-  const row = await insertEndpoint(db, {
+  const row: EndpointRow = {
     id: newId("whk"),
     accountId,
     url: body.url,
     events: JSON.stringify(body.events),
     enabled: body.enabled,
     secret: await encryptSecret(env.ENCRYPTION_KEY, newWebhookSecret()),
+    disabledReason: null,
+    failingSince: null,
     createdAt: now,
     updatedAt: now,
-  });
-  if (!row) throw new Error("the insert returned no row");
+  };
+  if (!(await insertEndpointIfRoom(db, row, MAX_EMAIL_WEBHOOK_ENDPOINTS))) {
+    throw endpointLimitReached(await countEndpoints(db, accountId));
+  }
   return toEndpoint(row, env.ENCRYPTION_KEY);
 }
 

@@ -16,3 +16,11 @@ export async function toInbox(row: InboxRow, encryptionKey: string) {
     updated_at: iso(row.updatedAt),
   };
 }
+
+export type Inbox = Awaited<ReturnType<typeof toInbox>>;
+
+/** The inbox as a read key sees it: its webhooks without their secrets. */
+export const withoutSecrets = (inbox: Inbox) => ({
+  ...inbox,
+  webhooks: inbox.webhooks.map((webhook) => ({ ...webhook, secret: null })),
+});

@@ -11,8 +11,10 @@ import {
 
 const tags = ["Inboxes"];
 
-const WEBHOOK_RULES =
-  '`webhooks` replaces the whole list on every write (at most 10). An entry sent with its `secret` keeps it; an entry without one gets a new `whsec_` secret (32 random bytes, base64url), so every webhook has one. Secrets are stored encrypted and answered in clear in the inbox. URLs must be `https://` to a public host: credentials, private, link-local, unique-local, reserved and (in production) loopback addresses are refused; `http://` is accepted only to loopback and only in development and test. `events` names at least one subscribable event, without repeats. Delivery: each event goes to the webhooks that were enabled and subscribed when it happened (for `inbox.updated`, the list as this write leaves it), as one signed POST (`X-Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, plus `X-Webhook-Event` and `X-Webhook-Id`); a 2xx acknowledges, anything else or no answer within 10 s is a failure, attempted once and never retried; redirects are not followed. Each attempt is recorded in the event stream (`GET /v1/accounts/{id}/events`).';
+const SECRETS =
+  "Each `secret` is answered in clear to write and admin keys, the keys that may write inboxes, on create, get, list and update: sending an entry back with its secret is how a writer keeps that secret (the list is replaced whole on every write), and a write key may replace any secret anyway, so seeing it grants nothing new. Read keys get every webhook with `secret: null`: a read-only key never receives a secret.";
+
+const WEBHOOK_RULES = `\`webhooks\` replaces the whole list on every write (at most 10). An entry sent with its \`secret\` keeps it; an entry without one gets a new \`whsec_\` secret (32 random bytes, base64url), so every webhook has one. Secrets are stored encrypted. ${SECRETS} URLs must be \`https://\` to a public host: credentials, private, link-local, unique-local, reserved and (in production) loopback addresses are refused; \`http://\` is accepted only to loopback and only in development and test. \`events\` names at least one subscribable event, without repeats. Delivery: each event goes to the webhooks that were enabled and subscribed when it happened (for \`inbox.updated\`, the list as this write leaves it), as one signed POST (\`X-Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">\`, plus \`X-Webhook-Event\` and \`X-Webhook-Id\`); a 2xx acknowledges, anything else or no answer within 10 s is a failure, attempted once and never retried; redirects are not followed. Each attempt is recorded in the event stream (\`GET /v1/accounts/{id}/events\`).`;
 
 const ADDRESS_RULES =
   "`email_address` is stored lowercase. Its domain must be a verified connection of this workspace (`POST /v1/connections`, then `/verify`), else 403 `inbox_domain_not_verified` with `domain` and `help`; the inbox's `connection_id` is that connection, and `DELETE /v1/connections/{id}` answers 409 while an inbox uses it. Only then is the address's uniqueness checked: it is unique across the whole service, not just the workspace, because inbound mail is routed by it, and 409 `email_address_taken` answers the same whether this workspace or another (which must have verified the same domain) holds it, naming neither. `connection_id` may be left out; when sent it must be that connection (400 `connection_mismatch`, or `connection_not_found` for an id this workspace does not have).";
@@ -36,8 +38,7 @@ export const listInboxesRoute = defineRoute("read", {
   path: "/v1/inboxes",
   tags,
   summary: "List inboxes",
-  description:
-    "Page-based, unlike the other lists: `page` (from 1) and `limit` (default 50, at most 100); `pagination.pages` is the number of pages. Newest first.",
+  description: `Page-based, unlike the other lists: \`page\` (from 1) and \`limit\` (default 50, at most 100); \`pagination.pages\` is the number of pages. Newest first. ${SECRETS}`,
   request: { query: pageQuery() },
   responses: { 200: jsonResponse(InboxListSchema, "A page of inboxes.") },
 });
@@ -47,6 +48,7 @@ export const getInboxRoute = defineRoute("read", {
   path: "/v1/inboxes/{id}",
   tags,
   summary: "Get an inbox",
+  description: SECRETS,
   request: { params: InboxParamsSchema },
   responses: { 200: jsonResponse(InboxSchema, "The inbox.") },
 });

@@ -15,8 +15,9 @@ export const WebhookSchema = z
     url: z.string().openapi({ example: "https://hooks.example.com/support" }),
     events: z.array(z.enum(EVENT_NAMES)).openapi({ example: ["ticket.created", "message.created"] }),
     enabled: z.boolean(),
-    secret: z.string().openapi({
-      description: "Signing secret. The whole string, as UTF-8 bytes, is the HMAC-SHA256 key.",
+    secret: z.string().nullable().openapi({
+      description:
+        "Signing secret. The whole string, as UTF-8 bytes, is the HMAC-SHA256 key. Answered to write and admin keys, the keys that write inboxes (they keep a secret by sending it back); `null` for read keys, which never receive a secret.",
       example: "whsec_3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
     }),
   })
