@@ -21,6 +21,8 @@ function readSeconds(): number {
   return seconds;
 }
 
+const NO_SERVER: Server = { baseUrl: "", token: "", fromDomain: undefined, stop: async () => {} };
+
 function selectScenarios(names: string[]): Scenario[] {
   if (names.length === 0) return [...SCENARIOS];
   const unknown = names.filter((name) => !SCENARIOS.some((s) => s.name === name));
@@ -37,7 +39,8 @@ async function main(): Promise<number> {
   const scenarios = selectScenarios(process.argv.slice(2));
   const startedAt = new Date().toISOString();
 
-  const server: Server = await startServer();
+  // Scenarios that start what they measure themselves need no API server: none is started for them alone.
+  const server: Server = scenarios.every((s) => s.standalone) ? NO_SERVER : await startServer();
   const results: ScenarioResult[] = [];
   try {
     const sending = scenarios.filter((s) => s.needsSendingDomain).map((s) => s.name);

@@ -64,5 +64,7 @@ export interface Scenario {
   description: string;
   /** Sends email or makes inboxes, so it needs `BenchContext.fromDomain`, a verified domain. */
   needsSendingDomain?: boolean;
+  /** Needs no API server (it builds or starts what it measures itself): run alone, none is started. */
+  standalone?: boolean;
   run(ctx: BenchContext): Promise<ScenarioResult>;
 }

@@ -3,6 +3,7 @@ import { apiBaseline } from "./api-baseline";
 import { automationEnrollments } from "./automation-enrollments";
 import { bigLists } from "./big-lists";
 import { bounces } from "./bounces";
+import { bundle } from "./bundle";
 import { campaignSend } from "./campaign-send";
 import { campaignWebhooks } from "./campaign-webhooks";
 import { capacity } from "./capacity";
@@ -36,4 +37,5 @@ export const SCENARIOS: readonly Scenario[] = [
   reports,
   capacity,
   globalReads,
+  bundle,
 ];

@@ -5,6 +5,8 @@ import { QUEUE } from "../../src/jobs/queues";
 import { CRONS } from "../../src/jobs/schedules";
 
 const wrangler = parse(readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8")) as {
+  minify?: boolean;
+  upload_source_maps?: boolean;
   triggers: { crons: string[] };
   queues: {
     producers: Array<{ queue: string }>;
@@ -33,6 +35,11 @@ describe("wrangler.toml", () => {
   it("declares the key guard as a SQLite-backed Durable Object", () => {
     expect(wrangler.durable_objects.bindings).toContainEqual({ name: "KEY_GUARD", class_name: "KeyGuard" });
     expect(wrangler.migrations.flatMap((m) => m.new_sqlite_classes ?? [])).toContain("KeyGuard");
+  });
+
+  it("ships the Worker minified, with its source map so stack traces still name the sources", () => {
+    expect(wrangler.minify).toBe(true);
+    expect(wrangler.upload_source_maps).toBe(true);
   });
 
   it("lists every secret in .dev.vars.example", () => {

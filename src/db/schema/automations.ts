@@ -64,6 +64,11 @@ export const automationEnrollments = sqliteTable(
     /** JSON object: the trigger's `data` (api) or what happened (group, ticket). */
     triggerData: text("trigger_data").notNull().default("{}"),
     reentryGuard: text("reentry_guard"),
+    /**
+     * The enrolment whose step made this one (an `add_to_group` that triggered `group_joined`); null
+     * when the API, a person or a ticket made it. Only these are counted by the loop bound.
+     */
+    causedBy: text("caused_by"),
     /** Why it ended when that is not obvious (a removed step, a cancel, a failure). */
     note: text("note"),
     createdAt: integer("created_at").notNull(),
@@ -79,6 +84,10 @@ export const automationEnrollments = sqliteTable(
       .where(sql`status = 'active' AND reentry_guard IS NOT NULL`),
     // The minute cron: active enrolments whose wait is over.
     index("enrollments_status_next_run").on(t.status, t.nextRunAt),
+    // The loop bound: a customer's enrolments made by automation steps in one automation, recent first.
+    index("enrollments_step_made")
+      .on(t.automationId, t.customerId, t.createdAt)
+      .where(sql`caused_by IS NOT NULL`),
   ],
 );
 

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { AUTOMATION_STATUSES } from "../../db/schema";
 import { singleLine } from "../../lib/input";
 import { offsetQuery, standardListSchema } from "../../lib/pagination";
+import { LOOP_BOUND_RULE } from "./loop-bound";
 import { StepInputSchema, StepsInputSchema } from "./steps";
 
 const AUTOMATION_ID_EXAMPLE = "aut_01JD3Z6X8Y9ABCDEFGHJKMNPQR";
@@ -23,8 +24,7 @@ export const TriggerSchema = z
       .strict(),
   ])
   .openapi("AutomationTrigger", {
-    description:
-      "`api`: POST /v1/automations/trigger. `group_joined`: a customer newly added to the contact group, by POST /v1/contact-groups/{id}/members or by an automation's `add_to_group` step alike (members already in it are not, so a cycle of automations adding to each other's groups ends once the customer is in them). `ticket_resolved`: a ticket of the inbox moving to `resolved` from another status enrols its customer. The group or inbox must be the workspace's (404 otherwise).",
+    description: `\`api\`: POST /v1/automations/trigger. \`group_joined\`: a customer newly added to the contact group, by POST /v1/contact-groups/{id}/members or by an automation's \`add_to_group\` step alike (members already in it are not). \`ticket_resolved\`: a ticket of the inbox moving to \`resolved\` from another status enrols its customer. The group or inbox must be the workspace's (404 otherwise). ${LOOP_BOUND_RULE}`,
   });
 export type TriggerInput = z.infer<typeof TriggerSchema>;
 
@@ -63,7 +63,7 @@ const fields = {
   steps: StepsInputSchema.openapi({ description: STEPS }),
   allow_reentry: z.boolean().openapi({
     description:
-      "When false (the default) a customer already active in the automation is refused (409 on the API trigger, skipped by the other triggers).",
+      "When false (the default) a customer already active in the automation is refused (409 on the API trigger, skipped by the other triggers). When true, re-entry through `add_to_group` steps is still held to the loop bound described under `AutomationTrigger`.",
   }),
 };
 

@@ -7,6 +7,7 @@ import {
   enrollmentSteps,
 } from "../../db/schema";
 import type { AutomationRow } from "./automations.repo";
+import { underLoopBound } from "./loop-bound";
 
 export type EnrollmentRow = typeof automationEnrollments.$inferSelect;
 export type EnrollmentStepRow = typeof enrollmentSteps.$inferSelect;
@@ -37,6 +38,7 @@ export function newEnrollment(
     triggerType: trigger.type,
     triggerData: JSON.stringify(trigger.data),
     reentryGuard: automation.allowReentry ? null : customerId,
+    causedBy: null,
     note: null,
     createdAt: now,
     updatedAt: now,
@@ -51,25 +53,39 @@ export const insertEnrollment = (db: Db, row: typeof automationEnrollments.$infe
 /**
  * Enrolments of many customers into one automation in one statement (D1 binds at most 100
  * parameters, so the rows travel as one JSON value). Customers the guard refuses (already active)
- * are skipped silently; RETURNING answers the ids really inserted.
+ * are skipped silently; RETURNING answers the ids really inserted. `causedBy` is the enrolment whose
+ * step makes these: then customers past the loop bound (loop-bound.ts) are skipped too.
  */
 export function insertEnrollmentsSkippingActive(
   automation: AutomationRow,
   enrollments: ReadonlyArray<{ id: string; customerId: string }>,
   trigger: { type: AutomationTriggerType; data: Record<string, unknown> },
   now: number,
+  causedBy: string | null = null,
 ) {
   const first = (JSON.parse(automation.steps) as Array<{ id: string }>)[0]?.id ?? null;
-  const guard = automation.allowReentry ? sql`NULL` : sql`j.value ->> 'customerId'`;
-  // The WHERE keeps SQLite from reading ON CONFLICT as a join constraint.
+  const customerId = sql`j.value ->> 'customerId'`;
+  const guard = automation.allowReentry ? sql`NULL` : customerId;
+  // The WHERE (even a bare `true`) keeps SQLite from reading ON CONFLICT as a join constraint.
+  const bound = causedBy ? underLoopBound(automation.id, customerId, now) : sql`true`;
   return sql`
     INSERT INTO automation_enrollments (id, account_id, automation_id, customer_id, status, current_step,
-      trigger_type, trigger_data, reentry_guard, created_at, updated_at)
-    SELECT j.value ->> 'id', ${automation.accountId}, ${automation.id}, j.value ->> 'customerId', 'active',
-      ${first}, ${trigger.type}, ${JSON.stringify(trigger.data)}, ${guard}, ${now}, ${now}
-    FROM json_each(${JSON.stringify(enrollments)}) AS j WHERE true
+      trigger_type, trigger_data, reentry_guard, caused_by, created_at, updated_at)
+    SELECT j.value ->> 'id', ${automation.accountId}, ${automation.id}, ${customerId}, 'active',
+      ${first}, ${trigger.type}, ${JSON.stringify(trigger.data)}, ${guard}, ${causedBy}, ${now}, ${now}
+    FROM json_each(${JSON.stringify(enrollments)}) AS j WHERE ${bound}
     ON CONFLICT DO NOTHING
     RETURNING id`;
+}
+
+/**
+ * The customers (ids) a step may no longer enrol into the automation. Run in the batch before the
+ * insert above, it reads the same state the insert's bound reads, so it names exactly those.
+ */
+export function customersPastLoopBound(automationId: string, customerIds: readonly string[], now: number) {
+  return sql`
+    SELECT j.value AS customer_id FROM json_each(${JSON.stringify(customerIds)}) AS j
+    WHERE NOT (${underLoopBound(automationId, sql`j.value`, now)})`;
 }
 
 /** The queries behind GET /v1/automations/{id}/enrollments, newest first. */

@@ -14,7 +14,8 @@ const HistoryEntrySchema = z
     finished_at: z.string().nullable(),
     error: z.string().nullable(),
     detail: z.record(z.string(), z.unknown()).nullable().openapi({
-      description: "What the step did: the email id, a webhook's status and duration, a wait's end.",
+      description:
+        "What the step did: the email id, a webhook's status and duration, a wait's end; for `add_to_group`, `changed` and, when the loop bound refused to enrol the customer into a `group_joined` automation, `refused_enrollments: [{ automation_id, reason }]`.",
     }),
   })
   .openapi("EnrollmentHistoryEntry");
@@ -32,7 +33,7 @@ const fields = {
   trigger_type: z.enum(AUTOMATION_TRIGGERS),
   trigger_data: z.record(z.string(), z.unknown()).openapi({
     description:
-      "`api`: the trigger's `data`; `group_joined`: `{ contact_group_id }`; `ticket_resolved`: `{ ticket_id, inbox_id }`.",
+      "`api`: the trigger's `data`; `group_joined`: `{ contact_group_id }`, plus `caused_by_enrollment_id` when an automation's `add_to_group` step made it; `ticket_resolved`: `{ ticket_id, inbox_id }`.",
   }),
   note: z.string().nullable().openapi({ description: "Why it ended when that is not obvious." }),
   created_at: z.string(),

@@ -5,6 +5,7 @@ import { groupNotFound } from "../../../contact-groups/contact-groups.service";
 import { deleteMember } from "../../../contact-groups/members.repo";
 import { addMembers } from "../../../contact-groups/members.service";
 import type { Step } from "../../steps";
+import type { StepCause } from "../../triggers";
 import { claim, earlierOutcome, failed, recordStatement, type StepOutcome, succeeded } from "../history";
 import type { Progress } from "../progress";
 
@@ -13,15 +14,18 @@ type GroupStep = Extract<Step, { type: "add_to_group" | "remove_from_group" }>;
 /**
  * Adds the customer to a group through the very service the API's POST .../members calls, so a
  * customer who joins is enrolled into the group's `group_joined` automations here too (and their
- * runs start). That cannot loop forever: a customer already a member is not added again, so a cycle
- * of automations ends at the first group the customer is in.
+ * runs start). A customer already a member is not added again, but one removed first is: the
+ * enrolments this step makes are held to the loop bound (loop-bound.ts), and those it refused are
+ * in the step's detail as `refused_enrollments`.
  */
 async function addToGroup(env: Env, p: Progress, groupId: string, now: number): Promise<StepOutcome> {
   const { accountId, customerId } = p.enrollment;
-  const ctx = { db: createDb(env.DB), env, accountId, now };
+  const cause: StepCause = { enrollmentId: p.enrollment.id, refused: [] };
+  const ctx = { db: createDb(env.DB), env, accountId, now, cause };
   try {
     const { added } = await addMembers(ctx, groupId, { members: [{ customer_id: customerId }] });
-    return succeeded({ contact_group_id: groupId, changed: added > 0 });
+    const refused = cause.refused.length > 0 ? { refused_enrollments: cause.refused } : {};
+    return succeeded({ contact_group_id: groupId, changed: added > 0, ...refused });
   } catch (error) {
     if (!(error instanceof AppError) || error.status !== 404) throw error;
     const groupGone = error.detail === groupNotFound(groupId).detail;

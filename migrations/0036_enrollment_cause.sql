@@ -1,0 +1,2 @@
+ALTER TABLE `automation_enrollments` ADD `caused_by` text;--> statement-breakpoint
+CREATE INDEX `enrollments_step_made` ON `automation_enrollments` (`automation_id`,`customer_id`,`created_at`) WHERE caused_by IS NOT NULL;
