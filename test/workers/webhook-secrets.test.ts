@@ -100,6 +100,31 @@ describe("webhook signing secrets: who sees them", () => {
     }
   });
 
+  it("automation webhook steps: a read key sees their header names, never the values", async () => {
+    const { ws } = await inboxWithWebhooks([]);
+    const keys = await keysOf(ws.accountId);
+    const credential = `Bearer receiver-token-${crypto.randomUUID()}`;
+    const step = {
+      type: "webhook",
+      url: "https://hooks.example.com/in",
+      headers: { Authorization: credential, "X-Team": "growth" },
+    };
+    const created = await createAutomation(keys.write.token, { steps: [step] });
+    const one = await read(`/v1/automations/${created.id}`, keys.read.token, AutomationSchema);
+    const list = await read("/v1/automations", keys.read.token, AutomationListSchema);
+    for (const seen of [one.text, list.text]) {
+      expect(seen).not.toContain(credential);
+      expect(seen).not.toContain("growth");
+    }
+    expect((one.body.steps as Array<{ headers: Record<string, string> }>)[0]?.headers).toEqual({
+      Authorization: "[redacted]",
+      "X-Team": "[redacted]",
+    });
+    // The keys that write the automation read the values they wrote.
+    const written = await read(`/v1/automations/${created.id}`, keys.write.token, AutomationSchema);
+    expect(written.text).toContain(credential);
+  });
+
   it("inbox events carry no secret: not in the delivery, not in the event stream a read key sees", async () => {
     const hook = endpoint();
     const { ws, inbox } = await inboxWithWebhooks([{ url: hook.url, events: ["inbox.updated"] }]);

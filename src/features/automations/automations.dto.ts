@@ -32,5 +32,22 @@ export async function toAutomation(row: AutomationRow, encryptionKey: string) {
 
 export type Automation = Awaited<ReturnType<typeof toAutomation>>;
 
-/** The automation as a read key sees it: everything but its secret. */
-export const withoutSecret = (automation: Automation) => ({ ...automation, secret: null });
+/** What a read key sees of a header value of a webhook step: the receiver's credentials often ride there. */
+export const REDACTED_HEADER = "[redacted]";
+
+/**
+ * The automation as a read key sees it: no secret, and its webhook steps' header values redacted
+ * (their names stay), since an `Authorization` or API-key header is a secret of its receiver's.
+ */
+export const withoutSecret = (automation: Automation) => ({
+  ...automation,
+  secret: null,
+  steps: automation.steps.map((step) =>
+    step.type === "webhook"
+      ? {
+          ...step,
+          headers: Object.fromEntries(Object.keys(step.headers).map((name) => [name, REDACTED_HEADER])),
+        }
+      : step,
+  ),
+});

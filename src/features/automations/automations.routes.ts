@@ -16,7 +16,7 @@ const one = `/v1/automations/${AUTOMATION_ID_PATH}`;
 const STATES =
   "Status: `draft` → `active` (activate) ⇄ `paused` (pause, activate). Only an `active` automation enrols customers. A move the status does not allow is a 400 `invalid_automation_status` whose `error` names the status.";
 const SECRET =
-  "The `secret` is answered in clear to write and admin keys, the keys that may write automations (create, get, list, update, activate, pause): a write key may replace the automation anyway, so seeing its secret grants nothing new. Read keys get `secret: null`: a read-only key never receives a secret.";
+  "The `secret` is answered in clear to write and admin keys, the keys that may write automations (create, get, list, update, activate, pause): a write key may replace the automation anyway, so seeing its secret grants nothing new. Read keys get `secret: null`, and each `webhook` step's header values as `\"[redacted]\"` (the names stay): a read-only key never receives a secret, its own or a receiver's credentials.";
 const illegal = jsonResponse(
   ErrorSchema,
   "`invalid_automation_status`: the status does not allow this move.",
