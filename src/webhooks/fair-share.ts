@@ -26,7 +26,9 @@ export interface FairSweep {
  * The groups are found by a skip scan of the partial index, one step per group with open rows,
  * never by reading their rows; each group's share is a range of the same index. So the cost is
  * the number of groups with open rows plus the budget, whatever the size of the backlogs, and a
- * held group's rows (a suspended workspace's) are never read, only its gate.
+ * held group's rows (a suspended workspace's) are never read, only its gate. The budget is cast
+ * before it is divided: D1 binds a JavaScript number as a REAL, and a share such as 500 / 3 must
+ * be a whole LIMIT (SQLite refuses 166.67 as one).
  */
 export function fairDueRows(s: FairSweep): SQL {
   const table = sql.identifier(s.table);
@@ -44,7 +46,7 @@ export function fairDueRows(s: FairSweep): SQL {
         AND EXISTS (SELECT 1 FROM ${table} WHERE ${group} = grp.id AND ${s.open} AND ${s.due})
         AND ${s.mayGo(sql`grp.id`)}
     ),
-    share AS MATERIALIZED (SELECT max(1, ${s.budget} / count(*)) AS n FROM ready)
+    share AS MATERIALIZED (SELECT max(1, CAST(${s.budget} AS INTEGER) / count(*)) AS n FROM ready)
     SELECT taken.id AS id FROM ready JOIN ${table} AS taken ON taken.id IN (
       SELECT id FROM ${table} WHERE ${group} = ready.id AND ${s.open} AND ${s.due}
       ORDER BY ${order} LIMIT (SELECT n FROM share))

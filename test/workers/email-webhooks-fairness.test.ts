@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { dueRowsStatement, MAX_ROWS_PER_SWEEP } from "../../src/webhooks/email-delivery";
 import { commitEvents, createEndpoint, sweepAt } from "./email-webhooks-helpers";
-import { seedWorkspace } from "./helpers";
+import { db, seedWorkspace } from "./helpers";
 import { expectFairSweep, planOf } from "./query-plan";
 import { awaitDeliveries, endpoint } from "./webhook-helpers";
 
@@ -61,6 +61,23 @@ describe("email event webhooks: a fair sweep", { timeout: 90_000 }, () => {
 
     // The backlog's endpoint goes, with its rows, so no later sweep elsewhere sends them.
     await env.DB.prepare("DELETE FROM webhook_endpoints WHERE id = ?").bind(backlogged.id).run();
+  });
+
+  it("shares the budget between three endpoints as whole rows (500 / 3 is no LIMIT)", async () => {
+    const t0 = ahead() + 86_400_000;
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const ws = await seedWorkspace();
+      await createEndpoint(ws.token, { url: endpoint().url, events: ["email.sent"] });
+      ids.push(...(await commitEvents(ws.accountId, [sent(i)], t0 - 60_000)));
+    }
+    // The statement itself, as the sweep runs it: at least these three endpoints have due rows.
+    const due = await db()
+      .all<{ id: number }>(dueRowsStatement(t0))
+      .then((rows) => rows.map((row) => row.id));
+    expect(due.length).toBeGreaterThanOrEqual(3);
+    await sweepAt(t0);
+    for (const id of ids) expect(await attemptsOf(id)).toBe(1);
   });
 
   it("finds the due rows endpoint by endpoint through indexes, never scanning the outbox", async () => {
