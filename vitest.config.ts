@@ -26,8 +26,14 @@ export default defineConfig(async () => {
   // reads the extra CAs once, when it is first imported, so the plugin is imported only after this.
   const testTls = await trustedTestTls();
   const { cloudflareTest, readD1Migrations } = await import("@cloudflare/vitest-plugin");
-  const migrations = await readD1Migrations("./migrations");
-  const logsMigrations = await readD1Migrations("./migrations-logs");
+  // Every D1 database wrangler.toml declares (directory, shards, logs) with its migrations.
+  const { d1Databases } = await import("./scripts/lib/databases.js");
+  const databases = d1Databases();
+  const migrationsByBinding = Object.fromEntries(
+    await Promise.all(
+      databases.map(async ({ binding, migrationsDir }) => [binding, await readD1Migrations(migrationsDir)]),
+    ),
+  );
   return {
     test: {
       // The crash and dev-commands tests first: each runs minutes beside the other files.
@@ -41,8 +47,7 @@ export default defineConfig(async () => {
                 bindings: {
                   ...TEST_SECRETS,
                   ENVIRONMENT: "test",
-                  TEST_MIGRATIONS: migrations,
-                  TEST_LOGS_MIGRATIONS: logsMigrations,
+                  TEST_MIGRATIONS: migrationsByBinding,
                   SMTP_TEST: { ...inject("smtpTest") },
                   DOH_TEST_URL: inject("dohUrl"),
                   DOH_RESOLVER_URL: `${inject("dohUrl")}/dns-query`,

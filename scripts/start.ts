@@ -1,7 +1,7 @@
 /**
  * npm start: prepares a fresh checkout and serves it.
  * 1. writes .dev.vars with random secrets if missing; 2. copies the docs assets; 3. applies the
- * local D1 migrations of both databases (DB, and LOGS for request logs); 4. creates a development workspace, admin key and owner user on first run
+ * local D1 migrations of every database in wrangler.toml (the directory, DB, LOGS for request logs); 4. creates a development workspace, admin key and owner user on first run
  * (kept in .wrangler/dev-workspace.json), with DEV_DOMAIN connected and verified, and prints them
  * with a fresh sign-in link each start; 5. runs `wrangler dev` on 127.0.0.1:$PORT (with
  * PUBLIC_BASE_URL on that port unless the user set one) and the SMTP relay (smtp-relay/) on
@@ -11,7 +11,9 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildAssets } from "./build-assets";
+import { d1Databases } from "./lib/databases";
 import { ensureDevVars, ensureRelayToken, publicBaseUrlArgs, readDevVar } from "./lib/dev-vars";
+import { backfillDirectory } from "./lib/directory-backfill";
 import { DEFAULT_OWNER_EMAIL, freshLoginLink, ownerSql, signInBaseUrl, userIsActive } from "./lib/people";
 import { type CreatedWorkspace, createWorkspace, ensureConnection, keyIsActive } from "./lib/workspace";
 import { executeSql, ROOT, runWrangler, sqlText, WRANGLER } from "./lib/wrangler";
@@ -96,7 +98,9 @@ function banner({ workspace, created }: { workspace: CreatedWorkspace; created: 
 if (ensureDevVars()) console.log("Wrote .dev.vars with fresh secrets.");
 else if (ensureRelayToken()) console.log("Added RELAY_TOKEN to .dev.vars for the SMTP relay.");
 buildAssets();
-for (const database of ["DB", "LOGS"]) runWrangler(["d1", "migrations", "apply", database, "--local"]);
+for (const { binding } of d1Databases()) runWrangler(["d1", "migrations", "apply", binding, "--local"]);
+// State from before the directory existed: its workspaces and keys are named there (idempotent).
+backfillDirectory("local");
 const workspace = await ensureDevWorkspace();
 
 const dev = spawn(

@@ -10,6 +10,7 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { constants } from "node:os";
 import { join } from "node:path";
 import { buildAssets } from "../../scripts/build-assets";
+import { d1Databases } from "../../scripts/lib/databases";
 import { ensureDevVars, ensureRelayToken, publicBaseUrlArgs, readDevVar } from "../../scripts/lib/dev-vars";
 import { createWorkspace } from "../../scripts/lib/workspace";
 import { ROOT, runWrangler, WRANGLER } from "../../scripts/lib/wrangler";
@@ -48,7 +49,7 @@ export async function startServer(): Promise<Server> {
   if (!encryptionKey)
     throw new Error("ENCRYPTION_KEY is missing from .dev.vars; the sending domain needs it");
   buildAssets();
-  for (const database of ["DB", "LOGS"]) runWrangler(["d1", "migrations", "apply", database, "--local"]);
+  for (const { binding } of d1Databases()) runWrangler(["d1", "migrations", "apply", binding, "--local"]);
   const workspace = await createWorkspace(
     {
       name: "Benchmark",

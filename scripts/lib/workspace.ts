@@ -53,20 +53,42 @@ export function parseOverride(text: string, into: QuotaOverrides): void {
  * transaction; answers the key's token and the link.
  */
 export async function createWorkspace(options: WorkspaceOptions, target: Target): Promise<CreatedWorkspace> {
-  const { sql, workspace } = await workspaceSql(options, target);
+  const { sql, directorySql, workspace } = await workspaceSql(options, target);
+  // The directory first: a key its shard holds is then always found (src/db/directory/).
+  executeSql(directorySql, target, "DIRECTORY");
   executeSql(sql, target);
   return workspace;
 }
+
+/**
+ * What seeds a test database: `db` for the workspaces' shard (`DB`), `directory` for the
+ * directory, which names each workspace's shard and its keys' hashes.
+ */
+export interface SeedSql {
+  db: string;
+  directory: string;
+}
+
+/** The directory rows of a workspace living in `DB`, and of its key. */
+export const directoryRowsSql = (accountId: string, now: number, keyHashes: string[]) =>
+  [
+    `INSERT OR IGNORE INTO workspaces (account_id, shard, created_at) VALUES (${sqlText(accountId)}, 'DB', ${now});`,
+    ...keyHashes.map(
+      (hash) =>
+        `INSERT OR IGNORE INTO key_hashes (token_hash, account_id) VALUES (${sqlText(hash)}, ${sqlText(accountId)});`,
+    ),
+  ].join("\n");
 
 /** The SQL that creates a workspace, for callers that run it themselves (test databases). */
 export async function workspaceSql(
   options: WorkspaceOptions,
   target: Target,
-): Promise<{ sql: string; workspace: CreatedWorkspace }> {
+): Promise<{ sql: string; directorySql: string; workspace: CreatedWorkspace }> {
   const token = generateToken();
   const accountId = newId("acc");
   const keyId = newId("key");
   const now = Date.now();
+  const tokenHash = await hashToken(token);
   const connection = options.domain ? await connectionInsert(accountId, options.domain, target, now) : "";
   const owner = ownerSql(accountId, options.ownerEmail ?? DEFAULT_OWNER_EMAIL, now);
   const link = await loginLinkSql(
@@ -77,13 +99,14 @@ export async function workspaceSql(
   );
   const sql = [
     `INSERT INTO accounts (id, name, plan, quota_overrides, created_at, updated_at) VALUES (${sqlText(accountId)}, ${sqlText(options.name)}, ${sqlText(options.plan)}, ${sqlText(JSON.stringify(options.overrides))}, ${now}, ${now});`,
-    `INSERT INTO api_keys (id, account_id, name, key_prefix, token_hash, permission, created_at) VALUES (${sqlText(keyId)}, ${sqlText(accountId)}, ${sqlText(options.keyName ?? "Bootstrap admin key")}, ${sqlText(keyPrefixOf(token))}, ${sqlText(await hashToken(token))}, 'admin', ${now});`,
+    `INSERT INTO api_keys (id, account_id, name, key_prefix, token_hash, permission, created_at) VALUES (${sqlText(keyId)}, ${sqlText(accountId)}, ${sqlText(options.keyName ?? "Bootstrap admin key")}, ${sqlText(keyPrefixOf(token))}, ${sqlText(tokenHash)}, 'admin', ${now});`,
     connection,
     owner.sql,
     link.sql,
   ].join("\n");
   return {
     sql,
+    directorySql: directoryRowsSql(accountId, now, [tokenHash]),
     workspace: { account_id: accountId, key_id: keyId, token, user_id: owner.userId, login_url: link.url },
   };
 }

@@ -22,11 +22,14 @@ export function runWrangler(args: string[]): void {
   }
 }
 
-/** Executes SQL against a D1 database (DB unless told; LOGS holds request logs) and answers the rows of each statement. */
+/**
+ * Executes SQL against a D1 database (DB unless told; LOGS holds request logs, DIRECTORY where
+ * each workspace lives) and answers the rows of each statement.
+ */
 export function executeSql(
   sql: string,
   target: Target,
-  database: "DB" | "LOGS" = "DB",
+  database: "DB" | "LOGS" | "DIRECTORY" = "DB",
 ): Array<{ results: Record<string, unknown>[] }> {
   const dir = mkdtempSync(join(tmpdir(), "d1-"));
   const file = join(dir, "statements.sql");

@@ -1,11 +1,14 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, apiKeys } from "../db/schema";
 
 /* The key guard's own reads and writes of `api_keys`: authentication sits below the keys feature, which manages the keys. */
 
-/** What the key guard needs to authenticate and rate-limit a token, in one indexed read. */
-export async function findKeyForAuth(db: Db, tokenHash: string) {
+/**
+ * What the key guard needs to authenticate and rate-limit a token, in one indexed read of the
+ * workspace's shard; the directory named the workspace, and the key must be that workspace's.
+ */
+export async function findKeyForAuth(db: Db, tokenHash: string, accountId: string) {
   const rows = await db
     .select({
       keyId: apiKeys.id,
@@ -20,7 +23,7 @@ export async function findKeyForAuth(db: Db, tokenHash: string) {
     })
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-    .where(eq(apiKeys.tokenHash, tokenHash))
+    .where(and(eq(apiKeys.tokenHash, tokenHash), eq(apiKeys.accountId, accountId)))
     .limit(1);
   return rows[0] ?? null;
 }

@@ -1,6 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import { createDb } from "../db/client";
 import { countingEnv } from "../db/counting-d1";
+import { directoryDb } from "../db/directory/client";
+import { workspaceOfKeyHash } from "../db/directory/key-hashes";
+import { shardD1 } from "../db/shards";
 import type { Principal } from "../env";
 import { describeError, log } from "../lib/logger";
 import { limitsFor, type PlanName, parseQuotaOverrides } from "../lib/plans";
@@ -44,6 +47,8 @@ export class KeyGuard extends DurableObject<Env> {
   private loading: Promise<void> | null = null;
   private window: RollingWindow | null = null;
   private lastUsedWrittenAt = 0;
+  /** The shard holding the key, as the directory named it when the record was read. */
+  private shard: string | null = null;
 
   async admit(tokenHash: string, want = 1, unspent?: Unspent): Promise<Verdict> {
     if (this.loadedAt === 0) await this.load(tokenHash);
@@ -97,8 +102,15 @@ export class KeyGuard extends DurableObject<Env> {
     );
   }
 
+  /**
+   * The directory names the key's workspace and shard (one read), and the shard holds the key and
+   * its workspace's plan and status (one read); a hash the directory does not know is no key.
+   */
   private async readRecord(tokenHash: string): Promise<void> {
-    const row = await findKeyForAuth(createDb(this.env.DB), tokenHash);
+    const home = await workspaceOfKeyHash(directoryDb(this.env), tokenHash);
+    const row =
+      home && (await findKeyForAuth(createDb(shardD1(this.env, home.shard)), tokenHash, home.accountId));
+    this.shard = home?.shard ?? null;
     // A revocation seen in memory stays in force even if this read raced with it.
     const revokedHere = this.cached?.isActive === false;
     this.cached = row && {
@@ -128,7 +140,7 @@ export class KeyGuard extends DurableObject<Env> {
    * most every 30 s without holding up the request.
    */
   private async noteUse(key: CachedKey, now: number): Promise<void> {
-    const db = createDb(this.env.DB);
+    const db = createDb(shardD1(this.env, this.shard ?? undefined));
     if (key.lastUsedAt === null) {
       key.lastUsedAt = now;
       this.lastUsedWrittenAt = now;

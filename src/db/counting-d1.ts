@@ -197,14 +197,21 @@ const countedEnvs = new WeakMap<object, Map<D1Entry, object>>();
 
 /**
  * `env` itself, or when counting is enabled (or a round-trip time simulated, simulated-rtt.ts) a
- * copy whose DB counts its round trips under `entry`.
+ * copy whose DB and DIRECTORY count their round trips under `entry`.
  */
-export function countingEnv<E extends { DB: D1Database }>(env: E, entry: D1Entry): E {
+export function countingEnv<E extends { DB: D1Database; DIRECTORY?: D1Database }>(env: E, entry: D1Entry): E {
   if (!d1CountingEnabled(env) && !simulatingRtt(env)) return env;
-  return once(countedEnvs, env, entry, () => ({ ...env, DB: wrapperOf(env.DB, entry) })) as E;
+  return once(countedEnvs, env, entry, () => ({
+    ...env,
+    DB: wrapperOf(env.DB, entry),
+    ...(env.DIRECTORY ? { DIRECTORY: wrapperOf(env.DIRECTORY, entry) } : {}),
+  })) as E;
 }
 
 /** countingEnv for a request, unless it asks not to be counted (UNCOUNTED_HEADER). */
-export function countingEnvFor<E extends { DB: D1Database }>(request: Request, env: E): E {
+export function countingEnvFor<E extends { DB: D1Database; DIRECTORY?: D1Database }>(
+  request: Request,
+  env: E,
+): E {
   return request.headers.has(UNCOUNTED_HEADER) ? env : countingEnv(env, "fetch");
 }

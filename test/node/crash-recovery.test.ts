@@ -501,7 +501,7 @@ beforeAll(
   async () => {
     sink = await startSmtpSink();
     receiver = new WebhookReceiver();
-    const { sql, workspace } = await workspaceSql(
+    const { sql, directorySql, workspace } = await workspaceSql(
       {
         name: "Crash",
         plan: "enterprise",
@@ -512,13 +512,16 @@ beforeAll(
     );
     token = workspace.token;
     accountId = workspace.account_id;
-    worker = await startRestartableWorker(sql, {
-      EMAIL_TRANSPORT: "smtp",
-      SMTP_HOST: "127.0.0.1",
-      SMTP_PORT: String(sink.port),
-      SMTP_SECURITY: "none",
-      SMTP_USER: "",
-    });
+    worker = await startRestartableWorker(
+      { db: sql, directory: directorySql },
+      {
+        EMAIL_TRANSPORT: "smtp",
+        SMTP_HOST: "127.0.0.1",
+        SMTP_PORT: String(sink.port),
+        SMTP_SECURITY: "none",
+        SMTP_USER: "",
+      },
+    );
     await crashAndRecover();
   },
   RECOVERY_BOUND_MS + 10 * 60_000,

@@ -31,7 +31,7 @@ const api = async <T>(method: string, path: string, body?: unknown) => {
 };
 
 beforeAll(async () => {
-  const { sql, workspace } = await workspaceSql(
+  const { sql, directorySql, workspace } = await workspaceSql(
     {
       name: "Inbound",
       plan: "enterprise",
@@ -42,7 +42,7 @@ beforeAll(async () => {
   );
   token = workspace.token;
   // As `npm start` serves people: the development mailbox shows each copy's bounce address.
-  worker = await startWorker(sql, { ENVIRONMENT: "development" });
+  worker = await startWorker({ db: sql, directory: directorySql }, { ENVIRONMENT: "development" });
   await api("POST", "/v1/inboxes", { name: "Support", email_address: INBOX });
 }, 150_000);
 

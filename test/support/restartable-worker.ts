@@ -10,6 +10,7 @@ import { once } from "node:events";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { freePort } from "../../bench/lib/port";
 import { hasExited, sleep, stopGroup } from "../../bench/lib/process-group";
+import type { SeedSql } from "../../scripts/lib/workspace";
 import {
   preparedState,
   spawnDev,
@@ -55,10 +56,10 @@ function processes(): Array<{ pid: number; comm: string; group: number }> {
 }
 
 export async function startRestartableWorker(
-  seedSql: string,
+  seed: SeedSql,
   vars: Record<string, string>,
 ): Promise<RestartableWorker> {
-  const state = preparedState(seedSql);
+  const state = preparedState(seed);
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
   let running: { child: ChildProcess; output: () => string } | null = null;

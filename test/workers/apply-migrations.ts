@@ -5,5 +5,6 @@ import { env } from "cloudflare:workers";
 import "../../src/jobs/outcome-listeners";
 
 // Setup files run outside per-file storage isolation and may run more than once; applying is idempotent.
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-await applyD1Migrations(env.LOGS, env.TEST_LOGS_MIGRATIONS);
+for (const [binding, migrations] of Object.entries(env.TEST_MIGRATIONS)) {
+  await applyD1Migrations((env as unknown as Record<string, D1Database>)[binding] as D1Database, migrations);
+}

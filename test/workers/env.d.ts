@@ -3,8 +3,8 @@ import type { D1Migration } from "@cloudflare/vitest-plugin";
 declare global {
   namespace Cloudflare {
     interface Env {
-      TEST_MIGRATIONS: D1Migration[];
-      TEST_LOGS_MIGRATIONS: D1Migration[];
+      /** Each D1 binding of wrangler.toml (directory, shards, logs) → its migrations. */
+      TEST_MIGRATIONS: Record<string, D1Migration[]>;
     }
   }
 }

@@ -2,6 +2,8 @@ import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { Permission } from "../../src/auth/permissions";
 import { createDb } from "../../src/db/client";
+import { directoryDb } from "../../src/db/directory/client";
+import { LEGACY_SHARD, registerWorkspace } from "../../src/db/directory/workspaces";
 import { createLogsDb } from "../../src/db/logs/client";
 import { accounts } from "../../src/db/schema";
 import { createKey } from "../../src/features/keys/keys.service";
@@ -9,6 +11,8 @@ import { newId } from "../../src/lib/ids";
 import type { PlanName, QuotaOverrides } from "../../src/lib/plans";
 
 export const db = () => createDb(env.DB);
+/** The directory: where each workspace lives, and what is found before its workspace is known. */
+export const directory = () => directoryDb(env);
 /** The LOGS database (request logs). */
 export const logsDb = () => createLogsDb(env.LOGS);
 
@@ -33,12 +37,13 @@ export async function seedWorkspace(
       status: options.status ?? "active",
       quotaOverrides: JSON.stringify(options.overrides ?? {}),
     });
-  const key = await createKey(db(), accountId, { name: "admin", permission: "admin" });
+  await registerWorkspace(directory(), accountId, LEGACY_SHARD, Date.now());
+  const key = await createKey(db(), directory(), accountId, { name: "admin", permission: "admin" });
   return { accountId, token: key.token, keyId: key.id };
 }
 
 export async function addKey(accountId: string, permission: Permission) {
-  return createKey(db(), accountId, { name: `${permission} key`, permission });
+  return createKey(db(), directory(), accountId, { name: `${permission} key`, permission });
 }
 
 export interface CallOptions {

@@ -159,7 +159,7 @@ describe("trigger-kept ticket counts per filter", () => {
     await create(inbox.id, { tags: ["vip", "later"], priority: "urgent" });
     await act(a.id, { action: "close" });
     const truth = await expectExact(ws.accountId);
-    const migration = env.TEST_MIGRATIONS.find((m) => m.name.endsWith("ticket_facet_counts.sql"));
+    const migration = env.TEST_MIGRATIONS.DB?.find((m) => m.name.endsWith("ticket_facet_counts.sql"));
     const backfill =
       migration?.queries.filter((q) => /^\s*(--.*\n)*\s*INSERT INTO ticket_facet_counts/.test(q)) ?? [];
     expect(backfill).toHaveLength(6);

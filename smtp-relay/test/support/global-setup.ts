@@ -4,7 +4,7 @@
  * its rate limit after a few requests, `hourly` and `monthly` have spent quotas.
  */
 import type { TestProject } from "vitest/node";
-import { workspaceSql } from "../../../scripts/lib/workspace";
+import { directoryRowsSql, workspaceSql } from "../../../scripts/lib/workspace";
 import { sqlText } from "../../../scripts/lib/wrangler";
 import { generateToken, hashToken, keyPrefixOf } from "../../../src/auth/token";
 import { newId } from "../../../src/lib/ids";
@@ -14,7 +14,11 @@ import type { RelayTestContext, TestWorkspace } from "./context";
 import { startWorker, WORKER_SECRETS } from "./running-worker";
 
 async function workspace(name: string, plan: PlanName, overrides: QuotaOverrides, domain: string) {
-  const { sql, workspace: created } = await workspaceSql(
+  const {
+    sql,
+    directorySql,
+    workspace: created,
+  } = await workspaceSql(
     { name, plan, overrides, domain: { name: domain, encryptionKey: WORKER_SECRETS.ENCRYPTION_KEY } },
     "local",
   );
@@ -24,7 +28,7 @@ async function workspace(name: string, plan: PlanName, overrides: QuotaOverrides
     token: created.token,
     domain,
   };
-  return { sql, ws };
+  return { sql, directorySql, ws };
 }
 
 /** An extra key of the account; `revoked` ones exist but are refused. */
@@ -32,8 +36,9 @@ async function extraKey(accountId: string, permission: "read" | "write", revoked
   const token = generateToken();
   const id = newId("key");
   const now = Date.now();
-  const sql = `INSERT INTO api_keys (id, account_id, name, key_prefix, token_hash, permission, is_active, created_at, revoked_at) VALUES (${sqlText(id)}, ${sqlText(accountId)}, 'extra', ${sqlText(keyPrefixOf(token))}, ${sqlText(await hashToken(token))}, '${permission}', ${revoked ? 0 : 1}, ${now}, ${revoked ? now : "NULL"});`;
-  return { sql, key: { id, token } };
+  const hash = await hashToken(token);
+  const sql = `INSERT INTO api_keys (id, account_id, name, key_prefix, token_hash, permission, is_active, created_at, revoked_at) VALUES (${sqlText(id)}, ${sqlText(accountId)}, 'extra', ${sqlText(keyPrefixOf(token))}, ${sqlText(hash)}, '${permission}', ${revoked ? 0 : 1}, ${now}, ${revoked ? now : "NULL"});`;
+  return { sql, directorySql: directoryRowsSql(accountId, now, [hash]), key: { id, token } };
 }
 
 export default async function setup(project: TestProject) {
@@ -43,8 +48,11 @@ export default async function setup(project: TestProject) {
   const monthly = await workspace("Relay monthly", "free", { emails_per_month: 0 }, "monthly.test");
   const reader = await extraKey(main.ws.accountId, "read", false);
   const revoked = await extraKey(main.ws.accountId, "write", true);
-  const seed = [main, limited, hourly, monthly].map((w) => w.sql).join("\n");
-  const worker = await startWorker(`${seed}\n${reader.sql}\n${revoked.sql}`);
+  const seeds = [main, limited, hourly, monthly, reader, revoked];
+  const worker = await startWorker({
+    db: seeds.map((w) => w.sql).join("\n"),
+    directory: seeds.map((w) => w.directorySql).join("\n"),
+  });
   const certificate = await selfSignedCertificate("localhost");
 
   const context: RelayTestContext = {

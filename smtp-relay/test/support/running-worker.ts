@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../../bench/lib/port";
 import { hasExited, sleep, stopGroup } from "../../../bench/lib/process-group";
+import { d1Databases } from "../../../scripts/lib/databases";
+import type { SeedSql } from "../../../scripts/lib/workspace";
 import { ROOT, WRANGLER } from "../../../scripts/lib/wrangler";
 
 export interface RunningWorker {
@@ -35,13 +37,23 @@ export function wrangler(args: string[], persistTo: string): string {
   return result.stdout;
 }
 
-/** A throwaway state directory with the migrations applied and `seedSql` run after them. */
-export function preparedState(seedSql: string): string {
+/**
+ * A throwaway state directory with every database's migrations applied and `seed` run after them:
+ * its directory rows, then its workspaces' rows in `DB` (a string seeds `DB` alone).
+ */
+export function preparedState(seed: SeedSql | string): string {
   const state = mkdtempSync(join(tmpdir(), "relay-worker-"));
-  for (const database of ["DB", "LOGS"]) wrangler(["d1", "migrations", "apply", database], state);
-  const seedFile = join(state, "seed.sql");
-  writeFileSync(seedFile, seedSql);
-  wrangler(["d1", "execute", "DB", `--file=${seedFile}`], state);
+  for (const { binding } of d1Databases()) wrangler(["d1", "migrations", "apply", binding], state);
+  const { db, directory } = typeof seed === "string" ? { db: seed, directory: "" } : seed;
+  for (const [binding, sql] of [
+    ["DIRECTORY", directory],
+    ["DB", db],
+  ] as const) {
+    if (!sql) continue;
+    const seedFile = join(state, `seed-${binding}.sql`);
+    writeFileSync(seedFile, sql);
+    wrangler(["d1", "execute", binding, `--file=${seedFile}`], state);
+  }
   return state;
 }
 
@@ -97,14 +109,14 @@ export function spawnDev(options: DevOptions): { child: ChildProcess; output: ()
 }
 
 /**
- * Starts the Worker with `seedSql` applied after the migrations. `vars` override the test ones
+ * Starts the Worker with `seed` applied after the migrations. `vars` override the test ones
  * (the browser tests run it as `development`, the way `npm start` serves people).
  */
 export async function startWorker(
-  seedSql: string,
+  seed: SeedSql | string,
   vars: Record<string, string> = {},
 ): Promise<RunningWorker> {
-  const state = preparedState(seedSql);
+  const state = preparedState(seed);
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
   const { child, output } = spawnDev({ state, port, inspectorPort, vars });

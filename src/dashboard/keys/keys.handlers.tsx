@@ -1,3 +1,4 @@
+import { directoryDb } from "../../db/directory/client";
 import { createKey, listAccountKeys, revokeKey } from "../../features/keys/keys.service";
 import { createRouter } from "../../lib/router";
 import { renderPage } from "../page";
@@ -25,7 +26,10 @@ export const keysPagesRouter = createRouter()
   })
   .openapi(createKeyPageRoute, async (c) => {
     const { name, permission } = c.req.valid("form");
-    const created = await createKey(c.var.ctx.db, c.var.ctx.accountId, { name, permission });
+    const created = await createKey(c.var.ctx.db, directoryDb(c.env), c.var.ctx.accountId, {
+      name,
+      permission,
+    });
     return renderPage(c, { title: "Key created", nav: "API keys" }, <KeyCreatedPage created={created} />);
   })
   .openapi(revokeKeyPageRoute, async (c) => {

@@ -1,3 +1,4 @@
+import { directoryDb } from "../../db/directory/client";
 import { metaList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
 import { createKeyRoute, listKeysRoute } from "./keys.routes";
@@ -9,6 +10,11 @@ export const keysRouter = createRouter()
     return c.json(metaList(keys), 200);
   })
   .openapi(createKeyRoute, async (c) => {
-    const created = await createKey(c.var.ctx.db, c.var.ctx.accountId, c.req.valid("json"));
+    const created = await createKey(
+      c.var.ctx.db,
+      directoryDb(c.env),
+      c.var.ctx.accountId,
+      c.req.valid("json"),
+    );
     return c.json(created, 201);
   });

@@ -2,6 +2,8 @@ import type { KeyGuard } from "../../auth/key-guard";
 import { keyLeases } from "../../auth/key-leases";
 import { generateToken, hashToken, keyPrefixOf } from "../../auth/token";
 import type { Db } from "../../db/client";
+import type { DirectoryDb } from "../../db/directory/client";
+import { registerKeyHash } from "../../db/directory/key-hashes";
 import { notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { iso } from "../../lib/time";
@@ -12,7 +14,11 @@ import type { CreateKeyInput } from "./keys.schemas";
 export const STORE_TOKEN_WARNING =
   "Store this token now: it is shown only once and cannot be retrieved again. Only its SHA-256 is kept.";
 
-export async function createKey(db: Db, accountId: string, input: CreateKeyInput) {
+/**
+ * A new key: its token hash named in the directory first (so a key written in the shard is always
+ * found), then the key in the workspace's shard.
+ */
+export async function createKey(db: Db, directory: DirectoryDb, accountId: string, input: CreateKeyInput) {
   const token = generateToken();
   const row = {
     id: newId("key"),
@@ -23,6 +29,7 @@ export async function createKey(db: Db, accountId: string, input: CreateKeyInput
     permission: input.permission,
     createdAt: Date.now(),
   };
+  await registerKeyHash(directory, row.tokenHash, accountId);
   await insertKey(db, row);
   return {
     id: row.id,

@@ -30,7 +30,7 @@ export default async function setup(project: TestProject) {
     });
     return;
   }
-  const { sql, workspace } = await workspaceSql(
+  const { sql, directorySql, workspace } = await workspaceSql(
     {
       name: "Browser workspace",
       plan: "enterprise",
@@ -41,7 +41,10 @@ export default async function setup(project: TestProject) {
     "local",
   );
   const people = await peopleSql(workspace.account_id, workspace.user_id);
-  const worker = await startWorker(`${sql}\n${people.sql}`, { ENVIRONMENT: "development" });
+  const worker = await startWorker(
+    { db: `${sql}\n${people.sql}`, directory: directorySql },
+    { ENVIRONMENT: "development" },
+  );
   const context: BrowserTestContext = {
     workerUrl: worker.url,
     loginPath: new URL(workspace.login_url).pathname,

@@ -1,0 +1,25 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "smol-toml";
+import { ROOT } from "./wrangler";
+
+/** One D1 database of `wrangler.toml`: its binding and the folder of its migrations. */
+export interface D1Database {
+  binding: string;
+  migrationsDir: string;
+}
+
+/**
+ * Every D1 database `wrangler.toml` declares, in its order: the directory, every workspace shard
+ * and the request logs. Read from the file, so a shard added there is migrated by every command
+ * that migrates (`npm start`, `npm run db:migrate`, `npm run deploy`, the tests).
+ */
+export function d1Databases(configPath = join(ROOT, "wrangler.toml")): D1Database[] {
+  const config = parse(readFileSync(configPath, "utf8")) as {
+    d1_databases?: Array<{ binding: string; migrations_dir?: string }>;
+  };
+  return (config.d1_databases ?? []).map((database) => ({
+    binding: database.binding,
+    migrationsDir: database.migrations_dir ?? "migrations",
+  }));
+}

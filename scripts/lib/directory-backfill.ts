@@ -1,0 +1,40 @@
+import { executeSql, sqlText, type Target } from "./wrangler";
+
+/** Rows per INSERT statement, well under D1's statement size and bound-parameter limits. */
+const CHUNK = 200;
+
+const values = (rows: Array<Record<string, unknown>>, columns: string[]) =>
+  rows.map((row) => `(${columns.map((c) => sqlText(String(row[c]))).join(", ")})`).join(", ");
+
+function copy(target: Target, readSql: string, table: string, columns: string[]): number {
+  const [read] = executeSql(readSql, target);
+  const rows = read?.results ?? [];
+  const statements: string[] = [];
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    statements.push(
+      `INSERT OR IGNORE INTO ${table} (${columns.join(", ")}) VALUES ${values(rows.slice(i, i + CHUNK), columns)};`,
+    );
+  }
+  if (statements.length > 0) executeSql(statements.join("\n"), target, "DIRECTORY");
+  return rows.length;
+}
+
+/**
+ * Names in the directory every workspace of `DB`, and the API key hashes it holds, that the
+ * directory does not name yet: the workspaces made before there was a directory all live in
+ * `DB`. Idempotent (INSERT OR IGNORE), so `npm start` runs it at every start and `npm run deploy`
+ * before and after the Worker it deploys begins to read the directory.
+ */
+export function backfillDirectory(target: Target): { workspaces: number; keys: number } {
+  const workspaces = copy(
+    target,
+    "SELECT id AS account_id, 'DB' AS shard, created_at FROM accounts;",
+    "workspaces",
+    ["account_id", "shard", "created_at"],
+  );
+  const keys = copy(target, "SELECT token_hash, account_id FROM api_keys;", "key_hashes", [
+    "token_hash",
+    "account_id",
+  ]);
+  return { workspaces, keys };
+}

@@ -1,0 +1,14 @@
+/**
+ * npm run db:migrate [-- --remote]
+ * Applies the pending D1 migrations of every database `wrangler.toml` declares (the directory,
+ * every workspace shard, the request logs), locally or to the deployed databases with --remote.
+ * `npm start`, `npm run deploy` and the tests apply them the same way.
+ */
+import { parseArgs } from "node:util";
+import { d1Databases } from "./lib/databases";
+import { runWrangler } from "./lib/wrangler";
+
+const { values } = parseArgs({ options: { remote: { type: "boolean", default: false } }, strict: true });
+for (const { binding } of d1Databases()) {
+  runWrangler(["d1", "migrations", "apply", binding, values.remote ? "--remote" : "--local"]);
+}

@@ -1,0 +1,24 @@
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/**
+ * The directory database (binding `DIRECTORY`): only what must be found before the workspace is
+ * known, or must be unique across every workspace, each pointing at the workspace it belongs to;
+ * and where each workspace lives. Everything else of a workspace is in its shard. Every read and
+ * write of these tables goes through src/directory/. A row here is an index entry, never the record
+ * itself: the record (the key, the inbox) is in the workspace's shard, so a row whose record is gone
+ * answers nothing, and the lookup that finds it checks the record there.
+ */
+
+/** Where each workspace's rows live: the D1 binding of its shard. */
+export const workspaces = sqliteTable("workspaces", {
+  accountId: text("account_id").primaryKey(),
+  /** The shard's binding name in wrangler.toml (`DB` so far). */
+  shard: text("shard").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+/** API keys: the SHA-256 of a token → its workspace (the key guard's first read). */
+export const keyHashes = sqliteTable("key_hashes", {
+  tokenHash: text("token_hash").primaryKey(),
+  accountId: text("account_id").notNull(),
+});
