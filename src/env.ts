@@ -6,6 +6,8 @@ export interface Principal {
   keyId: string;
   keyPrefix: string;
   accountId: string;
+  /** The D1 binding of the workspace's shard, as the directory named it (src/db/directory/). */
+  shard: string;
   permission: Permission;
 }
 

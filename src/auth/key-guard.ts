@@ -47,8 +47,6 @@ export class KeyGuard extends DurableObject<Env> {
   private loading: Promise<void> | null = null;
   private window: RollingWindow | null = null;
   private lastUsedWrittenAt = 0;
-  /** The shard holding the key, as the directory named it when the record was read. */
-  private shard: string | null = null;
 
   async admit(tokenHash: string, want = 1, unspent?: Unspent): Promise<Verdict> {
     if (this.loadedAt === 0) await this.load(tokenHash);
@@ -110,7 +108,7 @@ export class KeyGuard extends DurableObject<Env> {
     const home = await workspaceOfKeyHash(directoryDb(this.env), tokenHash);
     const row =
       home && (await findKeyForAuth(createDb(shardD1(this.env, home.shard)), tokenHash, home.accountId));
-    this.shard = home?.shard ?? null;
+
     // A revocation seen in memory stays in force even if this read raced with it.
     const revokedHere = this.cached?.isActive === false;
     this.cached = row && {
@@ -118,6 +116,7 @@ export class KeyGuard extends DurableObject<Env> {
         keyId: row.keyId,
         keyPrefix: row.keyPrefix,
         accountId: row.accountId,
+        shard: home.shard,
         permission: row.permission,
       },
       isActive: row.isActive && !revokedHere,
@@ -140,7 +139,7 @@ export class KeyGuard extends DurableObject<Env> {
    * most every 30 s without holding up the request.
    */
   private async noteUse(key: CachedKey, now: number): Promise<void> {
-    const db = createDb(shardD1(this.env, this.shard ?? undefined));
+    const db = createDb(shardD1(this.env, key.principal.shard));
     if (key.lastUsedAt === null) {
       key.lastUsedAt = now;
       this.lastUsedWrittenAt = now;

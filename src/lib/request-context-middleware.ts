@@ -1,21 +1,77 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { createSessionDb, type Db } from "../db/client";
+import { directoryDb } from "../db/directory/client";
+import { LEGACY_SHARD, shardOf } from "../db/directory/workspaces";
+import { shardD1 } from "../db/shards";
 import type { AppEnv } from "../env";
 import { isDashboardPath, keepBookmarkCookie, readsFromCookie } from "./bookmark-cookie";
 import { BOOKMARK_HEADER, type ReadsFrom, readsFromHeader, sessionStart } from "./read-consistency";
+import type { RequestContext } from "./request-context";
 
 // Apart from request-context.ts: the context's type is part of AppEnv (env.ts), the middleware needs AppEnv.
 /**
+ * The D1 sessions of one request, one per shard it reads (a request normally reads one: its
+ * workspace's), each made on first use: routes that touch no database (health, docs) make none.
+ * Every one starts as the request asks (read-consistency.ts); the bookmark the response carries is
+ * the one of the shard used last, the workspace's.
+ */
+class RequestSessions {
+  readonly #sessions = new Map<string, { session: D1DatabaseSession; db: Db }>();
+  #last: D1DatabaseSession | undefined;
+
+  constructor(
+    private readonly env: Env,
+    private readonly start: D1SessionConstraint | D1SessionBookmark,
+  ) {}
+
+  db(shard: string): Db {
+    let open = this.#sessions.get(shard);
+    if (!open) {
+      const session = shardD1(this.env, shard).withSession(this.start);
+      open = { session, db: createSessionDb(session) };
+      this.#sessions.set(shard, open);
+    }
+    this.#last = open.session;
+    return open.db;
+  }
+
+  /** The bookmark to answer with; none when no shard was read. */
+  bookmark(): string | null {
+    return this.#last?.getBookmark() ?? null;
+  }
+}
+
+/** The request's context for the workspace `accountId` living in `shard`. */
+function contextOn(
+  c: Context<AppEnv>,
+  sessions: RequestSessions,
+  accountId: string,
+  shard: string,
+): RequestContext {
+  return {
+    get db() {
+      return sessions.db(shard);
+    },
+    env: c.env,
+    accountId,
+    now: c.var.ctx?.now ?? Date.now(),
+    defer: (work) => c.executionCtx.waitUntil(work),
+  };
+}
+
+const sessionsOf = new WeakMap<Context<AppEnv>, RequestSessions>();
+
+/**
  * Builds the request context. Registered after `authenticate`, so on /v1 routes it sees the
- * principal the key guard admitted.
+ * principal the key guard admitted, with its workspace's shard. A route that finds its workspace
+ * itself (a session cookie, a public token) calls `enterWorkspace` once it knows it.
  *
- * Every request's queries run in one D1 session (read-consistency.ts): on the primary unless a
+ * Every request's queries run in a D1 session (read-consistency.ts): on the primary unless a
  * read sent a bookmark (/v1: `X-Service-Bookmark`; dashboard pages: their cookie). The session's
  * bookmark after the handler goes back the same way.
  */
 export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
-  const env = c.env;
   const api = c.req.path.startsWith("/v1/");
   const dashboard = !api && isDashboardPath(c.req.path);
   const reads: ReadsFrom = api
@@ -23,27 +79,30 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
     : dashboard
       ? readsFromCookie(c)
       : undefined;
-  let session: D1DatabaseSession | undefined;
-  let db: Db | undefined;
-  c.set("ctx", {
-    // Made on first use: routes that touch no database (health, docs) never ask for it.
-    get db() {
-      if (!db) {
-        session = env.DB.withSession(sessionStart(c.req.method, reads));
-        db = createSessionDb(session);
-      }
-      return db;
-    },
-    env,
-    accountId: c.get("principal")?.accountId ?? "",
-    now: Date.now(),
-    defer: (work) => c.executionCtx.waitUntil(work),
-  });
+  const sessions = new RequestSessions(c.env, sessionStart(c.req.method, reads));
+  sessionsOf.set(c, sessions);
+  const principal = c.get("principal");
+  c.set("ctx", contextOn(c, sessions, principal?.accountId ?? "", principal?.shard ?? LEGACY_SHARD));
   await next();
   // A session that never queried has no bookmark of its own: the one sent, if any, is still good.
-  const bookmark = session?.getBookmark() ?? (reads === "first-unconstrained" ? undefined : reads);
+  const bookmark = sessions.bookmark() ?? (reads === "first-unconstrained" ? undefined : reads);
   if (bookmark) giveBookmark(c, bookmark, { api, dashboard, reads });
 });
+
+/**
+ * Makes `accountId` the request's workspace, its queries going to the workspace's shard as the
+ * directory names it (from the isolate's cache when fresh); answers the new context, or null for a
+ * workspace the directory does not know.
+ */
+export async function enterWorkspace(c: Context<AppEnv>, accountId: string): Promise<RequestContext | null> {
+  const sessions = sessionsOf.get(c);
+  if (!sessions) throw new Error("enterWorkspace ran before requestContext");
+  const shard = await shardOf(directoryDb(c.env), accountId);
+  if (!shard) return null;
+  const ctx = contextOn(c, sessions, accountId, shard);
+  c.set("ctx", ctx);
+  return ctx;
+}
 
 function giveBookmark(
   c: Context<AppEnv>,

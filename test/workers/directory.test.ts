@@ -2,9 +2,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { generateToken, hashToken, keyPrefixOf } from "../../src/auth/token";
 import { registerKeyHash } from "../../src/db/directory/key-hashes";
+import { registerWorkspace } from "../../src/db/directory/workspaces";
+import { accounts } from "../../src/db/schema";
 import { insertKey } from "../../src/features/keys/keys.repo";
 import { newId } from "../../src/lib/ids";
-import { callJson, db, directory, seedWorkspace } from "./helpers";
+import { call, callJson, db, directory, seedWorkspace } from "./helpers";
 
 /**
  * The directory names what is found before the workspace is known (an API key's hash) and where
@@ -73,5 +75,16 @@ describe("the directory", () => {
       createdAt: Date.now(),
     });
     expect((await callJson("GET", "/v1/accounts", { token })).status).toBe(401);
+  });
+
+  it("finds a public changelog's workspace through it: one it does not name has no changelog", async () => {
+    const named = await seedWorkspace();
+    expect((await call("GET", `/changelog/${named.accountId}`)).status).toBe(200);
+    // A workspace row the directory does not name (a crash before it was named) has no page.
+    const unnamed = newId("acc");
+    await db().insert(accounts).values({ id: unnamed, name: "Unnamed", plan: "free" });
+    expect((await call("GET", `/changelog/${unnamed}`)).status).toBe(404);
+    await registerWorkspace(directory(), unnamed, "DB", Date.now());
+    expect((await call("GET", `/changelog/${unnamed}`)).status).toBe(200);
   });
 });

@@ -1,9 +1,19 @@
+import type { Context } from "hono";
 import { secureHeaders } from "hono/secure-headers";
+import type { Db } from "../../db/client";
+import type { AppEnv } from "../../env";
+import { enterWorkspace } from "../../lib/request-context-middleware";
 import { createRouter } from "../../lib/router";
 import { PublicMessagePage } from "../../ui/message-page";
 import { changelogFeedXml, changelogPageUrl } from "./changelog.feed";
 import { ChangelogEntryPage, ChangelogPage } from "./changelog.page";
-import { changelogEtag, isNotModified, loadPublicChangelog, loadPublicEntry } from "./changelog.public";
+import {
+  changelogEtag,
+  isAccountId,
+  isNotModified,
+  loadPublicChangelog,
+  loadPublicEntry,
+} from "./changelog.public";
 import { changelogEntryPageRoute, changelogFeedRoute, changelogPageRoute } from "./changelog-pages.routes";
 
 /**
@@ -28,13 +38,23 @@ const NotFoundPage = () => (
 
 const feedUrlOf = (baseUrl: string, accountId: string) => `${changelogPageUrl(baseUrl, accountId)}/feed.xml`;
 
+/**
+ * The workspace's shard, found through the directory, for a well-formed account id; null for a
+ * malformed or unknown one (a malformed id costs no round trip).
+ */
+async function changelogDb(c: Context<AppEnv>, accountId: string): Promise<Db | null> {
+  if (!isAccountId(accountId)) return null;
+  return (await enterWorkspace(c, accountId))?.db ?? null;
+}
+
 export const changelogPagesRouter = createRouter();
 changelogPagesRouter.use("/changelog/*", headers);
 
 changelogPagesRouter
   .openapi(changelogPageRoute, async (c) => {
     const { account_id: accountId } = c.req.valid("param");
-    const changelog = await loadPublicChangelog(c.var.ctx.db, accountId, c.req.valid("query").page);
+    const db = await changelogDb(c, accountId);
+    const changelog = db && (await loadPublicChangelog(db, accountId, c.req.valid("query").page));
     if (!changelog) return c.html(<NotFoundPage />, 404);
     return c.html(
       <ChangelogPage
@@ -50,7 +70,8 @@ changelogPagesRouter
   })
   .openapi(changelogEntryPageRoute, async (c) => {
     const { account_id: accountId, entry_id: entryId } = c.req.valid("param");
-    const found = await loadPublicEntry(c.var.ctx.db, accountId, entryId);
+    const db = await changelogDb(c, accountId);
+    const found = db && (await loadPublicEntry(db, accountId, entryId));
     if (!found) return c.html(<NotFoundPage />, 404);
     return c.html(
       <ChangelogEntryPage
@@ -64,7 +85,8 @@ changelogPagesRouter
   })
   .openapi(changelogFeedRoute, async (c) => {
     const { account_id: accountId } = c.req.valid("param");
-    const changelog = await loadPublicChangelog(c.var.ctx.db, accountId);
+    const db = await changelogDb(c, accountId);
+    const changelog = db && (await loadPublicChangelog(db, accountId));
     if (!changelog) return c.html(<NotFoundPage />, 404);
     const baseUrl = c.env.PUBLIC_BASE_URL;
     const etag = await changelogEtag(changelog, baseUrl);

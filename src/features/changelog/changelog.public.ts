@@ -12,6 +12,9 @@ import {
 const ACCOUNT_ID = new RegExp(idPattern("acc"));
 const ENTRY_ID = new RegExp(idPattern("chg"));
 
+/** Whether `value` has the shape of an account id (anything else matches no workspace). */
+export const isAccountId = (value: string) => ACCOUNT_ID.test(value);
+
 export type PublicChangelog = {
   account: { id: string; name: string; createdAt: number; updatedAt: number };
   entries: ListedEntry[];
