@@ -197,19 +197,28 @@ const countedEnvs = new WeakMap<object, Map<D1Entry, object>>();
 
 /**
  * `env` itself, or when counting is enabled (or a round-trip time simulated, simulated-rtt.ts) a
- * copy whose DB and DIRECTORY count their round trips under `entry`.
+ * copy whose DB, DIRECTORY and every other workspace shard (`SHARDS`) count their round trips
+ * under `entry`.
  */
-export function countingEnv<E extends { DB: D1Database; DIRECTORY?: D1Database }>(env: E, entry: D1Entry): E {
+export function countingEnv<E extends { DB: D1Database; DIRECTORY?: D1Database; SHARDS?: string }>(
+  env: E,
+  entry: D1Entry,
+): E {
   if (!d1CountingEnabled(env) && !simulatingRtt(env)) return env;
-  return once(countedEnvs, env, entry, () => ({
-    ...env,
-    DB: wrapperOf(env.DB, entry),
-    ...(env.DIRECTORY ? { DIRECTORY: wrapperOf(env.DIRECTORY, entry) } : {}),
-  })) as E;
+  return once(countedEnvs, env, entry, () => {
+    const bindings = env as unknown as Record<string, D1Database | undefined>;
+    const names = ["DB", "DIRECTORY", ...(env.SHARDS ?? "").split(/[\s,]+/).filter(Boolean)];
+    const counted: Record<string, D1Database> = {};
+    for (const name of new Set(names)) {
+      const binding = bindings[name];
+      if (binding) counted[name] = wrapperOf(binding, entry);
+    }
+    return { ...env, ...counted };
+  }) as E;
 }
 
 /** countingEnv for a request, unless it asks not to be counted (UNCOUNTED_HEADER). */
-export function countingEnvFor<E extends { DB: D1Database; DIRECTORY?: D1Database }>(
+export function countingEnvFor<E extends { DB: D1Database; DIRECTORY?: D1Database; SHARDS?: string }>(
   request: Request,
   env: E,
 ): E {

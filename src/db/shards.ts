@@ -5,7 +5,16 @@ const isD1 = (binding: unknown): binding is D1Database =>
   typeof binding === "object" && binding !== null && "prepare" in binding && "batch" in binding;
 
 /**
- * The D1 database of a workspace shard, by its binding name (`DB`, `DB_2`...; the directory's
+ * The workspace shards, by binding name, in the order `SHARDS` (wrangler.toml) lists them: each a
+ * D1 database bound under that name. Adding one is a binding, a name here and a deploy.
+ */
+export function shardNames(env: { SHARDS?: string }): string[] {
+  const names = (env.SHARDS ?? "").split(/[\s,]+/).filter(Boolean);
+  return names.length > 0 ? names : [LEGACY_SHARD];
+}
+
+/**
+ * The D1 database of a workspace shard, by its binding name (`DB`...; the directory's
  * `workspaces.shard`). A name wrangler.toml does not bind is a deployment error, not a request's.
  */
 export function shardD1(env: object, shard: string = LEGACY_SHARD): D1Database {
@@ -13,3 +22,37 @@ export function shardD1(env: object, shard: string = LEGACY_SHARD): D1Database {
   if (!isD1(binding)) throw new Error(`No D1 binding named ${shard} for a workspace shard`);
   return binding;
 }
+
+const shardEnvs = new WeakMap<object, Map<string, object>>();
+
+/**
+ * `env` as the code below an entry point sees it once it knows the workspace's shard: its `DB` is
+ * that shard. Everything that reads a workspace's rows opens `env.DB`, so an entry point that hands
+ * this on (a request's context, a queue batch's emails of one shard, a cron run per shard) sends
+ * every query of that work to the right database without any of it naming shards. Made once per
+ * env and shard.
+ */
+export function envFor<E extends object>(env: E, shard: string): E {
+  if (shard === LEGACY_SHARD) return env;
+  let byShard = shardEnvs.get(env);
+  if (!byShard) {
+    byShard = new Map();
+    shardEnvs.set(env, byShard);
+  }
+  let scoped = byShard.get(shard);
+  if (!scoped) {
+    scoped = { ...env, DB: shardD1(env, shard), SHARD: shard };
+    byShard.set(shard, scoped);
+  }
+  return scoped as E;
+}
+
+/**
+ * The shard an env's `DB` is (see `envFor`): what work handed to another invocation (a webhook
+ * sender) carries, so that it opens the same database.
+ */
+export const shardOfEnv = (env: object): string => (env as { SHARD?: string }).SHARD ?? LEGACY_SHARD;
+
+/** Every shard's env (see `envFor`), in `SHARDS` order: for work that runs in each (cron jobs). */
+export const everyShard = <E extends { SHARDS?: string }>(env: E): Array<{ shard: string; env: E }> =>
+  shardNames(env).map((shard) => ({ shard, env: envFor(env, shard) }));

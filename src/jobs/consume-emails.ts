@@ -1,18 +1,33 @@
 import { z } from "@hono/zod-openapi";
+import { directoryDb } from "../db/directory/client";
+import { LEGACY_SHARD, shardsOf } from "../db/directory/workspaces";
+import { envFor } from "../db/shards";
 import { sendCampaignRun } from "../features/campaigns/send-run";
 import { announceEmailEventsSince } from "../features/email-webhooks/announce";
 import { eventIdMark } from "../features/email-webhooks/fact-events";
 import { deliverEmails } from "../features/emails/deliver";
 import { describeError, log } from "../lib/logger";
 
-const SendMessageSchema = z.object({ emailId: z.string().regex(/^eml_/) });
+/**
+ * `accountId` names the workspace, whose shard the directory names; a message queued before it
+ * carried one is the first shard's, where every workspace then lived.
+ */
+const SendMessageSchema = z.object({ emailId: z.string().regex(/^eml_/), accountId: z.string().optional() });
 /** A campaign's next batch of recipients (see features/campaigns/send-batch.ts). */
-const CampaignBatchSchema = z.object({ campaignId: z.string().regex(/^cmp_/) });
+const CampaignBatchSchema = z.object({
+  campaignId: z.string().regex(/^cmp_/),
+  accountId: z.string().optional(),
+});
 
 /** Sends the campaign's next batches (see `sendCampaignRun`); the message is acked once they are. */
-async function consumeCampaignBatch(message: Message<unknown>, campaignId: string, env: Env) {
+async function consumeCampaignBatch(
+  message: Message<unknown>,
+  campaign: { campaignId: string; accountId?: string | undefined },
+  env: Env,
+) {
+  const { campaignId, accountId } = campaign;
   try {
-    await sendCampaignRun(env, campaignId);
+    await sendCampaignRun(env, campaignId, accountId);
     message.ack();
   } catch (error) {
     log.error("campaigns.batch_error", { campaign_id: campaignId, ...describeError(error) });
@@ -23,9 +38,16 @@ async function consumeCampaignBatch(message: Message<unknown>, campaignId: strin
 const isCampaignMessage = (body: unknown) =>
   typeof body === "object" && body !== null && "campaignId" in body;
 
+interface Send {
+  message: Message<unknown>;
+  emailId: string;
+}
+
 /**
- * Sends the batch's emails together (one D1 round trip per step for all of them, see
- * `deliverEmails`) and its campaign batches alongside; a message is acked once its email is settled.
+ * Sends the batch's emails together, shard by shard (one D1 round trip per step for all of a
+ * shard's, see `deliverEmails`), and its campaign batches alongside; a message is acked once its
+ * email is settled. The workspaces' shards come from the directory (one read for all the batch's
+ * workspaces the isolate has not cached; none when it has).
  */
 export async function consumeEmails(
   batch: MessageBatch<unknown>,
@@ -34,27 +56,40 @@ export async function consumeEmails(
 ): Promise<void> {
   // The email event webhooks' events these sends write are made in SQL: announced by their ids' range.
   const mark = eventIdMark();
-  const sends: Array<{ message: Message<unknown>; emailId: string }> = [];
-  const campaigns: Promise<void>[] = [];
+  const sends: Array<Send & { accountId?: string | undefined }> = [];
+  const campaigns: Array<{ message: Message<unknown>; campaignId: string; accountId?: string | undefined }> =
+    [];
   for (const message of batch.messages) {
     // Most messages are emails: a zod refusal builds an error object, so it is not tried first.
     const campaign = isCampaignMessage(message.body) ? CampaignBatchSchema.safeParse(message.body) : null;
     if (campaign?.success) {
-      campaigns.push(consumeCampaignBatch(message, campaign.data.campaignId, env));
+      campaigns.push({ message, ...campaign.data });
       continue;
     }
     const parsed = SendMessageSchema.safeParse(message.body);
-    if (parsed.success) sends.push({ message, emailId: parsed.data.emailId });
+    if (parsed.success) sends.push({ message, ...parsed.data });
     else {
       log.warn("emails.malformed_message", { message_id: message.id });
       message.ack();
     }
   }
-  await Promise.all([...campaigns, sendEmails(sends, env)]);
-  announceEmailEventsSince(env.DB, env, mark, ctx);
+  const accounts = [...sends, ...campaigns].flatMap((m) => (m.accountId ? [m.accountId] : []));
+  const shards = accounts.length > 0 ? await shardsOf(directoryDb(env), accounts) : new Map<string, string>();
+  const shardOf = (accountId: string | undefined) => (accountId && shards.get(accountId)) || LEGACY_SHARD;
+  const byShard = new Map<string, Send[]>();
+  for (const send of sends) {
+    const shard = shardOf(send.accountId);
+    byShard.set(shard, [...(byShard.get(shard) ?? []), send]);
+  }
+  await Promise.all([
+    ...campaigns.map((c) => consumeCampaignBatch(c.message, c, envFor(env, shardOf(c.accountId)))),
+    ...[...byShard].map(([shard, group]) => sendEmails(group, envFor(env, shard))),
+  ]);
+  const touched = new Set([...byShard.keys(), ...campaigns.map((c) => shardOf(c.accountId))]);
+  for (const shard of touched) announceEmailEventsSince(envFor(env, shard).DB, envFor(env, shard), mark, ctx);
 }
 
-async function sendEmails(sends: Array<{ message: Message<unknown>; emailId: string }>, env: Env) {
+async function sendEmails(sends: Send[], env: Env) {
   if (sends.length === 0) return;
   try {
     const outcomes = await deliverEmails(

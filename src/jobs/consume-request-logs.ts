@@ -1,6 +1,7 @@
 import { createDb } from "../db/client";
 import { createLogsDb } from "../db/logs/client";
-import { insertRequestLogs } from "../features/request-logs/log-writes.repo";
+import { everyShard } from "../db/shards";
+import { insertRequestLogs, retentionsIn } from "../features/request-logs/log-writes.repo";
 import {
   type RequestLogMessage,
   RequestLogMessageSchema,
@@ -36,7 +37,8 @@ export async function consumeRequestLogs(batch: MessageBatch<unknown>, env: Env)
   }
   if (logs.length === 0) return;
   try {
-    await insertRequestLogs(createDb(env.DB), createLogsDb(env.LOGS), logs);
+    const shards = everyShard(env).map((shard) => createDb(shard.env.DB));
+    await insertRequestLogs(retentionsIn(shards), createLogsDb(env.LOGS), logs);
     for (const message of kept) message.ack();
   } catch (error) {
     log.error("request_log.insert_failed", { count: logs.length, ...describeError(error) });

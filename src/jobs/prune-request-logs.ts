@@ -1,4 +1,3 @@
-import type { Db } from "../db/client";
 import type { LogsDb } from "../db/logs/client";
 import {
   deleteExpiredRequestLogs,
@@ -7,6 +6,7 @@ import {
   forgetLogAccounts,
   syncLogAccounts,
 } from "../features/request-logs/log-retention.repo";
+import type { Retentions } from "../features/request-logs/log-writes.repo";
 import { pruneInBatches } from "./prune-in-batches";
 
 /**
@@ -14,8 +14,12 @@ import { pruneInBatches } from "./prune-in-batches";
  * account deleted from DB: the logs live in LOGS, where no cascade from DB reaches them. Then the
  * user agents no log names any more.
  */
-export async function pruneRequestLogs(db: Db, logs: LogsDb, now = Date.now()): Promise<number> {
-  const deletedAccounts = await syncLogAccounts(db, logs, now);
+export async function pruneRequestLogs(
+  retentions: Retentions,
+  logs: LogsDb,
+  now = Date.now(),
+): Promise<number> {
+  const deletedAccounts = await syncLogAccounts(retentions, logs, now);
   let deleted = await pruneInBatches((batchSize) => deleteExpiredRequestLogs(logs, now, batchSize));
   if (deletedAccounts.length > 0) {
     deleted += await pruneInBatches((batchSize) => deleteLogsOfAccounts(logs, deletedAccounts, batchSize));

@@ -1,5 +1,7 @@
 import { createDb } from "../db/client";
 import { createLogsDb } from "../db/logs/client";
+import { everyShard } from "../db/shards";
+import { retentionsIn } from "../features/request-logs/log-writes.repo";
 import { AppError } from "../lib/errors";
 import { describeError, log } from "../lib/logger";
 import { emailLauncherOf, sweepEmailWebhooks } from "../webhooks/email-delivery";
@@ -14,6 +16,35 @@ import { sweepCampaigns } from "./sweep-campaigns";
 import { sweepEmails } from "./sweep-emails";
 import { sweepEvents } from "./sweep-events";
 
+/**
+ * The minute's sweeps and prunes of one shard: every query runs in that shard alone, over the
+ * workspaces it holds.
+ */
+async function everyMinuteIn(shard: string, env: Env, time: number, ctx: ExecutionContext) {
+  const db = createDb(env.DB);
+  const logged = (event: string, fields: Record<string, unknown>) => log.info(event, { shard, ...fields });
+  const swept = await sweepEmails(db, env.EMAIL_QUEUE, time);
+  if (swept > 0) logged("emails.swept", { count: swept });
+  const campaigns = await sweepCampaigns(db, env.EMAIL_QUEUE, time);
+  if (campaigns.started > 0 || campaigns.resumed > 0) logged("campaigns.swept", campaigns);
+  const smtpDeleted = await pruneSmtpLogs(db, time);
+  if (smtpDeleted > 0) logged("smtp_logs.pruned", { deleted: smtpDeleted });
+  const inboundDeleted = await pruneInboundRecords(db, env.FILES, time);
+  if (inboundDeleted > 0) logged("inbound_records.pruned", { deleted: inboundDeleted });
+  // Pruning first: an event the sweep is about to dispatch stays for the next run to judge.
+  const prunedEvents = await pruneEvents(db, time);
+  if (prunedEvents > 0) logged("events.pruned", { deleted: prunedEvents });
+  const published = await publishDueChangelog(db, time);
+  if (published > 0) logged("changelog.published", { count: published });
+  const events = await sweepEvents(db, env, time, ctx);
+  if (events.swept > 0 || events.lost > 0) logged("events.swept", { swept: events.swept, lost: events.lost });
+  const prunedEmailEvents = await pruneEmailWebhooks(db, time);
+  if (prunedEmailEvents > 0) logged("email_webhooks.pruned", { deleted: prunedEmailEvents });
+  const fallback = (attempt: Promise<void>) => ctx.waitUntil(attempt);
+  const emailEvents = await sweepEmailWebhooks(db, env, time, emailLauncherOf(ctx), fallback);
+  if (emailEvents > 0) logged("email_webhooks.swept", { attempts: emailEvents });
+}
+
 export async function handleScheduled(
   controller: ScheduledController,
   env: Env,
@@ -21,42 +52,26 @@ export async function handleScheduled(
 ): Promise<void> {
   switch (controller.cron) {
     case CRON.everyMinute: {
-      const db = createDb(env.DB);
-      const swept = await sweepEmails(db, env.EMAIL_QUEUE, controller.scheduledTime);
-      if (swept > 0) log.info("emails.swept", { count: swept });
-      const campaigns = await sweepCampaigns(db, env.EMAIL_QUEUE, controller.scheduledTime);
-      if (campaigns.started > 0 || campaigns.resumed > 0) log.info("campaigns.swept", campaigns);
+      const time = controller.scheduledTime;
+      const shards = everyShard(env);
+      // Shard by shard, each on its own: one that fails (unreachable) holds up no other's sweeps.
+      const failures: unknown[] = [];
+      for (const { shard, env: scoped } of shards) {
+        await everyMinuteIn(shard, scoped, time, ctx).catch((error: unknown) => {
+          log.error("cron.shard_failed", { shard, ...describeError(error) });
+          failures.push(error);
+        });
+      }
       // LOGS may be down (being replaced) without holding up the jobs after this one.
-      const deleted = await pruneRequestLogs(db, createLogsDb(env.LOGS), controller.scheduledTime).catch(
+      const retentions = retentionsIn(shards.map((s) => createDb(s.env.DB)));
+      const deleted = await pruneRequestLogs(retentions, createLogsDb(env.LOGS), time).catch(
         (error: unknown) => {
           log.error("request_logs.prune_failed", describeError(error));
           return 0;
         },
       );
       if (deleted > 0) log.info("request_logs.pruned", { deleted });
-      const smtpDeleted = await pruneSmtpLogs(db, controller.scheduledTime);
-      if (smtpDeleted > 0) log.info("smtp_logs.pruned", { deleted: smtpDeleted });
-      const inboundDeleted = await pruneInboundRecords(db, env.FILES, controller.scheduledTime);
-      if (inboundDeleted > 0) log.info("inbound_records.pruned", { deleted: inboundDeleted });
-      // Pruning first: an event the sweep is about to dispatch stays for the next run to judge.
-      const prunedEvents = await pruneEvents(db, controller.scheduledTime);
-      if (prunedEvents > 0) log.info("events.pruned", { deleted: prunedEvents });
-      const published = await publishDueChangelog(db, controller.scheduledTime);
-      if (published > 0) log.info("changelog.published", { count: published });
-      const events = await sweepEvents(db, env, controller.scheduledTime, ctx);
-      if (events.swept > 0 || events.lost > 0)
-        log.info("events.swept", { swept: events.swept, lost: events.lost });
-      const prunedEmailEvents = await pruneEmailWebhooks(db, controller.scheduledTime);
-      if (prunedEmailEvents > 0) log.info("email_webhooks.pruned", { deleted: prunedEmailEvents });
-      const fallback = (attempt: Promise<void>) => ctx.waitUntil(attempt);
-      const emailEvents = await sweepEmailWebhooks(
-        db,
-        env,
-        controller.scheduledTime,
-        emailLauncherOf(ctx),
-        fallback,
-      );
-      if (emailEvents > 0) log.info("email_webhooks.swept", { attempts: emailEvents });
+      if (failures.length > 0) throw failures[0];
       return;
     }
     default:

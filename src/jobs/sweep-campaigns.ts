@@ -21,9 +21,9 @@ export async function sweepCampaigns(db: Db, queue: Queue, now: number) {
   for (const campaign of due) {
     if (await startSending(db, campaign.accountId, campaign.id, now)) {
       started++;
-      await queueBatch(queue, campaign.id);
+      await queueBatch(queue, campaign.id, campaign.accountId);
     }
   }
-  for (const campaign of stalled) await queueBatch(queue, campaign.id);
+  for (const campaign of stalled) await queueBatch(queue, campaign.id, campaign.accountId);
   return { started, resumed: stalled.length };
 }

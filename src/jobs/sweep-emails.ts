@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
-import { dueEmailIds } from "../features/emails/emails.repo";
+import { dueEmails } from "../features/emails/emails.repo";
+import type { SendMessage } from "../features/emails/enqueue";
 import { recoverExpiredClaims } from "../features/emails/recover-claims.repo";
 import { purgeExpiredIdempotencyKeys } from "../lib/idempotency";
 
@@ -17,10 +18,11 @@ const MAX_PER_RUN = 5_000;
 export async function sweepEmails(db: Db, queue: Queue, now: number): Promise<number> {
   await purgeExpiredIdempotencyKeys(db, now);
   const recovered = await recoverExpiredClaims(db, now);
-  const due = await dueEmailIds(db, now, now - STALE_AFTER_MS, MAX_PER_RUN);
-  const ids = [...new Set([...recovered, ...due])];
-  for (let i = 0; i < ids.length; i += 100) {
-    await queue.sendBatch(ids.slice(i, i + 100).map((emailId) => ({ body: { emailId } })));
-  }
-  return ids.length;
+  const due = await dueEmails(db, now, now - STALE_AFTER_MS, MAX_PER_RUN);
+  const byId = new Map([...recovered, ...due].map((email) => [email.id, email.accountId]));
+  const messages = [...byId].map(([emailId, accountId]) => ({
+    body: { emailId, accountId } satisfies SendMessage,
+  }));
+  for (let i = 0; i < messages.length; i += 100) await queue.sendBatch(messages.slice(i, i + 100));
+  return messages.length;
 }

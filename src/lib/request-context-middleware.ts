@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { createSessionDb, type Db } from "../db/client";
 import { directoryDb } from "../db/directory/client";
 import { LEGACY_SHARD, shardOf } from "../db/directory/workspaces";
-import { shardD1 } from "../db/shards";
+import { envFor, shardD1 } from "../db/shards";
 import type { AppEnv } from "../env";
 import { isDashboardPath, keepBookmarkCookie, readsFromCookie } from "./bookmark-cookie";
 import { BOOKMARK_HEADER, type ReadsFrom, readsFromHeader, sessionStart } from "./read-consistency";
@@ -53,7 +53,8 @@ function contextOn(
     get db() {
       return sessions.db(shard);
     },
-    env: c.env,
+    // Its DB is the workspace's shard, for what opens the binding itself (announcements, sends).
+    env: envFor(c.env, shard),
     accountId,
     now: c.var.ctx?.now ?? Date.now(),
     defer: (work) => c.executionCtx.waitUntil(work),

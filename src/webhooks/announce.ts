@@ -6,8 +6,15 @@ export type { Defer };
 
 import type { RecordedEvent } from "./outbox";
 
-/** The Queue message of `webhook-dispatch`: an id, never a payload (architecture.md). */
-export const DispatchMessageSchema = z.object({ eventId: z.string().regex(/^evt_/) });
+/**
+ * The Queue message of `webhook-dispatch`: ids, never a payload (architecture.md); `accountId`
+ * names the workspace whose shard holds the event (absent from messages queued before shards:
+ * the first shard's).
+ */
+export const DispatchMessageSchema = z.object({
+  eventId: z.string().regex(/^evt_/),
+  accountId: z.string().optional(),
+});
 export type DispatchMessage = z.infer<typeof DispatchMessageSchema>;
 
 /**
@@ -20,9 +27,14 @@ export async function announceEvents(
   recorded: Array<RecordedEvent | null | undefined>,
   defer?: Defer,
 ): Promise<void> {
-  const ids = recorded.flatMap((event) => (event?.dispatchId ? [event.dispatchId] : []));
-  if (ids.length === 0) return;
-  const send = queue.sendBatch(ids.map((id) => ({ body: { eventId: id } }))).catch((error: unknown) => {
+  const messages = recorded.flatMap((event) =>
+    event?.dispatchId
+      ? [{ body: { eventId: event.dispatchId, accountId: event.accountId } satisfies DispatchMessage }]
+      : [],
+  );
+  if (messages.length === 0) return;
+  const ids = messages.map((m) => m.body.eventId);
+  const send = queue.sendBatch(messages).catch((error: unknown) => {
     log.warn("events.enqueue_failed", { events: ids.join(","), ...describeError(error) });
   });
   if (defer) defer(send);

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type Db, runBatch } from "../db/client";
+import { shardOfEnv } from "../db/shards";
 import { environmentOf } from "../env";
 import { decryptSecret } from "../lib/crypto";
 import { describeError, log } from "../lib/logger";
@@ -96,7 +97,7 @@ export async function attemptDelivery(db: Db, env: DispatchEnv, { delivery, even
  * Starts one attempt somewhere it can run on its own (the WebhookSender entrypoint: an invocation
  * per delivery). Resolves once it has started, not when it ends.
  */
-export type Launch = (job: DeliveryJob) => Promise<void>;
+export type Launch = (job: DeliveryJob, shard: string) => Promise<void>;
 
 /**
  * Dispatches committed events to their webhooks: claims their deliveries, then launches each
@@ -121,7 +122,7 @@ export async function dispatchEvents(
   });
   await Promise.all(
     jobs.map((job) =>
-      launch(job).catch((error: unknown) => {
+      launch(job, shardOfEnv(env)).catch((error: unknown) => {
         log.warn("webhook.launch_failed", { delivery: job.delivery.id, ...describeError(error) });
         fallback(attemptDelivery(db, env, job));
       }),

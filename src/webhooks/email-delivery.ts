@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, runBatch } from "../db/client";
+import { shardOfEnv } from "../db/shards";
 import { describeError, log } from "../lib/logger";
 import { mayActSql } from "../lib/workspace-gate";
 import type { DispatchEnv } from "./dispatch";
@@ -65,16 +66,19 @@ async function claim(db: Db, selector: SQL, now: number): Promise<EmailDeliveryJ
   });
 }
 
-/** Starts attempting some claimed rows where they run on their own (the WebhookSender entrypoint); resolves once started. */
-export type EmailLaunch = (jobs: EmailDeliveryJob[]) => Promise<void>;
+/**
+ * Starts attempting some claimed rows where they run on their own (the WebhookSender entrypoint),
+ * on the shard that holds them; resolves once started.
+ */
+export type EmailLaunch = (jobs: EmailDeliveryJob[], shard: string) => Promise<void>;
 export type Fallback = (attempts: Promise<void>) => void;
 
 /**
  * The launcher through a context's WebhookSender (`ctx.exports`). Here rather than beside the
  * class, so that request handlers reach it without importing `cloudflare:workers`.
  */
-export const emailLauncherOf = (ctx: ExecutionContext) => (jobs: EmailDeliveryJob[]) =>
-  ctx.exports.WebhookSender.sendEmailEvents(jobs);
+export const emailLauncherOf = (ctx: ExecutionContext) => (jobs: EmailDeliveryJob[], shard: string) =>
+  ctx.exports.WebhookSender.sendEmailEvents(jobs, shard);
 
 /** The jobs in runs of at most EVENTS_PER_SENDER, each of one endpoint. */
 function chunksByEndpoint(jobs: EmailDeliveryJob[]): EmailDeliveryJob[][] {
@@ -103,7 +107,7 @@ async function launchAll(
 ) {
   await Promise.all(
     chunksByEndpoint(jobs).map((chunk) =>
-      launch(chunk).catch((error: unknown) => {
+      launch(chunk, shardOfEnv(env)).catch((error: unknown) => {
         // Claimed, so they are attempted here or only after the lease lapses.
         log.warn("email_webhook.launch_failed", {
           event_ids: chunk.map((job) => job.eventId).join(","),

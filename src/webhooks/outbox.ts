@@ -30,6 +30,8 @@ export interface RecordedEvent {
   statements: Statement[];
   /** Null when no webhook takes the event: it is stored for the stream, with nothing to send. */
   dispatchId: string | null;
+  /** Its workspace: the dispatch message names it, and the consumer finds its shard by it. */
+  accountId: string;
 }
 
 /** The webhooks of `inbox` that take `name`: enabled and subscribed, as they are right now. */
@@ -89,5 +91,5 @@ export function recordEvent(
           WHERE EXISTS (SELECT 1 FROM events WHERE id = ${id})`,
     );
   }
-  return { statements, dispatchId: targets.length > 0 ? id : null };
+  return { statements, dispatchId: targets.length > 0 ? id : null, accountId: event.accountId };
 }

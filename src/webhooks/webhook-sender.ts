@@ -1,6 +1,7 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { createDb } from "../db/client";
 import { countingEnv } from "../db/counting-d1";
+import { envFor } from "../db/shards";
 import { attemptDelivery, type DeliveryJob } from "./dispatch";
 import type { EmailDeliveryJob } from "./email-delivery-job";
 import { attemptEmailDeliveries } from "./email-sender-run";
@@ -17,18 +18,21 @@ export class WebhookSender extends WorkerEntrypoint<Env> {
     super(ctx, countingEnv(env, "webhook_sender"));
   }
 
-  send(job: DeliveryJob): void {
-    this.ctx.waitUntil(attemptDelivery(createDb(this.env.DB), this.env, job));
+  /** One attempt of a delivery `shard` holds (its launcher's: the workspace's shard). */
+  send(job: DeliveryJob, shard: string): void {
+    const env = envFor(this.env, shard);
+    this.ctx.waitUntil(attemptDelivery(createDb(env.DB), env, job));
   }
 
   /** Attempts of one endpoint's email events (features/email-webhooks), the same way: see `launchAll`. */
-  sendEmailEvents(jobs: EmailDeliveryJob[]): void {
+  sendEmailEvents(jobs: EmailDeliveryJob[], shard: string): void {
+    const env = envFor(this.env, shard);
     // What this invocation has no time for goes on to a fresh one: see `attemptEmailDeliveries`.
-    const handOn = (rest: EmailDeliveryJob[]) => this.ctx.exports.WebhookSender.sendEmailEvents(rest);
-    this.ctx.waitUntil(attemptEmailDeliveries(createDb(this.env.DB), this.env, jobs, { handOn }));
+    const handOn = (rest: EmailDeliveryJob[]) => this.ctx.exports.WebhookSender.sendEmailEvents(rest, shard);
+    this.ctx.waitUntil(attemptEmailDeliveries(createDb(env.DB), env, jobs, { handOn }));
   }
 }
 
 /** The launcher of `dispatchEvents` for a handler's context. */
-export const launcherOf = (ctx: ExecutionContext) => (job: DeliveryJob) =>
-  ctx.exports.WebhookSender.send(job);
+export const launcherOf = (ctx: ExecutionContext) => (job: DeliveryJob, shard: string) =>
+  ctx.exports.WebhookSender.send(job, shard);

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { eventQueries } from "../../src/features/event-stream/event-stream.repo";
 import { deleteExpiredRequestLogs } from "../../src/features/request-logs/log-retention.repo";
-import { insertRequestLogs } from "../../src/features/request-logs/log-writes.repo";
+import { insertRequestLogs, retentionsIn } from "../../src/features/request-logs/log-writes.repo";
 import { requestLogQueries } from "../../src/features/request-logs/request-logs.repo";
 import type { RequestLogMessage } from "../../src/features/request-logs/request-logs.schemas";
 import { pruneEvents } from "../../src/jobs/prune-events";
@@ -82,9 +82,9 @@ describe("request log totals kept by triggers", () => {
         ),
       ),
     );
-    await Promise.all(batches.map((batch) => insertRequestLogs(db(), logsDb(), batch)));
+    await Promise.all(batches.map((batch) => insertRequestLogs(retentionsIn([db()]), logsDb(), batch)));
     // A redelivered batch inserts nothing and counts nothing.
-    await insertRequestLogs(db(), logsDb(), batches[3] ?? []);
+    await insertRequestLogs(retentionsIn([db()]), logsDb(), batches[3] ?? []);
     await expectLogTotalsExact(ws, "key_1");
     expect(await countLogs("", ws.accountId)).toBe(120);
 
@@ -103,7 +103,7 @@ describe("request log totals kept by triggers", () => {
     await env.LOGS.prepare("UPDATE log_accounts SET created_at = created_at - 3600000 WHERE n = ?")
       .bind(account)
       .run();
-    await pruneRequestLogs(db(), logsDb(), Date.now());
+    await pruneRequestLogs(retentionsIn([db()]), logsDb(), Date.now());
     const left = async (table: string, column: string) =>
       (
         await env.LOGS.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?`)

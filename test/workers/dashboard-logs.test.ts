@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hashToken } from "../../src/auth/token";
-import { insertRequestLogs } from "../../src/features/request-logs/log-writes.repo";
+import { insertRequestLogs, retentionsIn } from "../../src/features/request-logs/log-writes.repo";
 import { requestLogQueries } from "../../src/features/request-logs/request-logs.repo";
 import type { RequestLogMessage } from "../../src/features/request-logs/request-logs.schemas";
 import { newId } from "../../src/lib/ids";
@@ -92,7 +92,7 @@ describe("the request logs pages", { timeout: 30_000 }, () => {
     const logs = [0, 1, 2, 3, 4].map((i) =>
       logMessage(ws.accountId, { created_at: base + i, status: i === 4 ? 500 : 201 }),
     );
-    await insertRequestLogs(db(), logsDb(), logs);
+    await insertRequestLogs(retentionsIn([db()]), logsDb(), logs);
     const first = await page("/dashboard/request-logs?status=201&limit=2", owner);
     expect(listedRequests(first.html)).toEqual([logs[3]?.id, logs[2]?.id]);
     expect(first.html).toContain("1–2 of 4");

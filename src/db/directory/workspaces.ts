@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { DirectoryDb } from "./client";
 import { workspaces } from "./schema";
 
@@ -33,28 +33,51 @@ export const SHARD_CACHE_MS = 10_000;
 const SHARD_CACHE_SIZE = 10_000;
 const shardCache = new Map<string, { shard: string; until: number }>();
 
+function remember(accountId: string, shard: string, now: number) {
+  // The oldest entry goes first when the cache is full: a Map keeps insertion order.
+  if (shardCache.size >= SHARD_CACHE_SIZE) shardCache.delete(shardCache.keys().next().value as string);
+  shardCache.delete(accountId);
+  shardCache.set(accountId, { shard, until: now + SHARD_CACHE_MS });
+}
+
 /**
- * The shard of a workspace, or null for one the directory does not know; from the isolate's cache
- * when it read it within `SHARD_CACHE_MS` (no round trip), else one read of the directory.
+ * The shards of several workspaces: those the isolate read within `SHARD_CACHE_MS` from its cache,
+ * the rest in one read of the directory (none when all are cached). A workspace the directory does
+ * not know is missing from the answer, and not kept: one created a moment later is found at once.
  */
+export async function shardsOf(
+  directory: DirectoryDb,
+  accountIds: Iterable<string>,
+  now = Date.now(),
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  const missing: string[] = [];
+  for (const accountId of new Set(accountIds)) {
+    const cached = shardCache.get(accountId);
+    if (cached && cached.until > now) found.set(accountId, cached.shard);
+    else missing.push(accountId);
+  }
+  if (missing.length === 0) return found;
+  const rows = await directory
+    .select({ accountId: workspaces.accountId, shard: workspaces.shard })
+    .from(workspaces)
+    .where(
+      missing.length === 1
+        ? eq(workspaces.accountId, missing[0] as string)
+        : sql`${workspaces.accountId} IN (SELECT value FROM json_each(${JSON.stringify(missing)}))`,
+    );
+  for (const row of rows) {
+    found.set(row.accountId, row.shard);
+    remember(row.accountId, row.shard, now);
+  }
+  return found;
+}
+
+/** The shard of a workspace, or null for one the directory does not know (see `shardsOf`). */
 export async function shardOf(
   directory: DirectoryDb,
   accountId: string,
   now = Date.now(),
 ): Promise<string | null> {
-  const cached = shardCache.get(accountId);
-  if (cached && cached.until > now) return cached.shard;
-  const rows = await directory
-    .select({ shard: workspaces.shard })
-    .from(workspaces)
-    .where(eq(workspaces.accountId, accountId))
-    .limit(1);
-  const shard = rows[0]?.shard ?? null;
-  // An unknown workspace is not kept: one created a moment later must be found at once.
-  if (shard === null) return null;
-  // The oldest entry goes first when the cache is full: a Map keeps insertion order.
-  if (shardCache.size >= SHARD_CACHE_SIZE) shardCache.delete(shardCache.keys().next().value as string);
-  shardCache.delete(accountId);
-  shardCache.set(accountId, { shard, until: now + SHARD_CACHE_MS });
-  return shard;
+  return (await shardsOf(directory, [accountId], now)).get(accountId) ?? null;
 }

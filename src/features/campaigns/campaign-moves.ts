@@ -13,10 +13,13 @@ import { hasUnsubscribeVariable } from "./variables";
 
 const MAX_SCHEDULE_AHEAD_MS = 365 * 86_400_000;
 
-/** Hands the campaign's next batch to the email queue; a lost message is found by the minute sweep. */
-export async function queueBatch(queue: Queue, campaignId: string) {
+/**
+ * Hands the campaign's next batch to the email queue, naming its workspace (whose shard the
+ * consumer finds through the directory); a lost message is found by the minute sweep.
+ */
+export async function queueBatch(queue: Queue, campaignId: string, accountId: string | undefined) {
   try {
-    await queue.send({ campaignId } satisfies CampaignBatchMessage);
+    await queue.send({ campaignId, ...(accountId ? { accountId } : {}) } satisfies CampaignBatchMessage);
   } catch (error) {
     log.warn("campaigns.enqueue_failed", { campaign_id: campaignId, ...describeError(error) });
   }
@@ -71,7 +74,7 @@ export async function sendCampaign(ctx: CampaignContext, id: string, scheduledAt
   }
   if (!(await startSending(ctx.db, ctx.accountId, id, ctx.now)))
     throw illegalMove(await ownCampaign(ctx, id), "sent", "draft or scheduled");
-  await queueBatch(ctx.env.EMAIL_QUEUE, id);
+  await queueBatch(ctx.env.EMAIL_QUEUE, id, ctx.accountId);
   return toCampaign(await ownCampaign(ctx, id));
 }
 
@@ -93,7 +96,7 @@ export async function resumeCampaign(ctx: CampaignContext, id: string) {
     updatedAt: ctx.now,
   });
   if (!moved) throw illegalMove(await ownCampaign(ctx, id), "resumed", "paused");
-  await queueBatch(ctx.env.EMAIL_QUEUE, id);
+  await queueBatch(ctx.env.EMAIL_QUEUE, id, ctx.accountId);
   return toCampaign(moved);
 }
 

@@ -101,7 +101,7 @@ export function dueScheduled(db: Db, now: number, limit: number) {
  */
 export function stalledSending(db: Db, before: number, limit: number) {
   return db
-    .select({ id: campaigns.id })
+    .select({ id: campaigns.id, accountId: campaigns.accountId })
     .from(campaigns)
     .where(
       and(

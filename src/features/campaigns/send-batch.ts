@@ -12,7 +12,7 @@ import { deliverEmails } from "../emails/deliver";
 import { acceptedStatements, prepareEmails } from "../emails/emails.accept";
 import { normalizeEmail } from "../emails/emails.input";
 import type { EmailRow } from "../emails/emails.repo";
-import { enqueueEmails } from "../emails/enqueue";
+import { enqueueEmails, type SendMessage } from "../emails/enqueue";
 import { loadSendState, type SendState } from "../emails/send-state";
 import { assertEmailQuota, currentUsage } from "../usage/usage.service";
 import type { CampaignRow } from "./campaigns.repo";
@@ -29,6 +29,8 @@ import { fill, oneLine, textWithUnsubscribe } from "./variables";
 /** The queue message that sends a campaign's next batch. */
 export interface CampaignBatchMessage {
   campaignId: string;
+  /** Its workspace (absent from messages queued before workspaces had shards). */
+  accountId?: string;
 }
 
 export type BatchOutcome = "continue" | "done";
@@ -194,7 +196,12 @@ async function deliverNow(env: Env, rows: EmailRow[], now: number) {
     const outcomes = await deliverEmails(env, ids);
     const later = outcomes.flatMap((outcome, i) =>
       outcome.kind === "retry"
-        ? [{ body: { emailId: ids[i] as string }, delaySeconds: outcome.delaySeconds }]
+        ? [
+            {
+              body: { emailId: ids[i] as string, accountId: rows[i]?.accountId ?? "" } satisfies SendMessage,
+              delaySeconds: outcome.delaySeconds,
+            },
+          ]
         : [],
     );
     if (later.length > 0) await env.EMAIL_QUEUE.sendBatch(later);

@@ -16,7 +16,11 @@ export const BATCHES_PER_MESSAGE = 10;
  * in any case before this resolves); a failure rejects, and the queue retries the message, whose
  * batches then start from what is still pending.
  */
-export async function sendCampaignRun(env: Env, campaignId: string): Promise<void> {
+export async function sendCampaignRun(
+  env: Env,
+  campaignId: string,
+  accountId: string | undefined,
+): Promise<void> {
   const runs: Promise<void>[] = [];
   const start = (index: number): Promise<void> => {
     let followed = false;
@@ -27,7 +31,7 @@ export async function sendCampaignRun(env: Env, campaignId: string): Promise<voi
         const next = start(index + 1);
         next.catch(() => {}); // Awaited below; this only keeps an early failure from being "unhandled".
         runs.push(next);
-      } else await queueBatch(env.EMAIL_QUEUE, campaignId);
+      } else await queueBatch(env.EMAIL_QUEUE, campaignId, accountId);
     };
     return sendCampaignBatch(env, campaignId, Date.now(), follow).then(async (outcome) => {
       // A batch that wrote no email (all its recipients skipped, or taken by another run) is

@@ -258,6 +258,16 @@ export async function dueEmailIds(
   staleBefore: number,
   limit: number,
 ): Promise<string[]> {
+  return (await dueEmails(db, now, staleBefore, limit)).map((r) => r.id);
+}
+
+/** The emails `dueEmailIds` finds, each with its workspace (what its queue message carries). */
+export async function dueEmails(
+  db: Db,
+  now: number,
+  staleBefore: number,
+  limit: number,
+): Promise<Array<{ id: string; accountId: string }>> {
   const due: SQL | undefined = or(
     // A suspended workspace's scheduled emails wait, unqueued, until it is reinstated.
     and(eq(emails.status, "scheduled"), lte(emails.scheduledAt, now), mayActSql(emails.accountId)),
@@ -267,6 +277,5 @@ export async function dueEmailIds(
       lte(sql`coalesce(${emails.nextAttemptAt}, 0)`, now),
     ),
   );
-  const rows = await db.select({ id: emails.id }).from(emails).where(due).limit(limit);
-  return rows.map((r) => r.id);
+  return db.select({ id: emails.id, accountId: emails.accountId }).from(emails).where(due).limit(limit);
 }

@@ -6,6 +6,8 @@ const MAX_QUEUE_DELAY_S = 12 * 3600;
 
 export interface SendMessage {
   emailId: string;
+  /** The email's workspace: the consumer finds its shard through the directory. */
+  accountId: string;
 }
 
 /**
@@ -17,7 +19,10 @@ export async function enqueueEmails(queue: Queue, rows: EmailRow[], now: number)
     const delay = row.scheduledAt ? Math.ceil((row.scheduledAt - now) / 1000) : 0;
     if (delay > MAX_QUEUE_DELAY_S) return [];
     return [
-      { body: { emailId: row.id } satisfies SendMessage, ...(delay > 0 ? { delaySeconds: delay } : {}) },
+      {
+        body: { emailId: row.id, accountId: row.accountId } satisfies SendMessage,
+        ...(delay > 0 ? { delaySeconds: delay } : {}),
+      },
     ];
   });
   for (let i = 0; i < messages.length; i += 100) {

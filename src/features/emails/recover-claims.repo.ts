@@ -15,11 +15,14 @@ export const STOPPED_OUTCOME =
  * Takes back the emails whose claim ran out (their sender died). Each recipient it had handed to
  * the transport without an answer becomes `unknown` and is never sent again; the others keep their
  * state. An email with recipients still open (never tried, or deferred with tries left) goes back
- * to `queued` (answered, to be queued again), due at once when one was never tried, else when the
+ * to `queued` (answered with its workspace, to be queued again), due at once when one was never tried, else when the
  * first deferred one is; one with none left is closed, `sent` if the transport accepted it for
  * someone, else `failed`, its campaign recipient settled.
  */
-export async function recoverExpiredClaims(db: Db, now: number): Promise<string[]> {
+export async function recoverExpiredClaims(
+  db: Db,
+  now: number,
+): Promise<Array<{ id: string; accountId: string }>> {
   // Unqualified `seq` is the email's (recipients have none): listeners read these conditions over
   // `emails` under other aliases.
   const expired = sql`status = 'sending' AND coalesce(lease_until, updated_at + ${LEASE_MS}) < ${now}`;
@@ -46,7 +49,10 @@ export async function recoverExpiredClaims(db: Db, now: number): Promise<string[
           next_attempt_at = CASE WHEN EXISTS (${openOf("pending")}) THEN NULL
             ELSE (SELECT min(r.retry_at) FROM email_recipients r WHERE r.email_seq = seq AND r.state = 'deferred') END
         WHERE ${expired}
-        RETURNING id`,
+        RETURNING id, account_id`,
   ]);
-  return ((results.at(-1)?.results ?? []) as Array<{ id: string }>).map((r) => r.id);
+  return ((results.at(-1)?.results ?? []) as Array<{ id: string; account_id: string }>).map((r) => ({
+    id: r.id,
+    accountId: r.account_id,
+  }));
 }

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import { type Db, runBatch } from "../../db/client";
+import { runBatch } from "../../db/client";
 import type { LogsDb } from "../../db/logs/client";
 import { logAccounts } from "../../db/logs/schema";
-import { accountRetentions } from "./log-writes.repo";
+import type { Retentions } from "./log-writes.repo";
 
 /** DB is asked about this many accounts at a time (they travel as one JSON parameter). */
 const ACCOUNTS_PER_READ = 1_000;
@@ -16,19 +16,14 @@ const NEW_ACCOUNT_GRACE_MS = 5 * 60_000;
  * Brings each log account's retention in step with DB (changed in the dashboard or the API) and
  * answers the numbers of the accounts DB no longer has, whose logs must go.
  */
-export async function syncLogAccounts(db: Db, logs: LogsDb, now: number): Promise<number[]> {
+export async function syncLogAccounts(retentions: Retentions, logs: LogsDb, now: number): Promise<number[]> {
   const held = await logs.select().from(logAccounts);
   const changed: Array<[number, number]> = [];
   const gone: number[] = [];
   for (let start = 0; start < held.length; start += ACCOUNTS_PER_READ) {
     const chunk = held.slice(start, start + ACCOUNTS_PER_READ);
     const current = new Map(
-      (
-        await accountRetentions(
-          db,
-          chunk.map((a) => a.id),
-        )
-      ).map((a) => [a.id, a.retentionSeconds]),
+      (await retentions(chunk.map((a) => a.id))).map((a) => [a.id, a.retentionSeconds]),
     );
     for (const account of chunk) {
       const retention = current.get(account.id);

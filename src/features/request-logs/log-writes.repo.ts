@@ -5,13 +5,25 @@ import { accounts } from "../../db/schema";
 import { requestIdToHex } from "./request-id-bytes";
 import type { RequestLogMessage } from "./request-logs.schemas";
 
-/** The accounts of `ids` that DB still has, with their request-log retention. */
+/** The accounts of `ids` that still exist, with their request-log retention. */
+export type Retentions = (ids: string[]) => Promise<Array<{ id: string; retentionSeconds: number }>>;
+
+/** The accounts of `ids` that one shard holds, with their request-log retention. */
 export function accountRetentions(db: Db, ids: string[]) {
   return db
     .select({ id: accounts.id, retentionSeconds: accounts.requestLogRetentionSeconds })
     .from(accounts)
     .where(sql`${accounts.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`);
 }
+
+/**
+ * `Retentions` over these shards: each is asked about every id (one read each, in parallel) and
+ * answers for the workspaces it holds; a workspace lives in one shard only.
+ */
+export const retentionsIn =
+  (shards: Db[]): Retentions =>
+  async (ids) =>
+    (await Promise.all(shards.map((db) => accountRetentions(db, ids)))).flat();
 
 /** Agents' `last_used_at` moves in whole hours, so a busy agent's row is rewritten hourly, not per batch. */
 const AGENT_USE_STEP_MS = 3_600_000;
@@ -31,18 +43,18 @@ function agentsOf(rows: RequestLogMessage[]) {
 /**
  * Inserts a queue batch into LOGS in one D1 batch: the accounts, keys and user agents it names are
  * numbered first (once each), then the logs refer to them by number. Every list travels as one JSON
- * parameter (D1 allows 100 per statement). Rows of an account that DB no longer has are dropped;
+ * parameter (D1 allows 100 per statement). Rows of an account that no shard has any more are dropped;
  * a redelivered log (same account, time and id) is ignored, without an index of ids: the
  * (account, created_at) index finds it.
  */
 export async function insertRequestLogs(
-  db: Db,
+  retentions: Retentions,
   logs: LogsDb,
   messages: RequestLogMessage[],
   now = Date.now(),
 ): Promise<void> {
   const unique = [...new Map(messages.map((m) => [m.id, m])).values()];
-  const known = await accountRetentions(db, [...new Set(unique.map((m) => m.account_id))]);
+  const known = await retentions([...new Set(unique.map((m) => m.account_id))]);
   const existing = new Set(known.map((a) => a.id));
   const rows = unique.flatMap((m) => {
     const hex = requestIdToHex(m.id);
