@@ -1,4 +1,5 @@
 import { createDb } from "../db/client";
+import { directoryDb } from "../db/directory/client";
 import { createLogsDb } from "../db/logs/client";
 import { AppError } from "../lib/errors";
 import { describeError, log } from "../lib/logger";
@@ -7,6 +8,7 @@ import { pruneEmailWebhooks } from "./prune-email-webhooks";
 import { pruneEvents } from "./prune-events";
 import { pruneInboundRecords } from "./prune-inbound-records";
 import { pruneRequestLogs } from "./prune-request-logs";
+import { pruneSignIns } from "./prune-sign-ins";
 import { pruneSmtpLogs } from "./prune-smtp-logs";
 import { publishDueChangelog } from "./publish-changelog";
 import { CRON } from "./schedules";
@@ -38,6 +40,14 @@ export async function handleScheduled(
       if (smtpDeleted > 0) log.info("smtp_logs.pruned", { deleted: smtpDeleted });
       const inboundDeleted = await pruneInboundRecords(db, env.FILES, controller.scheduledTime);
       if (inboundDeleted > 0) log.info("inbound_records.pruned", { deleted: inboundDeleted });
+      // Like LOGS, the directory failing here holds up none of the jobs after this one.
+      const signIns = await pruneSignIns(db, directoryDb(env), controller.scheduledTime).catch(
+        (error: unknown) => {
+          log.error("sign_ins.prune_failed", describeError(error));
+          return { rows: 0, names: 0 };
+        },
+      );
+      if (signIns.rows > 0 || signIns.names > 0) log.info("sign_ins.pruned", signIns);
       // Pruning first: an event the sweep is about to dispatch stays for the next run to judge.
       const prunedEvents = await pruneEvents(db, controller.scheduledTime);
       if (prunedEvents > 0) log.info("events.pruned", { deleted: prunedEvents });
