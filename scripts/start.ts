@@ -63,6 +63,7 @@ function save({ login_url: _link, ...workspace }: SavedWorkspace & { login_url?:
 async function ensureOwner(saved: SavedWorkspace): Promise<SavedWorkspace> {
   if (saved.user_id && userIsActive(saved.user_id, "local")) return saved;
   const owner = ownerSql(saved.account_id, DEFAULT_OWNER_EMAIL, Date.now());
+  executeSql(owner.directorySql, "local", "DIRECTORY");
   executeSql(owner.sql.replace("INSERT INTO", "INSERT OR IGNORE INTO"), "local");
   const [found] = executeSql(
     `SELECT id FROM users WHERE account_id = ${sqlText(saved.account_id)} AND email = ${sqlText(DEFAULT_OWNER_EMAIL)};`,
@@ -99,7 +100,7 @@ if (ensureDevVars()) console.log("Wrote .dev.vars with fresh secrets.");
 else if (ensureRelayToken()) console.log("Added RELAY_TOKEN to .dev.vars for the SMTP relay.");
 buildAssets();
 for (const { binding } of d1Databases()) runWrangler(["d1", "migrations", "apply", binding, "--local"]);
-// State from before the directory existed: its workspaces and keys are named there (idempotent).
+// State from before the directory existed: its workspaces, keys and people are named there (idempotent).
 backfillDirectory("local");
 const workspace = await ensureDevWorkspace();
 

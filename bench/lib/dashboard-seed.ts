@@ -19,11 +19,23 @@ interface Owner {
   ownerId: string;
 }
 
-/** A day's session for the owner, stored as POST /login/{token} stores one, and its cookie value. */
+/**
+ * A day's session for the owner, stored as POST /login/{token} stores one (`sql` for DB,
+ * `directorySql` naming it in the directory, run first), and its cookie value.
+ */
 async function sessionSql(workspace: Owner, now: number) {
   const token = randomBase64Url(32);
-  const sql = `INSERT INTO sessions (token_hash, account_id, user_id, expires_at, created_at) VALUES (${sqlText(await sha256Hex(token))}, ${sqlText(workspace.accountId)}, ${sqlText(workspace.ownerId)}, ${now + 86_400_000}, ${now});`;
-  return { token, sql };
+  const hash = sqlText(await sha256Hex(token));
+  const account = sqlText(workspace.accountId);
+  const expiresAt = now + 86_400_000;
+  const sql = `INSERT INTO sessions (token_hash, account_id, user_id, expires_at, created_at) VALUES (${hash}, ${account}, ${sqlText(workspace.ownerId)}, ${expiresAt}, ${now});`;
+  const directorySql = `INSERT INTO session_hashes (token_hash, account_id, expires_at) VALUES (${hash}, ${account}, ${expiresAt});`;
+  return { token, sql, directorySql };
+}
+
+function writeSession(session: { sql: string; directorySql: string }) {
+  executeSql(session.directorySql, "local", "DIRECTORY");
+  executeSql(session.sql, "local");
 }
 
 /**
@@ -56,7 +68,7 @@ FROM seq;`,
   ];
   const started = performance.now();
   executeSql(logs.join("\n"), "local", "LOGS");
-  executeSql(session.sql, "local");
+  writeSession(session);
   const seconds = (performance.now() - started) / 1000;
   const stored = countLogs(workspace.accountId);
   if (stored !== count)
@@ -67,7 +79,7 @@ FROM seq;`,
 /** A signed-in owner alone, for pages whose rows come from another seed; answers the cookie value. */
 export async function seedSession(workspace: Owner): Promise<string> {
   const session = await sessionSql(workspace, Date.now());
-  executeSql(session.sql, "local");
+  writeSession(session);
   return session.token;
 }
 
@@ -75,4 +87,5 @@ export async function seedSession(workspace: Owner): Promise<string> {
 export function removeLogsAndSessions(accountId: string): void {
   removeLogs([accountId]);
   executeSql(`DELETE FROM sessions WHERE account_id = ${sqlText(accountId)};`, "local");
+  executeSql(`DELETE FROM session_hashes WHERE account_id = ${sqlText(accountId)};`, "local", "DIRECTORY");
 }

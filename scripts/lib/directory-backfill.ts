@@ -19,13 +19,25 @@ function copy(target: Target, readSql: string, table: string, columns: string[])
   return rows.length;
 }
 
+/** What the backfill named, per directory table (rows read from DB; those already named stay). */
+export interface Backfilled {
+  workspaces: number;
+  keys: number;
+  sessions: number;
+  signInLinks: number;
+  invitations: number;
+  memberEmails: number;
+}
+
 /**
- * Names in the directory every workspace of `DB`, and the API key hashes it holds, that the
- * directory does not name yet: the workspaces made before there was a directory all live in
- * `DB`. Idempotent (INSERT OR IGNORE), so `npm start` runs it at every start and `npm run deploy`
- * before and after the Worker it deploys begins to read the directory.
+ * Names in the directory every workspace of `DB`, and what it holds that is found before its
+ * workspace is known, that the directory does not name yet: the workspaces made before there was
+ * a directory all live in `DB`. API keys, unexpired sessions and sign-in links, pending
+ * invitations' links and every user's email. Idempotent (INSERT OR IGNORE), so `npm start` runs it
+ * at every start and `npm run deploy` before and after the Worker it deploys begins to read the
+ * directory.
  */
-export function backfillDirectory(target: Target): { workspaces: number; keys: number } {
+export function backfillDirectory(target: Target, now = Date.now()): Backfilled {
   const workspaces = copy(
     target,
     "SELECT id AS account_id, 'DB' AS shard, created_at FROM accounts;",
@@ -36,5 +48,25 @@ export function backfillDirectory(target: Target): { workspaces: number; keys: n
     "token_hash",
     "account_id",
   ]);
-  return { workspaces, keys };
+  const tokenColumns = ["token_hash", "account_id", "expires_at"];
+  const unexpired = (table: string, where = "") =>
+    `SELECT token_hash, account_id, expires_at FROM ${table} WHERE expires_at > ${Math.trunc(now)}${where};`;
+  const sessions = copy(target, unexpired("sessions"), "session_hashes", tokenColumns);
+  const signInLinks = copy(
+    target,
+    unexpired("login_tokens", " AND used_at IS NULL"),
+    "sign_in_hashes",
+    tokenColumns,
+  );
+  const invitations = copy(
+    target,
+    unexpired("invitations", " AND status = 'pending'"),
+    "invitation_hashes",
+    tokenColumns,
+  );
+  const memberEmails = copy(target, "SELECT email, account_id FROM users;", "member_emails", [
+    "email",
+    "account_id",
+  ]);
+  return { workspaces, keys, sessions, signInLinks, invitations, memberEmails };
 }

@@ -7,26 +7,38 @@ import { executeSql, sqlText, type Target } from "./wrangler";
 /** The development workspace's first person; any address works, mail is captured locally. */
 export const DEFAULT_OWNER_EMAIL = "owner@example.com";
 
-/** The SQL that creates a workspace's owner, and the owner's id. */
+/** The directory's row naming a member's (lowercase) email in a workspace (src/db/directory/member-emails.ts). */
+export const memberEmailSql = (email: string, accountId: string) =>
+  `INSERT OR IGNORE INTO member_emails (email, account_id) VALUES (${sqlText(email.trim().toLowerCase())}, ${sqlText(accountId)});`;
+
+/**
+ * The SQL that creates a workspace's owner (`sql`, for its shard), the directory's row naming the
+ * owner's email (`directorySql`, run first), and the owner's id.
+ */
 export function ownerSql(accountId: string, email: string, now: number) {
   const userId = newId("usr");
   const sql = `INSERT INTO users (id, account_id, email, name, role, status, created_at, updated_at) VALUES (${sqlText(userId)}, ${sqlText(accountId)}, ${sqlText(email.trim().toLowerCase())}, 'Owner', 'owner', 'active', ${now}, ${now});`;
-  return { userId, sql };
+  return { userId, sql, directorySql: memberEmailSql(email, accountId) };
 }
 
 /**
  * A fresh one-time sign-in link (15 minutes) for a user, as POST /login would email it: only the
- * token's SHA-256 goes into the database. Answers the SQL and the link.
+ * token's SHA-256 is stored. Answers the SQL for the workspace's shard, the directory's row naming
+ * the link (run first), and the link.
  */
 export async function loginLinkSql(accountId: string, userId: string, baseUrl: string, now = Date.now()) {
   const token = randomBase64Url(32);
-  const sql = `INSERT INTO login_tokens (token_hash, account_id, user_id, expires_at, created_at) VALUES (${sqlText(await sha256Hex(token))}, ${sqlText(accountId)}, ${sqlText(userId)}, ${now + LOGIN_TTL_MS}, ${now});`;
-  return { sql, url: loginLink(baseUrl, token) };
+  const hash = sqlText(await sha256Hex(token));
+  const expiresAt = now + LOGIN_TTL_MS;
+  const sql = `INSERT INTO login_tokens (token_hash, account_id, user_id, expires_at, created_at) VALUES (${hash}, ${sqlText(accountId)}, ${sqlText(userId)}, ${expiresAt}, ${now});`;
+  const directorySql = `INSERT OR IGNORE INTO sign_in_hashes (token_hash, account_id, expires_at) VALUES (${hash}, ${sqlText(accountId)}, ${expiresAt});`;
+  return { sql, directorySql, url: loginLink(baseUrl, token) };
 }
 
-/** Writes a fresh sign-in link for the user and answers it. */
+/** Writes a fresh sign-in link for the user (named in the directory first) and answers it. */
 export async function freshLoginLink(accountId: string, userId: string, baseUrl: string, target: Target) {
   const link = await loginLinkSql(accountId, userId, baseUrl);
+  executeSql(link.directorySql, target, "DIRECTORY");
   executeSql(link.sql, target);
   return link.url;
 }

@@ -62,7 +62,8 @@ export async function createWorkspace(options: WorkspaceOptions, target: Target)
 
 /**
  * What seeds a test database: `db` for the workspaces' shard (`DB`), `directory` for the
- * directory, which names each workspace's shard and its keys' hashes.
+ * directory, which names each workspace's shard, its keys' hashes, its people's emails, their
+ * sessions and sign-in links.
  */
 export interface SeedSql {
   db: string;
@@ -106,7 +107,9 @@ export async function workspaceSql(
   ].join("\n");
   return {
     sql,
-    directorySql: directoryRowsSql(accountId, now, [tokenHash]),
+    directorySql: [directoryRowsSql(accountId, now, [tokenHash]), owner.directorySql, link.directorySql].join(
+      "\n",
+    ),
     workspace: { account_id: accountId, key_id: keyId, token, user_id: owner.userId, login_url: link.url },
   };
 }

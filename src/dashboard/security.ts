@@ -37,14 +37,14 @@ const dashboardHeaders = createMiddleware<AppEnv>(async (c, next) => {
 
 /**
  * A signed-in person, or a redirect to /login; a suspended workspace's person gets the 403 page,
- * as its API keys do. The request's context then belongs to the session's workspace: every
- * service call below reads `ctx.accountId`, exactly as an API key's would.
+ * as its API keys do. `withSession` entered the session's workspace before its first shard query,
+ * so the request's context is that workspace's: every service call below reads `ctx.accountId`
+ * and `ctx.db` (its shard), exactly as an API key's would.
  */
 const signedIn = createMiddleware<AppEnv>(async (c, next) => {
   const session = c.var.session;
   if (!session) return c.redirect("/login", 303);
   if (!session.workspaceActive) throw workspaceSuspended();
-  c.var.ctx.accountId = session.accountId;
   c.set("csrfToken", await csrfTokenFor(c.env.ENCRYPTION_KEY, session.tokenHash));
   await next();
 });

@@ -1,4 +1,5 @@
 import { createDb } from "../db/client";
+import { directoryDb } from "../db/directory/client";
 import { createLogsDb } from "../db/logs/client";
 import { everyShard } from "../db/shards";
 import { retentionsIn } from "../features/request-logs/log-writes.repo";
@@ -9,6 +10,7 @@ import { pruneEmailWebhooks } from "./prune-email-webhooks";
 import { pruneEvents } from "./prune-events";
 import { pruneInboundRecords } from "./prune-inbound-records";
 import { pruneRequestLogs } from "./prune-request-logs";
+import { pruneExpiredNames, pruneSignIns } from "./prune-sign-ins";
 import { pruneSmtpLogs } from "./prune-smtp-logs";
 import { publishDueChangelog } from "./publish-changelog";
 import { CRON } from "./schedules";
@@ -31,6 +33,8 @@ async function everyMinuteIn(shard: string, env: Env, time: number, ctx: Executi
   if (smtpDeleted > 0) logged("smtp_logs.pruned", { deleted: smtpDeleted });
   const inboundDeleted = await pruneInboundRecords(db, env.FILES, time);
   if (inboundDeleted > 0) logged("inbound_records.pruned", { deleted: inboundDeleted });
+  const signIns = await pruneSignIns(db, time);
+  if (signIns > 0) logged("sign_ins.pruned", { deleted: signIns });
   // Pruning first: an event the sweep is about to dispatch stays for the next run to judge.
   const prunedEvents = await pruneEvents(db, time);
   if (prunedEvents > 0) logged("events.pruned", { deleted: prunedEvents });
@@ -71,6 +75,12 @@ export async function handleScheduled(
         },
       );
       if (deleted > 0) log.info("request_logs.pruned", { deleted });
+      // Like LOGS, the directory failing here holds up none of the jobs before it.
+      const names = await pruneExpiredNames(directoryDb(env), time).catch((error: unknown) => {
+        log.error("directory.prune_failed", describeError(error));
+        return 0;
+      });
+      if (names > 0) log.info("directory.names_pruned", { deleted: names });
       if (failures.length > 0) throw failures[0];
       return;
     }

@@ -105,6 +105,29 @@ export async function enterWorkspace(c: Context<AppEnv>, accountId: string): Pro
   return ctx;
 }
 
+/** What a service is given to reach a workspace it found itself: the workspace's shard, or null. */
+export type WorkspaceDbOf = (accountId: string) => Promise<Db | null>;
+
+/** `enterWorkspace` for a service: entering the workspace it names, answering its shard. */
+export const entering =
+  (c: Context<AppEnv>): WorkspaceDbOf =>
+  async (accountId) =>
+    (await enterWorkspace(c, accountId))?.db ?? null;
+
+/**
+ * The shard of a workspace, leaving the request's own workspace as it is: for a request that
+ * reaches several workspaces (POST /login sends a link in each the person belongs to). Null for a
+ * workspace the directory does not know.
+ */
+export const reaching =
+  (c: Context<AppEnv>): WorkspaceDbOf =>
+  async (accountId) => {
+    const sessions = sessionsOf.get(c);
+    if (!sessions) throw new Error("reaching ran before requestContext");
+    const shard = await shardOf(directoryDb(c.env), accountId);
+    return shard ? sessions.db(shard) : null;
+  };
+
 function giveBookmark(
   c: Context<AppEnv>,
   bookmark: string,

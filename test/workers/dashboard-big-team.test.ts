@@ -3,9 +3,18 @@ import { describe, expect, it } from "vitest";
 import { dashboardGet, signIn } from "./dashboard-helpers";
 import { callJson, ticketWorkspace } from "./helpers";
 
-/** `count` agents written in one statement, each a second newer than the last (ids are random). */
+/**
+ * `count` agents written in one statement, each a second newer than the last (ids are random),
+ * their emails named in the directory first, as every path that creates a user does.
+ */
 async function seedPeople(accountId: string, count: number) {
   const start = Date.now() - count * 1000;
+  await env.DIRECTORY.prepare(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+     INSERT INTO member_emails (email, account_id) SELECT 'person-' || i || '@example.com', ? FROM n`,
+  )
+    .bind(count, accountId)
+    .run();
   await env.DB.prepare(
     `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
      INSERT INTO users (id, account_id, email, name, role, status, created_at, updated_at)

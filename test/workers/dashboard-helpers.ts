@@ -1,6 +1,7 @@
+import { nameTokenHashes } from "../../src/db/directory/token-hashes";
 import { sessions } from "../../src/db/schema";
 import { randomBase64Url, sha256Hex } from "../../src/lib/crypto";
-import { call, db, seedUser } from "./helpers";
+import { call, db, directory, seedUser } from "./helpers";
 import { postForm } from "./people-helpers";
 
 export interface SignedIn {
@@ -10,7 +11,7 @@ export interface SignedIn {
   user: Awaited<ReturnType<typeof seedUser>>;
 }
 
-/** A user of the workspace with a fresh session (written as POST /login/{token} writes one). */
+/** A user of the workspace with a fresh session (named and written as POST /login/{token} does). */
 export async function signIn(
   accountId: string,
   role: "owner" | "admin" | "agent" = "owner",
@@ -19,15 +20,11 @@ export async function signIn(
   const user = await seedUser(accountId, { role, ...(email ? { email } : {}) });
   const token = randomBase64Url(32);
   const now = Date.now();
+  const named = { tokenHash: await sha256Hex(token), accountId, expiresAt: now + 86_400_000 };
+  await nameTokenHashes(directory(), "session", [named]);
   await db()
     .insert(sessions)
-    .values({
-      tokenHash: await sha256Hex(token),
-      accountId,
-      userId: user.id,
-      expiresAt: now + 86_400_000,
-      createdAt: now,
-    });
+    .values({ ...named, userId: user.id, createdAt: now });
   const cookie = `__Host-session=${token}`;
   const overview = await (await call("GET", "/dashboard", { headers: { Cookie: cookie } })).text();
   const csrf = /"X-CSRF-Token":"([0-9a-f]{64})"/.exec(overview.replaceAll("&quot;", '"'))?.[1];

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { nameTokenHashes } from "../../src/db/directory/token-hashes";
 import { invitations, users } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { dashboardGet, dashboardPost, signIn } from "./dashboard-helpers";
-import { call, callJson, db, seedUser, seedWorkspace } from "./helpers";
+import { call, callJson, db, directory, seedUser, seedWorkspace } from "./helpers";
 import { postForm, sentSystemEmail } from "./people-helpers";
 
 type Invitation = {
@@ -84,6 +85,8 @@ describe("the Team page", () => {
       createdAt: now + i,
       updatedAt: now + i,
     }));
+    // Named as every invitation is, though no link of theirs exists.
+    await nameTokenHashes(directory(), "invitation", rows);
     for (const row of rows) await db().insert(invitations).values(row);
 
     const first = await (await dashboardGet("/dashboard/team", owner)).text();

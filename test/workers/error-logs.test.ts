@@ -2,9 +2,10 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
+import { nameTokenHashes } from "../../src/db/directory/token-hashes";
 import { sha256Hex } from "../../src/lib/crypto";
 import { describeError } from "../../src/lib/logger";
-import { errorBody, seedUser, seedWorkspace } from "./helpers";
+import { directory, errorBody, seedUser, seedWorkspace } from "./helpers";
 import { postForm } from "./people-helpers";
 
 /** The JSON lines the Worker writes to console.error while `run` runs. */
@@ -75,10 +76,16 @@ describe("error logs", () => {
     const ws = await seedWorkspace();
     const user = await seedUser(ws.accountId, { role: "owner" });
     const token = "LoginTokenThatMustNotBeLogged0123456789abcd";
+    const link = {
+      tokenHash: await sha256Hex(token),
+      accountId: ws.accountId,
+      expiresAt: Date.now() + 600_000,
+    };
+    await nameTokenHashes(directory(), "signIn", [link]);
     await env.DB.prepare(
       "INSERT INTO login_tokens (token_hash, account_id, user_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?)",
     )
-      .bind(await sha256Hex(token), ws.accountId, user.id, Date.now() + 600_000, Date.now())
+      .bind(link.tokenHash, ws.accountId, user.id, link.expiresAt, Date.now())
       .run();
     await env.DB.prepare(
       "CREATE TRIGGER refuse_sessions BEFORE INSERT ON sessions BEGIN SELECT RAISE(ABORT, 'sessions are closed'); END",

@@ -193,7 +193,10 @@ export async function ticketWorkspace(prefix = "desk", options: Parameters<typeo
   return { ws, inbox, ticket, domain };
 }
 
-/** A user of the workspace, written directly (the API's own paths are tested in users.test.ts). */
+/**
+ * A user of the workspace, written directly (the API's own paths are tested in users.test.ts), its
+ * email named in the directory first, as every path that creates a user does.
+ */
 export async function seedUser(
   accountId: string,
   options: { role?: "owner" | "admin" | "agent"; status?: "active" | "disabled"; email?: string } = {},
@@ -209,6 +212,8 @@ export async function seedUser(
     createdAt: Date.now(),
     updatedAt: Date.now(),
   };
+  const { nameMemberEmail } = await import("../../src/db/directory/member-emails");
+  await nameMemberEmail(directory(), row.email, accountId);
   await db().insert(users).values(row);
   return row;
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { ATTEMPTS_PER_EMAIL, ATTEMPTS_PER_IP } from "../../src/features/sessions/rate-limit";
 import { resolveSession } from "../../src/features/sessions/session";
-import { call, callJson, db as database, seedUser, seedWorkspace } from "./helpers";
+import { call, callJson, db as database, directory, seedUser, seedWorkspace } from "./helpers";
 import { cookieOf, linkTokenIn, postForm, sentSystemEmail, uniqueIp } from "./people-helpers";
 
 /** A workspace with an active owner, and the sign-in link emailed to them. */
@@ -25,6 +25,10 @@ async function signIn() {
 }
 
 const sessionToken = (cookie: string) => cookie.slice(cookie.indexOf("=") + 1);
+
+/** The session a cookie opens, found as the dashboard finds it: the directory, then DB. */
+const sessionOf = (cookie: string) =>
+  resolveSession(directory(), async () => database(), sessionToken(cookie), Date.now());
 
 describe("GET /login", () => {
   it("is a server-rendered form with a strict content security policy", async () => {
@@ -90,7 +94,7 @@ describe("magic links", () => {
       .first();
     expect(stored?.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(stored?.token_hash).not.toBe(sessionToken(cookie));
-    expect(await resolveSession(database(), sessionToken(cookie), Date.now())).toMatchObject({
+    expect(await sessionOf(cookie)).toMatchObject({
       accountId: ws.accountId,
       userId: user.id,
       role: "owner",
@@ -144,13 +148,13 @@ describe("sessions", () => {
     const makeAdmin = (id: string) =>
       env.DB.prepare("UPDATE users SET role = 'admin' WHERE id = ?").bind(id).run();
     await makeAdmin(user.id);
-    expect(await resolveSession(database(), sessionToken(cookie), Date.now())).toBeDefined();
+    expect(await sessionOf(cookie)).toBeDefined();
     const disabled = await call("PATCH", `/v1/users/${user.id}`, {
       token: ws.token,
       body: { status: "disabled" },
     });
     expect(disabled.status).toBe(200);
-    expect(await resolveSession(database(), sessionToken(cookie), Date.now())).toBeUndefined();
+    expect(await sessionOf(cookie)).toBeUndefined();
     const page = await (await call("GET", "/login", { headers: { Cookie: cookie } })).text();
     expect(page).not.toContain("Signed in");
     const rows = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?")
@@ -161,14 +165,14 @@ describe("sessions", () => {
     // Even a session row that survived (written before the disable) does not resolve.
     const second = await signIn();
     await env.DB.prepare("UPDATE users SET status = 'disabled' WHERE id = ?").bind(second.user.id).run();
-    expect(await resolveSession(database(), sessionToken(second.cookie), Date.now())).toBeUndefined();
+    expect(await sessionOf(second.cookie)).toBeUndefined();
 
     // Removing a user ends their sessions too (another owner remains).
     const third = await signIn();
     await seedUser(third.ws.accountId, { role: "owner" });
     await makeAdmin(third.user.id);
     expect((await call("DELETE", `/v1/users/${third.user.id}`, { token: third.ws.token })).status).toBe(200);
-    expect(await resolveSession(database(), sessionToken(third.cookie), Date.now())).toBeUndefined();
+    expect(await sessionOf(third.cookie)).toBeUndefined();
     expect(owner.id).toBeTruthy();
   });
 
@@ -180,13 +184,13 @@ describe("sessions", () => {
     const out = await postForm("/logout", {}, { Cookie: cookie });
     expect(out.status).toBe(303);
     expect(out.headers.get("Set-Cookie")).toMatch(/^__Host-session=;.*Max-Age=0/);
-    expect(await resolveSession(database(), sessionToken(cookie), Date.now())).toBeUndefined();
+    expect(await sessionOf(cookie)).toBeUndefined();
 
     const again = await signIn();
     await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE user_id = ?")
       .bind(Date.now() - 1, again.user.id)
       .run();
-    expect(await resolveSession(database(), sessionToken(again.cookie), Date.now())).toBeUndefined();
+    expect(await sessionOf(again.cookie)).toBeUndefined();
     expect(user.id).toBeTruthy();
   });
 

@@ -111,7 +111,7 @@ describe("users", () => {
     const ws = await seedWorkspace();
     const owner = await seedUser(ws.accountId, { role: "owner" });
     await seedUser(ws.accountId, { role: "owner", status: "disabled" });
-    const ctx = { db: db(), accountId: ws.accountId, now: Date.now() };
+    const ctx = { db: db(), env, accountId: ws.accountId, now: Date.now() };
     for (const body of [{ role: "admin" as const }, { status: "disabled" as const }]) {
       await expect(updateUser(ctx, "owner", owner.id, body)).rejects.toMatchObject({
         status: 409,

@@ -1,4 +1,4 @@
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * The directory database (binding `DIRECTORY`): only what must be found before the workspace is
@@ -22,3 +22,41 @@ export const keyHashes = sqliteTable("key_hashes", {
   tokenHash: text("token_hash").primaryKey(),
   accountId: text("account_id").notNull(),
 });
+
+/**
+ * A one-time token's hash → its workspace, until the token expires: what a dashboard session, a
+ * sign-in link and an invitation link are found by before their workspace is known. The expiry is
+ * the record's own (the shard still checks it); it lets the minute cron prune what no one can use.
+ */
+const tokenHashTable = (name: string) =>
+  sqliteTable(
+    name,
+    {
+      tokenHash: text("token_hash").primaryKey(),
+      accountId: text("account_id").notNull(),
+      expiresAt: integer("expires_at").notNull(),
+    },
+    (t) => [index(`${name}_expires`).on(t.expiresAt)],
+  );
+
+/** Dashboard sessions: the SHA-256 of a session cookie's token. */
+export const sessionHashes = tokenHashTable("session_hashes");
+
+/** Sign-in links (`/login/{token}`): the SHA-256 of the link's token. */
+export const signInHashes = tokenHashTable("sign_in_hashes");
+
+/** Invitation links (`/invitations/{token}`): the SHA-256 of the link's token (a resend replaces it). */
+export const invitationHashes = tokenHashTable("invitation_hashes");
+
+/**
+ * Every workspace a person (a user, by lowercase email) belongs to: where POST /login looks for
+ * the people to send a link to. The user's record (status, role) is in the workspace's shard.
+ */
+export const memberEmails = sqliteTable(
+  "member_emails",
+  {
+    email: text("email").notNull(),
+    accountId: text("account_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.email, t.accountId] })],
+);

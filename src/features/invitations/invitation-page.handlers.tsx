@@ -1,3 +1,5 @@
+import { directoryDb } from "../../db/directory/client";
+import { entering } from "../../lib/request-context-middleware";
 import { createRouter } from "../../lib/router";
 import { MessagePage } from "../sessions/login.pages";
 import { formOrigin, pageSecurity } from "../sessions/page-security";
@@ -16,7 +18,7 @@ invitationPageRouter
   .openapi(invitationPageRoute, async (c) => {
     const { token } = c.req.valid("param");
     const invitation = TOKEN_SHAPE.test(token)
-      ? await invitationForToken(c.var.ctx.db, token, c.var.ctx.now)
+      ? await invitationForToken(directoryDb(c.env), entering(c), token, c.var.ctx.now)
       : null;
     if (!invitation) return c.html(<MessagePage title="Invitation not valid" text={UNUSABLE} />, 410);
     return c.html(<InvitationPage {...invitation} action={`/invitations/${token}`} />, 200);
@@ -28,7 +30,9 @@ invitationPageRouter
       return c.html(<MessagePage title="Too many attempts" text="Wait 15 minutes and try again." />, 429);
     }
     const name = c.req.valid("form").name?.trim().slice(0, 200) || null;
-    const outcome = TOKEN_SHAPE.test(token) ? await acceptInvitation(ctx.db, token, name, ctx.now) : null;
+    const outcome = TOKEN_SHAPE.test(token)
+      ? await acceptInvitation(directoryDb(c.env), entering(c), token, name, ctx.now)
+      : null;
     if (outcome?.kind === "accepted") {
       startSession(c, outcome.session);
       return c.redirect("/dashboard", 303);

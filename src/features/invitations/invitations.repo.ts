@@ -26,8 +26,13 @@ export async function findPendingInvitationByEmail(db: Db, accountId: string, em
   return rows[0] ?? null;
 }
 
-export async function findInvitationByTokenHash(db: Db, tokenHash: string) {
-  const rows = await db.select().from(invitations).where(eq(invitations.tokenHash, tokenHash)).limit(1);
+/** The invitation of the workspace (which the directory named for this hash) with this link. */
+export async function findInvitationByTokenHash(db: Db, accountId: string, tokenHash: string) {
+  const rows = await db
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.tokenHash, tokenHash), eq(invitations.accountId, accountId)))
+    .limit(1);
   return rows[0] ?? null;
 }
 

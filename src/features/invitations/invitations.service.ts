@@ -1,11 +1,14 @@
 import { and, eq, gt, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { runBatch } from "../../db/client";
+import { directoryDb } from "../../db/directory/client";
+import { forgetTokenHashes, nameTokenHashes } from "../../db/directory/token-hashes";
 import { invitations } from "../../db/schema";
 import { randomBase64Url, sha256Hex } from "../../lib/crypto";
 import { conflict, notFound, teamMemberLimitReached } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { type OffsetParams, standardList } from "../../lib/pagination";
+import { afterResponse, type Defer } from "../../lib/request-context";
 import { isUniqueViolation } from "../../lib/unique-violation";
 import { findAccount } from "../accounts/accounts.repo";
 import { enqueueEmails } from "../emails/enqueue";
@@ -40,10 +43,18 @@ export const INVITATION_TTL_MS = 7 * 86_400_000;
 
 export interface InvitationContext {
   db: Db;
-  env: Pick<Env, "EMAIL_QUEUE" | "PUBLIC_BASE_URL" | "SYSTEM_FROM">;
+  env: Pick<Env, "DIRECTORY" | "EMAIL_QUEUE" | "PUBLIC_BASE_URL" | "SYSTEM_FROM">;
   accountId: string;
   now: number;
+  /** Where the request has one: a replaced link is forgotten in the directory after the response. */
+  defer?: Defer;
 }
+
+/** Forgets a link in the directory after the response: its invitation no longer opens with it, whatever is left there. */
+const forgetLinkLater = (ctx: InvitationContext, tokenHash: string) =>
+  afterResponse(ctx.defer, "invitations.forget_link_failed", { account_id: ctx.accountId }, () =>
+    forgetTokenHashes(directoryDb(ctx.env), "invitation", [tokenHash]),
+  );
 
 /** A fresh link token: 256 random bits; only its SHA-256 is stored. */
 async function newToken() {
@@ -67,6 +78,8 @@ async function invitationEmail(ctx: InvitationContext, row: InvitationRow, token
 /**
  * POST /v1/invitations: 409 for a member or a pending invitation, 429 at the team-member limit;
  * only an owner invites an owner (403). `inviter`: the user or API key inviting, and what it acts as.
+ * The link's hash is named in the directory before the invitation is written in the shard (so
+ * /invitations/{token} finds its workspace), and forgotten again when the invitation is refused.
  */
 export async function createInvitation(
   ctx: InvitationContext,
@@ -97,6 +110,10 @@ export async function createInvitation(
     seatAvailable(ctx.accountId, limit, ctx.now),
     hourHasRoom(ctx.accountId, ctx.now),
   ) as SQL;
+  const directory = directoryDb(ctx.env);
+  await nameTokenHashes(directory, "invitation", [
+    { tokenHash, accountId: ctx.accountId, expiresAt: row.expiresAt },
+  ]);
   let inserted: { results: unknown[] } | undefined;
   try {
     [, inserted] = await runBatch(ctx.db, [
@@ -106,11 +123,13 @@ export async function createInvitation(
       ...email.statements,
     ]);
   } catch (error) {
+    await forgetTokenHashes(directory, "invitation", [tokenHash]);
     // A concurrent invitation of the same email won the one-pending-per-email index.
     if (isUniqueViolation(error)) throw invitationPending(input.email);
     throw error;
   }
   if (!inserted?.results.length) {
+    await forgetTokenHashes(directory, "invitation", [tokenHash]);
     const sent = await emailsSentThisHour(ctx.db, ctx.accountId, ctx.now);
     throw sent >= INVITATION_EMAILS_PER_HOUR ? hourlyLimitReached(sent, ctx.now) : teamMemberLimitReached();
   }
@@ -153,7 +172,10 @@ const pendingWhere = (ctx: InvitationContext, id: string) =>
     gt(invitations.expiresAt, ctx.now),
   );
 
-/** DELETE /v1/invitations/{id}: revokes a pending invitation (its link stops working); frees its seat. */
+/**
+ * DELETE /v1/invitations/{id}: revokes a pending invitation (its link stops working); frees its
+ * seat. The link's name goes from the directory after the shard says revoked.
+ */
 export async function revokeInvitation(ctx: InvitationContext, id: string) {
   const row = await ownInvitation(ctx, id);
   const [updated] = await ctx.db
@@ -162,13 +184,15 @@ export async function revokeInvitation(ctx: InvitationContext, id: string) {
     .where(pendingWhere(ctx, id))
     .returning();
   if (!updated) throw notPending(row, ctx.now);
+  await forgetLinkLater(ctx, updated.tokenHash);
   return toInvitation(updated, ctx.now);
 }
 
 /**
  * POST /v1/invitations/{id}/resend: a new link (the old one stops working) and a new 7-day expiry,
  * at most MAX_RESENDS times, RESEND_COOLDOWN_MS after the last email, within the hourly limit; the
- * one conditional update checks all three, so concurrent resends cannot pass them.
+ * one conditional update checks all three, so concurrent resends cannot pass them. The new link is
+ * named in the directory first; then the one it replaced is forgotten (or, refused, the new one).
  */
 export async function resendInvitation(ctx: InvitationContext, id: string) {
   const row = await ownInvitation(ctx, id);
@@ -181,6 +205,10 @@ export async function resendInvitation(ctx: InvitationContext, id: string) {
     updatedAt: ctx.now,
   };
   const email = await invitationEmail(ctx, renewed, token);
+  const directory = directoryDb(ctx.env);
+  await nameTokenHashes(directory, "invitation", [
+    { tokenHash, accountId: ctx.accountId, expiresAt: renewed.expiresAt },
+  ]);
   const [updated] = await runBatch(ctx.db, [
     ctx.db
       .update(invitations)
@@ -193,6 +221,8 @@ export async function resendInvitation(ctx: InvitationContext, id: string) {
       .where(
         and(
           pendingWhere(ctx, id),
+          // The link replaced is the one read, so the one forgotten below.
+          eq(invitations.tokenHash, row.tokenHash),
           lt(invitations.resendCount, MAX_RESENDS),
           lte(invitations.updatedAt, ctx.now - RESEND_COOLDOWN_MS),
           hourHasRoom(ctx.accountId, ctx.now),
@@ -202,7 +232,9 @@ export async function resendInvitation(ctx: InvitationContext, id: string) {
     countSentStatement(ctx.accountId, ctx.now, email.written),
     ...email.statements,
   ]);
-  if (!updated?.results.length) throw await resendRefusal(ctx, id);
+  const replaced = Boolean(updated?.results.length);
+  await forgetLinkLater(ctx, replaced ? row.tokenHash : tokenHash);
+  if (!replaced) throw await resendRefusal(ctx, id);
   await enqueueEmails(ctx.env.EMAIL_QUEUE, [email.row], ctx.now);
   return toInvitation(renewed, ctx.now);
 }

@@ -1,14 +1,14 @@
-import { sha256Hex } from "../../lib/crypto";
+import { directoryDb } from "../../db/directory/client";
 import { describeError, log } from "../../lib/logger";
+import { entering, reaching } from "../../lib/request-context-middleware";
 import { createRouter } from "../../lib/router";
 import { isValidAddress } from "../../mail/address";
 import { ConfirmSignInPage, LinkSentPage, LoginPage, MessagePage } from "./login.pages";
 import { linkPageRoute, loginPageRoute, logoutRoute, requestLinkRoute, useLinkRoute } from "./login.routes";
-import { sendSignInLinks, signInWithLink } from "./login.service";
+import { sendSignInLinks, signInWithLink, usableLink } from "./login.service";
 import { formOrigin, pageSecurity } from "./page-security";
 import { admitSignInAttempt, clientIp } from "./rate-limit";
 import { endSession, startSession, TOKEN_SHAPE, withSession } from "./session";
-import { findUsableLoginToken } from "./sessions.repo";
 
 const TOO_MANY = "Too many sign-in attempts. Wait 15 minutes and try again.";
 const UNUSABLE = "This sign-in link was used already, has expired, or is not valid. Ask for a new one.";
@@ -30,8 +30,9 @@ loginRouter
     if (!(await admitSignInAttempt(ctx.db, { email, ip }, ctx.now))) {
       return c.html(<MessagePage title="Too many attempts" text={TOO_MANY} />, 429);
     }
+    const login = { directory: directoryDb(c.env), workspaceDb: reaching(c), env: ctx.env, now: ctx.now };
     ctx.defer(
-      sendSignInLinks(ctx, email).catch((error: unknown) =>
+      sendSignInLinks(login, email).catch((error: unknown) =>
         log.error("login.link_failed", describeError(error)),
       ),
     );
@@ -40,7 +41,7 @@ loginRouter
   .openapi(linkPageRoute, async (c) => {
     const { token } = c.req.valid("param");
     const link = TOKEN_SHAPE.test(token)
-      ? await findUsableLoginToken(c.var.ctx.db, await sha256Hex(token), c.var.ctx.now)
+      ? await usableLink(directoryDb(c.env), entering(c), token, c.var.ctx.now)
       : null;
     if (!link) return c.html(<MessagePage title="Link not valid" text={UNUSABLE} />, 410);
     return c.html(
@@ -54,7 +55,9 @@ loginRouter
     if (!(await admitSignInAttempt(ctx.db, { ip: clientIp(c.req.header("CF-Connecting-IP")) }, ctx.now))) {
       return c.html(<MessagePage title="Too many attempts" text={TOO_MANY} />, 429);
     }
-    const session = TOKEN_SHAPE.test(token) ? await signInWithLink(ctx.db, token, ctx.now) : null;
+    const session = TOKEN_SHAPE.test(token)
+      ? await signInWithLink(directoryDb(c.env), entering(c), token, ctx.now)
+      : null;
     if (!session) return c.html(<MessagePage title="Link not valid" text={UNUSABLE} />, 410);
     startSession(c, session);
     return c.redirect("/dashboard", 303);

@@ -1,64 +1,112 @@
 import { type Db, runBatch, type Statement } from "../../db/client";
+import type { DirectoryDb } from "../../db/directory/client";
+import { workspacesOfMemberEmail } from "../../db/directory/member-emails";
+import { nameTokenHashes, workspaceOfTokenHash } from "../../db/directory/token-hashes";
 import { loginTokens } from "../../db/schema";
 import { randomBase64Url, sha256Hex } from "../../lib/crypto";
-import { findAccount } from "../accounts/accounts.repo";
-import type { EmailRow } from "../emails/emails.repo";
+import type { WorkspaceDbOf } from "../../lib/request-context-middleware";
+import { mayAct } from "../../lib/workspace-gate";
 import { enqueueEmails } from "../emails/enqueue";
 import { systemEmail } from "../emails/system-mail";
-import { activeUsersByEmail } from "../users/users.repo";
+import { activeUserByEmail } from "../users/users.repo";
 import { LOGIN_TTL_MS, loginLink } from "./login-link";
 import { loginMail } from "./login-mail";
-import { newSession } from "./session";
-import { consumeLoginToken } from "./sessions.repo";
+import { openSession } from "./session";
+import { consumeLoginToken, findUsableLoginToken } from "./sessions.repo";
 
 export interface LoginContext {
-  db: Db;
+  directory: DirectoryDb;
+  /** Each workspace's shard, the request's own workspace left as it is. */
+  workspaceDb: WorkspaceDbOf;
   env: Pick<Env, "EMAIL_QUEUE" | "PUBLIC_BASE_URL" | "SYSTEM_FROM">;
   now: number;
 }
 
+type Person = NonNullable<Awaited<ReturnType<typeof activeUserByEmail>>>;
+
 /**
- * Emails a one-time link to every active user with this email (one per workspace they belong to).
+ * Emails a one-time link to every active user with this email, one per workspace that may act:
+ * the directory names the workspaces the email belongs to, each workspace's shard holds the user.
  * The caller answers the same page whether or not any exists, and runs this after the response,
  * so neither the answer nor its timing tells who is a user.
  */
 export async function sendSignInLinks(ctx: LoginContext, email: string): Promise<void> {
-  const people = await activeUsersByEmail(ctx.db, email);
-  if (people.length === 0) return;
-  const statements: Statement[] = [];
-  const rows: EmailRow[] = [];
-  for (const person of people) {
-    const token = randomBase64Url(32);
-    statements.push(
-      ctx.db.insert(loginTokens).values({
-        tokenHash: await sha256Hex(token),
-        accountId: person.accountId,
-        userId: person.id,
-        expiresAt: ctx.now + LOGIN_TTL_MS,
-        createdAt: ctx.now,
+  const found = await Promise.all(
+    (await workspacesOfMemberEmail(ctx.directory, email)).map(async (accountId) => {
+      const db = await ctx.workspaceDb(accountId);
+      const person = db && (await activeUserByEmail(db, accountId, email));
+      return db && person && mayAct(person.workspaceStatus) ? { accountId, db, person } : null;
+    }),
+  );
+  const links = await Promise.all(
+    found
+      .flatMap((each) => (each ? [each] : []))
+      .map(async (each) => {
+        const token = randomBase64Url(32);
+        return { ...each, token, tokenHash: await sha256Hex(token), expiresAt: ctx.now + LOGIN_TTL_MS };
       }),
-    );
-    const workspace = await findAccount(ctx.db, person.accountId);
-    const mail = loginMail(
-      person.email,
-      workspace?.name ?? "your workspace",
-      loginLink(ctx.env.PUBLIC_BASE_URL, token),
-    );
-    const sent = systemEmail(ctx.db, ctx.env, person.accountId, mail, ctx.now);
-    statements.push(...sent.statements);
-    rows.push(sent.row);
-  }
-  // The link and its email commit together: no link exists that was not sent, and no email a dead link.
-  await runBatch(ctx.db, statements);
-  await enqueueEmails(ctx.env.EMAIL_QUEUE, rows, ctx.now);
+  );
+  // Every link named at once (one round trip), before any is written in its shard.
+  await nameTokenHashes(
+    ctx.directory,
+    "signIn",
+    links.map(({ tokenHash, accountId, expiresAt }) => ({ tokenHash, accountId, expiresAt })),
+  );
+  // Each workspace's link and email in its own shard's batch; the workspaces in parallel.
+  await Promise.all(links.map((link) => sendLink(ctx, link)));
 }
 
-/** POST /login/{token}: uses the link up and opens a session; null when the link cannot be used. */
-export async function signInWithLink(db: Db, token: string, now: number) {
-  const used = await consumeLoginToken(db, await sha256Hex(token), now);
-  if (!used) return null;
-  const session = await newSession(used.userId, now);
-  const [inserted] = await runBatch(db, session.statements);
+/** One workspace's link: the link and its email commit together, so no link exists that was not sent, and no email a dead link. */
+async function sendLink(
+  ctx: LoginContext,
+  link: { accountId: string; db: Db; person: Person; token: string; tokenHash: string; expiresAt: number },
+) {
+  const { accountId, db, person } = link;
+  const mail = loginMail(person.email, person.workspace, loginLink(ctx.env.PUBLIC_BASE_URL, link.token));
+  const sent = systemEmail(db, ctx.env, accountId, mail, ctx.now);
+  const statements: Statement[] = [
+    db.insert(loginTokens).values({
+      tokenHash: link.tokenHash,
+      accountId,
+      userId: person.id,
+      expiresAt: link.expiresAt,
+      createdAt: ctx.now,
+    }),
+    ...sent.statements,
+  ];
+  await runBatch(db, statements);
+  await enqueueEmails(ctx.env.EMAIL_QUEUE, [sent.row], ctx.now);
+}
+
+/** The workspace a sign-in link names in the directory, and that workspace's shard; null when unknown. */
+async function linkHome(directory: DirectoryDb, enter: WorkspaceDbOf, tokenHash: string) {
+  const named = await workspaceOfTokenHash(directory, "signIn", tokenHash);
+  const db = named && (await enter(named.accountId));
+  return db && named ? { db, accountId: named.accountId } : null;
+}
+
+/** GET /login/{token}: what the link's page shows, while the link can be used; null otherwise. */
+export async function usableLink(directory: DirectoryDb, enter: WorkspaceDbOf, token: string, now: number) {
+  const tokenHash = await sha256Hex(token);
+  const home = await linkHome(directory, enter, tokenHash);
+  return home && findUsableLoginToken(home.db, home.accountId, tokenHash, now);
+}
+
+/**
+ * POST /login/{token}: uses the link up in its workspace's shard and opens a session there; null
+ * when the link cannot be used. The link's name stays in the directory until it expires (the
+ * minute cron prunes it): a used link opens nothing.
+ */
+export async function signInWithLink(
+  directory: DirectoryDb,
+  enter: WorkspaceDbOf,
+  token: string,
+  now: number,
+) {
+  const tokenHash = await sha256Hex(token);
+  const home = await linkHome(directory, enter, tokenHash);
+  const used = home && (await consumeLoginToken(home.db, home.accountId, tokenHash, now));
+  if (!home || !used) return null;
   // Disabled between the two writes: the session was not written.
-  return inserted?.meta.changes ? session : null;
+  return openSession(directory, home.db, home.accountId, used.userId, now);
 }

@@ -1,7 +1,6 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { users } from "../../db/schema";
-import { mayActSql } from "../../lib/workspace-gate";
+import { accounts, users } from "../../db/schema";
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
@@ -65,16 +64,18 @@ export async function findUserByEmail(db: Db, accountId: string, email: string) 
 }
 
 /**
- * Every active user with this (lowercase) email, one per workspace that may act: who may sign in
- * with it. A suspended workspace's people are not among them, so POST /login sends them nothing.
+ * The active user with this (lowercase) email in the workspace, with the workspace's name and
+ * status, in one read: who may sign in there (POST /login, which found the workspace in the
+ * directory). The caller reads the workspace gate from `workspaceStatus`.
  */
-export function activeUsersByEmail(db: Db, email: string) {
-  return db
-    .select()
+export async function activeUserByEmail(db: Db, accountId: string, email: string) {
+  const rows = await db
+    .select({ id: users.id, email: users.email, workspace: accounts.name, workspaceStatus: accounts.status })
     .from(users)
-    .where(and(eq(users.email, email), eq(users.status, "active"), mayActSql(users.accountId)))
-    .orderBy(asc(users.createdAt))
-    .limit(20);
+    .innerJoin(accounts, eq(accounts.id, users.accountId))
+    .where(and(eq(users.accountId, accountId), eq(users.email, email), eq(users.status, "active")))
+    .limit(1);
+  return rows[0] ?? null;
 }
 
 /**

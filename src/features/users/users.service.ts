@@ -1,5 +1,7 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { type Db, runBatch } from "../../db/client";
+import { directoryDb } from "../../db/directory/client";
+import { forgetMemberEmail, nameMemberEmail } from "../../db/directory/member-emails";
 import { loginTokens, sessions, tickets, users } from "../../db/schema";
 import { AppError, conflict, notFound, teamMemberLimitReached } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -23,6 +25,11 @@ export interface PeopleContext {
   db: Db;
   accountId: string;
   now: number;
+}
+
+/** What adds or removes people: the directory names every workspace a person's email belongs to. */
+export interface TeamContext extends PeopleContext {
+  env: Pick<Env, "DIRECTORY">;
 }
 
 const lastOwner = () =>
@@ -63,8 +70,12 @@ export async function assertNewPerson(ctx: PeopleContext, email: string) {
     throw invitationPending(email);
 }
 
-/** POST /v1/members: the user exists at once, if a seat is free; only an owner adds an owner. */
-export async function addMember(ctx: PeopleContext, actor: TeamActor, input: AddMemberInput) {
+/**
+ * POST /v1/members: the user exists at once, if a seat is free; only an owner adds an owner. The
+ * email is named in the directory first (POST /login finds the workspace there); a refused add
+ * leaves the name, which finds no user and goes if the email is ever removed from the workspace.
+ */
+export async function addMember(ctx: TeamContext, actor: TeamActor, input: AddMemberInput) {
   assertMayGrant(actor, input.role);
   await assertNewPerson(ctx, input.email);
   const limit = await teamMemberLimit(ctx.db, ctx.accountId);
@@ -77,6 +88,7 @@ export async function addMember(ctx: PeopleContext, actor: TeamActor, input: Add
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
+  await nameMemberEmail(directoryDb(ctx.env), row.email, ctx.accountId);
   let inserted: Array<{ id: string }>;
   try {
     inserted = await ctx.db.all<{ id: string }>(
@@ -139,11 +151,12 @@ async function refusal(
 
 /**
  * DELETE: the user goes, with their sessions and sign-in links (cascade), and every ticket
- * assigned to them is unassigned in the same batch. Only an owner removes an owner (403); the
- * last active owner stays (409).
+ * assigned to them is unassigned in the same batch; then their email's name in the directory (the
+ * names of their sessions and links open nothing now, and the minute cron prunes them as they
+ * expire). Only an owner removes an owner (403); the last active owner stays (409).
  */
-export async function removeUser(ctx: PeopleContext, actor: TeamActor, id: string) {
-  await ownUser(ctx, id);
+export async function removeUser(ctx: TeamContext, actor: TeamActor, id: string) {
+  const user = await ownUser(ctx, id);
   const ownerOnly =
     actor === "owner" ? sql`1` : sql`NOT EXISTS (SELECT 1 FROM users WHERE id = ${id} AND role = 'owner')`;
   const guard = and(notLastOwner(ctx.accountId, id), ownerOnly) as SQL;
@@ -155,6 +168,7 @@ export async function removeUser(ctx: PeopleContext, actor: TeamActor, id: strin
     ctx.db.delete(users).where(and(eq(users.id, id), eq(users.accountId, ctx.accountId), guard)),
   ]);
   if (!removed?.meta.changes) await refusal(ctx, actor, id, true);
+  await forgetMemberEmail(directoryDb(ctx.env), user.email, ctx.accountId);
   return { id, deleted: true as const };
 }
 

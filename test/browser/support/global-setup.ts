@@ -4,6 +4,7 @@
  * Chromium the Worker is not started and the tests are skipped with one loud line.
  */
 import type { TestProject } from "vitest/node";
+import { memberEmailSql } from "../../../scripts/lib/people";
 import { workspaceSql } from "../../../scripts/lib/workspace";
 import { startWorker, WORKER_SECRETS } from "../../../smtp-relay/test/support/running-worker";
 import { randomBase64Url, sha256Hex } from "../../../src/lib/crypto";
@@ -42,7 +43,7 @@ export default async function setup(project: TestProject) {
   );
   const people = await peopleSql(workspace.account_id, workspace.user_id);
   const worker = await startWorker(
-    { db: `${sql}\n${people.sql}`, directory: directorySql },
+    { db: `${sql}\n${people.sql}`, directory: `${directorySql}\n${people.directorySql}` },
     { ENVIRONMENT: "development" },
   );
   const context: BrowserTestContext = {
@@ -58,20 +59,29 @@ export default async function setup(project: TestProject) {
   return () => worker.stop();
 }
 
-/** An admin and an agent beside the owner, and a 14-day session for each of the three. */
+/**
+ * An admin and an agent beside the owner, and a 14-day session for each of the three: the rows of
+ * `DB` (`sql`) and the directory's names of the two emails and three sessions (`directorySql`).
+ */
 async function peopleSql(accountId: string, ownerId: string) {
   const now = Date.now();
+  const expiresAt = now + 14 * 86_400_000;
   const users = { owner: ownerId, admin: newId("usr"), agent: newId("usr") };
   const lines = (["admin", "agent"] as const).map(
     (role) =>
       `INSERT INTO users (id, account_id, email, name, role, status, created_at, updated_at) VALUES ('${users[role]}', '${accountId}', '${role}@example.com', '${role === "admin" ? "Ada Admin" : "Alan Agent"}', '${role}', 'active', ${now}, ${now});`,
   );
+  const named = (["admin", "agent"] as const).map((role) => memberEmailSql(`${role}@example.com`, accountId));
   const sessions = { owner: "", admin: "", agent: "" };
   for (const role of ["owner", "admin", "agent"] as const) {
     sessions[role] = randomBase64Url(32);
+    const hash = await sha256Hex(sessions[role]);
     lines.push(
-      `INSERT INTO sessions (token_hash, account_id, user_id, expires_at, created_at) VALUES ('${await sha256Hex(sessions[role])}', '${accountId}', '${users[role]}', ${now + 14 * 86_400_000}, ${now});`,
+      `INSERT INTO sessions (token_hash, account_id, user_id, expires_at, created_at) VALUES ('${hash}', '${accountId}', '${users[role]}', ${expiresAt}, ${now});`,
+    );
+    named.push(
+      `INSERT INTO session_hashes (token_hash, account_id, expires_at) VALUES ('${hash}', '${accountId}', ${expiresAt});`,
     );
   }
-  return { sql: lines.join("\n"), sessions };
+  return { sql: lines.join("\n"), directorySql: named.join("\n"), sessions };
 }
