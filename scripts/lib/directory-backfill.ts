@@ -20,12 +20,12 @@ function copy(target: Target, readSql: string, table: string, columns: string[])
 }
 
 /**
- * Names in the directory every workspace of `DB`, and the API key hashes it holds, that the
- * directory does not name yet: the workspaces made before there was a directory all live in
- * `DB`. Idempotent (INSERT OR IGNORE), so `npm start` runs it at every start and `npm run deploy`
- * before and after the Worker it deploys begins to read the directory.
+ * Names in the directory every workspace of `DB`, and the API key hashes and inbox addresses it
+ * holds, that the directory does not name yet: the workspaces made before there was a directory
+ * all live in `DB`. Idempotent (INSERT OR IGNORE), so `npm start` runs it at every start and
+ * `npm run deploy` before and after the Worker it deploys begins to read the directory.
  */
-export function backfillDirectory(target: Target): { workspaces: number; keys: number } {
+export function backfillDirectory(target: Target): { workspaces: number; keys: number; inboxes: number } {
   const workspaces = copy(
     target,
     "SELECT id AS account_id, 'DB' AS shard, created_at FROM accounts;",
@@ -36,5 +36,12 @@ export function backfillDirectory(target: Target): { workspaces: number; keys: n
     "token_hash",
     "account_id",
   ]);
-  return { workspaces, keys };
+  // An address already claimed (by this inbox, or by a claim made since) keeps its claim.
+  const inboxes = copy(
+    target,
+    "SELECT lower(email_address) AS address, account_id, id AS inbox_id, updated_at AS claimed_at FROM inboxes;",
+    "inbox_addresses",
+    ["address", "account_id", "inbox_id", "claimed_at"],
+  );
+  return { workspaces, keys, inboxes };
 }

@@ -1,4 +1,4 @@
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * The directory database (binding `DIRECTORY`): only what must be found before the workspace is
@@ -22,3 +22,20 @@ export const keyHashes = sqliteTable("key_hashes", {
   tokenHash: text("token_hash").primaryKey(),
   accountId: text("account_id").notNull(),
 });
+
+/**
+ * Inbox addresses (lowercase) → the inbox and its workspace: inbound mail is routed by them, and
+ * the primary key makes each unique across the service. `claimed_at` tells a claim still being
+ * written to its shard from one a crash left behind (inbox-addresses.ts). By inbox id for the
+ * public contact form, which knows only the inbox.
+ */
+export const inboxAddresses = sqliteTable(
+  "inbox_addresses",
+  {
+    address: text("address").primaryKey(),
+    accountId: text("account_id").notNull(),
+    inboxId: text("inbox_id").notNull(),
+    claimedAt: integer("claimed_at").notNull(),
+  },
+  (t) => [index("inbox_addresses_inbox_id").on(t.inboxId)],
+);
