@@ -100,7 +100,8 @@ if (ensureDevVars()) console.log("Wrote .dev.vars with fresh secrets.");
 else if (ensureRelayToken()) console.log("Added RELAY_TOKEN to .dev.vars for the SMTP relay.");
 buildAssets();
 for (const { binding } of d1Databases()) runWrangler(["d1", "migrations", "apply", binding, "--local"]);
-// State from before the directory existed: its workspaces, keys and people are named there (idempotent).
+// State from before the directory existed: its workspaces, keys, people and inbox addresses are
+// named there (idempotent).
 backfillDirectory("local");
 const workspace = await ensureDevWorkspace();
 

@@ -27,13 +27,14 @@ export interface Backfilled {
   signInLinks: number;
   invitations: number;
   memberEmails: number;
+  inboxes: number;
 }
 
 /**
  * Names in the directory every workspace of `DB`, and what it holds that is found before its
  * workspace is known, that the directory does not name yet: the workspaces made before there was
  * a directory all live in `DB`. API keys, unexpired sessions and sign-in links, pending
- * invitations' links and every user's email. Idempotent (INSERT OR IGNORE), so `npm start` runs it
+ * invitations' links, every user's email and every inbox address. Idempotent (INSERT OR IGNORE), so `npm start` runs it
  * at every start and `npm run deploy` before and after the Worker it deploys begins to read the
  * directory.
  */
@@ -68,5 +69,12 @@ export function backfillDirectory(target: Target, now = Date.now()): Backfilled 
     "email",
     "account_id",
   ]);
-  return { workspaces, keys, sessions, signInLinks, invitations, memberEmails };
+  // An address already claimed (by this inbox, or by a claim made since) keeps its claim.
+  const inboxes = copy(
+    target,
+    "SELECT lower(email_address) AS address, account_id, id AS inbox_id, updated_at AS claimed_at FROM inboxes;",
+    "inbox_addresses",
+    ["address", "account_id", "inbox_id", "claimed_at"],
+  );
+  return { workspaces, keys, sessions, signInLinks, invitations, memberEmails, inboxes };
 }

@@ -183,10 +183,11 @@ export async function handleEmail(
   execution: ExecutionContext,
 ): Promise<Outcome> {
   if (message.rawSize > MAX_INBOUND_BYTES) return reject(message, TOO_LARGE);
-  const db = createDb(env.DB);
-  const route = await routeRecipient(db, env.ENCRYPTION_KEY, message.to);
+  const route = await routeRecipient(env, env.ENCRYPTION_KEY, message.to);
   if (route.kind === "reject") return reject(message, route.reason);
   if (route.kind === "bounce") {
+    // Found by the email's id alone, before its workspace is known: in `DB`, where every email is so far.
+    const db = createDb(env.DB);
     const email = await emailById(db, route.emailId);
     const key = `reports/${route.emailId}/${crypto.randomUUID()}.eml`;
     return keptWhile(env, message, key, async (raw) =>
@@ -198,7 +199,7 @@ export async function handleEmail(
     );
   }
   const ctx: InboundContext = {
-    db,
+    db: route.db,
     env,
     accountId: route.inbox.accountId,
     now: Date.now(),

@@ -10,14 +10,6 @@ import {
   ticketView,
 } from "../features/tickets/tickets.repo";
 
-/**
- * The inboxes these addresses belong to. Not scoped to a workspace, as nothing else here is:
- * mail arrives before anyone is known, and inbox addresses are unique across the service.
- */
-export function findInboxesByAddress(db: Db, addresses: string[]) {
-  return db.select().from(inboxes).where(inArray(inboxes.emailAddress, addresses)).limit(addresses.length);
-}
-
 /** What receiving a mail reads before it decides anything: `mailReads`' question. */
 export interface MailQuestion {
   /** Sender, envelope sender and X-Loop addresses, lowercase: which are this workspace's inboxes? */

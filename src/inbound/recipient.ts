@@ -1,14 +1,22 @@
-import type { Db } from "../db/client";
-import type { InboxRow } from "../features/inboxes/inboxes.repo";
+import { createDb, type Db } from "../db/client";
+import { directoryDb } from "../db/directory/client";
+import { type AddressHolder, holdersOf } from "../db/directory/inbox-addresses";
+import { shardD1 } from "../db/shards";
+import { findInbox, type InboxRow } from "../features/inboxes/inboxes.repo";
 import { BOUNCE_LOCAL_PART, verifyBounceToken } from "../mail/bounce-address";
 import { verifyReplyToken } from "../mail/reply-token";
-import { findInboxesByAddress } from "./inbound.repo";
+
+/** An inbox a recipient leads to, and its workspace's shard (where the mail is stored). */
+interface Mailbox {
+  inbox: InboxRow;
+  db: Db;
+}
 
 /** Where an envelope recipient leads. */
 export type Route =
-  | { kind: "inbox"; inbox: InboxRow }
+  | ({ kind: "inbox" } & Mailbox)
   /** A reply address `<local>+<token>@<domain>` whose signed token names `ticketId`. */
-  | { kind: "reply"; inbox: InboxRow; ticketId: string }
+  | ({ kind: "reply"; ticketId: string } & Mailbox)
   /**
    * The bounce address `bounces+<token>@<domain>` (VERP) whose signed token names `emailId` and,
    * unless it is an email-only token from before per-recipient envelopes, one recipient's tag.
@@ -35,22 +43,40 @@ async function bounceRoute(secret: string, address: string, token: string): Prom
 }
 
 /**
+ * The inbox the directory names for `address`, read in its workspace's shard scoped by that
+ * workspace; null when the directory names none, or its claim is not (or no longer) the inbox's
+ * address there: the shard has the last word.
+ */
+async function mailboxAt(env: object, holders: AddressHolder[], address: string): Promise<Mailbox | null> {
+  const holder = holders.find((h) => h.address === address);
+  if (!holder) return null;
+  const db = createDb(shardD1(env, holder.shard));
+  const inbox = await findInbox(db, holder.accountId, holder.inboxId);
+  return inbox?.emailAddress === address ? { inbox, db } : null;
+}
+
+/**
  * Routes the envelope recipient (RCPT TO). An inbox's own address first, since an address may
  * hold a `+` of its own; then `<local>+<token>@<domain>` of an inbox, whose token must verify:
  * a guessed or altered one is refused, so nobody can post into a ticket that is not theirs; then
  * the bounce address, whose token must verify too (a forged one could mark anyone bounced).
+ * Inboxes are found through the directory (both candidates in one round trip), then read in their
+ * workspace's shard (one more).
  */
-export async function routeRecipient(db: Db, secret: string, rcptTo: string): Promise<Route> {
+export async function routeRecipient(
+  env: Pick<Env, "DIRECTORY">,
+  secret: string,
+  rcptTo: string,
+): Promise<Route> {
   const address = rcptTo.trim().toLowerCase();
   const at = address.lastIndexOf("@");
   const plus = address.lastIndexOf("+", at);
   const baseAddress = at > 0 && plus > 0 ? `${address.slice(0, plus)}${address.slice(at)}` : null;
-  // Both candidates in one round trip: the address itself, and the inbox a plus-address is of.
-  const found = await findInboxesByAddress(db, baseAddress ? [address, baseAddress] : [address]);
-  const inbox = found.find((i) => i.emailAddress === address);
-  if (inbox) return { kind: "inbox", inbox };
+  const holders = await holdersOf(directoryDb(env), baseAddress ? [address, baseAddress] : [address]);
+  const mailbox = await mailboxAt(env, holders, address);
+  if (mailbox) return { kind: "inbox", ...mailbox };
   if (!baseAddress) return unknown(address);
-  const base = found.find((i) => i.emailAddress === baseAddress);
+  const base = await mailboxAt(env, holders, baseAddress);
   if (!base && address.slice(0, plus) === BOUNCE_LOCAL_PART)
     return bounceRoute(secret, address, address.slice(plus + 1, at));
   if (!base) return unknown(address);
@@ -58,8 +84,8 @@ export async function routeRecipient(db: Db, secret: string, rcptTo: string): Pr
   if (!ticketId) {
     return {
       kind: "reject",
-      reason: `The reply address ${address} is not valid (it was altered or never issued); write to ${base.emailAddress} instead.`,
+      reason: `The reply address ${address} is not valid (it was altered or never issued); write to ${base.inbox.emailAddress} instead.`,
     };
   }
-  return { kind: "reply", inbox: base, ticketId };
+  return { kind: "reply", ...base, ticketId };
 }

@@ -132,7 +132,8 @@ export async function sendingWorkspace(
 
 /**
  * An inbox row for tests that need one without going through the inbox API; as the API would, it
- * belongs to the account's verified connection of its domain (made when the account has none).
+ * belongs to the account's verified connection of its domain (made when the account has none), and
+ * its address is claimed in the directory first (inbound mail and the contact form find it there).
  */
 export async function seedInbox(
   accountId: string,
@@ -149,6 +150,13 @@ export async function seedInbox(
     createdAt: Date.now(),
     updatedAt: Date.now(),
   };
+  const { claimAddress } = await import("../../src/db/directory/inbox-addresses");
+  const holder = await claimAddress(
+    directory(),
+    { address: emailAddress, accountId, inboxId: row.id },
+    row.createdAt,
+  );
+  if (holder) throw new Error(`seedInbox: ${emailAddress} is claimed already`);
   await db().insert(inboxes).values(row);
   return row;
 }

@@ -12,16 +12,20 @@ import {
   ticketsOf,
 } from "./inbound-helpers";
 
-/** Round trips to D1 (a batch, or one statement's run/all/first/raw) and calls to R2, as made. */
+/**
+ * Round trips to D1 (a batch, or one statement's run/all/first/raw) and calls to R2, as made: `d1`
+ * to the workspace's shard, `directory` to the directory (where the recipient's inbox is found).
+ */
 interface Calls {
   d1: number;
+  directory: number;
   r2: string[];
 }
 
 const RUNS = new Set(["run", "all", "first", "raw"]);
 
-/** `db` counting every round trip into `calls`; statements it prepares count when they run alone. */
-function countingD1(db: D1Database, calls: Calls): D1Database {
+/** `db` counting every round trip into `calls[counter]`; statements it prepares count when they run alone. */
+function countingD1(db: D1Database, calls: Calls, counter: "d1" | "directory" = "d1"): D1Database {
   const unwrapped = new WeakMap<object, D1PreparedStatement>();
   const statement = (real: D1PreparedStatement): D1PreparedStatement => {
     const wrapped = new Proxy(real, {
@@ -29,7 +33,7 @@ function countingD1(db: D1Database, calls: Calls): D1Database {
         if (property === "bind") return (...values: unknown[]) => statement(target.bind(...values));
         const value = Reflect.get(target, property);
         if (typeof value !== "function") return value;
-        if (typeof property === "string" && RUNS.has(property)) calls.d1++;
+        if (typeof property === "string" && RUNS.has(property)) calls[counter]++;
         return value.bind(target);
       },
     });
@@ -41,12 +45,12 @@ function countingD1(db: D1Database, calls: Calls): D1Database {
       if (property === "prepare") return (query: string) => statement(target.prepare(query));
       if (property === "batch")
         return (statements: D1PreparedStatement[]) => {
-          calls.d1++;
+          calls[counter]++;
           return target.batch(statements.map((s) => unwrapped.get(s) ?? s));
         };
       const value = Reflect.get(target, property);
       if (typeof value !== "function") return value;
-      if (property === "exec") calls.d1++;
+      if (property === "exec") calls[counter]++;
       return value.bind(target);
     },
   });
@@ -85,9 +89,14 @@ function lateFailingPuts(bucket: R2Bucket, calls: Calls, afterD1: number): R2Buc
 
 /** Delivers `raw` to handleEmail with D1 and R2 counted (a fresh binding: nothing cached from before). */
 async function countedDelivery(raw: string, to: string, options: { failingPuts?: boolean } = {}) {
-  const calls: Calls = { d1: 0, r2: [] };
+  const calls: Calls = { d1: 0, directory: 0, r2: [] };
   const bucket = options.failingPuts ? lateFailingPuts(env.FILES, calls, 2) : env.FILES;
-  const counted = { ...env, DB: countingD1(env.DB, calls), FILES: countingR2(bucket, calls) };
+  const counted = {
+    ...env,
+    DB: countingD1(env.DB, calls),
+    DIRECTORY: countingD1(env.DIRECTORY, calls, "directory"),
+    FILES: countingR2(bucket, calls),
+  };
   const { message, rejection } = await emailMessage(raw, { to });
   const execution = createExecutionContext();
   await handleEmail(message as unknown as ForwardableEmailMessage, counted, execution);
@@ -97,7 +106,7 @@ async function countedDelivery(raw: string, to: string, options: { failingPuts?:
 }
 
 describe("the D1 round trips and R2 calls of storing one inbound mail", () => {
-  it("a new conversation from a new customer: the route, the reads, the customer and number, the commit", async () => {
+  it("a new conversation from a new customer: the route (directory, then inbox), the reads, the customer and number, the commit", async () => {
     const { ws, inbox } = await inboundWorkspace();
     const raw = fill(FIXTURES.plainText, { TO: inbox.emailAddress });
     const calls = await countedDelivery(raw, inbox.emailAddress);
@@ -105,10 +114,10 @@ describe("the D1 round trips and R2 calls of storing one inbound mail", () => {
     const [ticket, ...others] = await ticketsOf(ws.token);
     expect(others).toEqual([]);
     expect(ticket).toMatchObject({ subject: "Printer on fire", message_count: 1 });
-    expect(calls).toEqual({ d1: 4, r2: ["put"] });
+    expect(calls).toEqual({ d1: 4, directory: 1, r2: ["put"] });
   });
 
-  it("a reply by In-Reply-To from a known customer: the route, the reads, the commit", async () => {
+  it("a reply by In-Reply-To from a known customer: the route (directory, then inbox), the reads, the commit", async () => {
     const { ws, inbox } = await inboundWorkspace();
     const firstId = crypto.randomUUID();
     await countedDelivery(
@@ -126,7 +135,7 @@ describe("the D1 round trips and R2 calls of storing one inbound mail", () => {
     const [ticket, ...others] = await ticketsOf(ws.token);
     expect(others).toEqual([]);
     expect((await messagesOf(ws.token, ticket?.id as string)).length).toBe(2);
-    expect(calls).toEqual({ d1: 3, r2: ["put"] });
+    expect(calls).toEqual({ d1: 3, directory: 1, r2: ["put"] });
   });
 });
 

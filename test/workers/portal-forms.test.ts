@@ -552,6 +552,6 @@ describe("the portal's routes", () => {
   it("find the reply's ticket and the form's inbox through indexes", async () => {
     expectIndexed(await planOf(replyTargetQuery(db(), "shr_X")), "tickets");
     expectIndexed(await planOf(replyTargetQuery(db(), "shr_X")), "customers");
-    expectIndexed(await planOf(publicInboxQuery(db(), "inb_X")), "inboxes");
+    expectIndexed(await planOf(publicInboxQuery(db(), "acc_X", "inb_X")), "inboxes");
   });
 });

@@ -60,3 +60,20 @@ export const memberEmails = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.email, t.accountId] })],
 );
+
+/**
+ * Inbox addresses (lowercase) → the inbox and its workspace: inbound mail is routed by them, and
+ * the primary key makes each unique across the service. `claimed_at` tells a claim still being
+ * written to its shard from one a crash left behind (inbox-addresses.ts). By inbox id for the
+ * public contact form, which knows only the inbox.
+ */
+export const inboxAddresses = sqliteTable(
+  "inbox_addresses",
+  {
+    address: text("address").primaryKey(),
+    accountId: text("account_id").notNull(),
+    inboxId: text("inbox_id").notNull(),
+    claimedAt: integer("claimed_at").notNull(),
+  },
+  (t) => [index("inbox_addresses_inbox_id").on(t.inboxId)],
+);

@@ -14,7 +14,10 @@ export const inboxes = sqliteTable(
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
-    /** Lowercase; unique across the service, since inbound mail is routed by it. */
+    /**
+     * Lowercase; unique across the service, since inbound mail is routed by it: the directory's
+     * `inbox_addresses` claims it (src/db/directory/inbox-addresses.ts), this shard's index within the shard.
+     */
     emailAddress: text("email_address").notNull(),
     connectionId: text("connection_id").references(() => connections.id),
     statusAfterReply: text("status_after_reply").notNull().default("pending"),

@@ -4,7 +4,10 @@ import { inboxes } from "../../db/schema";
 
 export type InboxRow = typeof inboxes.$inferSelect;
 
-/** Inserts unless the address is taken (the unique index decides, so two racing creations cannot both win). */
+/**
+ * Inserts unless this shard has the address already (its unique index; across the service the
+ * directory's claim decides, made before this).
+ */
 export function insertInbox(db: Db, row: typeof inboxes.$inferInsert) {
   return db.insert(inboxes).values(row).onConflictDoNothing().returning();
 }
@@ -38,16 +41,6 @@ export async function findInbox(db: Db, accountId: string, id: string) {
     .where(and(eq(inboxes.accountId, accountId), eq(inboxes.id, id)))
     .limit(1);
   return rows[0] ?? null;
-}
-
-/** Whether any inbox of any workspace has the address: addresses are unique across the service. */
-export async function addressInUse(db: Db, emailAddress: string) {
-  const rows = await db
-    .select({ id: inboxes.id })
-    .from(inboxes)
-    .where(eq(inboxes.emailAddress, emailAddress))
-    .limit(1);
-  return rows.length > 0;
 }
 
 /** The statement that writes an inbox's new state (for a batch with its event). */

@@ -1,15 +1,15 @@
 import { type Db, runBatch } from "../../db/client";
-import { conflict, notFound } from "../../lib/errors";
+import { notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { type PageParams, pagedList, pageOffset } from "../../lib/pagination";
 import { isUniqueViolation } from "../../lib/unique-violation";
 import { announceEvents, type Defer } from "../../webhooks/announce";
 import { recordEvent } from "../../webhooks/outbox";
 import { attachmentKeysUnder, deleteFiles } from "../messages/messages.repo";
+import { addressTaken, type ClaimEnv, claimInboxAddress, releaseInboxAddress } from "./address-claims";
 import { inboxConnection } from "./inbox-connection";
 import { toInbox } from "./inboxes.dto";
 import {
-  addressInUse,
   deleteInboxStatement,
   findInbox,
   type InboxRow,
@@ -22,22 +22,17 @@ import { type WebhookEnv, webhooksColumn } from "./webhooks";
 
 export interface InboxContext {
   db: Db;
-  env: WebhookEnv & Pick<Env, "FILES" | "WEBHOOK_QUEUE">;
+  env: WebhookEnv & ClaimEnv & Pick<Env, "FILES" | "WEBHOOK_QUEUE">;
   accountId: string;
   now: number;
   /** Where work after the response goes; without it, that work is awaited. */
   defer?: Defer;
 }
 
-/** The same answer whoever holds the address: it names no workspace and no inbox. */
-const addressTaken = (address: string) =>
-  conflict(
-    "email_address_taken",
-    "Email address already in use",
-    `${address} is already the address of an inbox; addresses are unique across the service.`,
-  );
-
-/** The unique index on the address refused a write that raced past the check before it. */
+/**
+ * The shard's own unique index on the address refused a write: an inbox of this shard holds it
+ * that the directory does not name (made before the directory and not named yet).
+ */
 const isAddressConflict = (error: unknown) => isUniqueViolation(error, "inboxes.email_address");
 
 async function ownInbox(ctx: InboxContext, id: string) {
@@ -48,23 +43,34 @@ async function ownInbox(ctx: InboxContext, id: string) {
 
 const present = (row: InboxRow, ctx: InboxContext) => toInbox(row, ctx.env.ENCRYPTION_KEY);
 
-/** Creates an inbox. The spec has no `inbox.created`, so no event is recorded. */
+/**
+ * Creates an inbox: its address claimed in the directory first (unique across the service), then
+ * the inbox in the workspace's shard; a write that fails gives the claim back. The spec has no
+ * `inbox.created`, so no event is recorded.
+ */
 export async function createInbox(ctx: InboxContext, input: CreateInboxInput) {
   const connectionId = await inboxConnection(ctx.db, ctx.accountId, input.email_address, input.connection_id);
   const webhooks = await webhooksColumn(input.webhooks, ctx.env);
+  const id = newId("inb");
+  const address = input.email_address;
+  await claimInboxAddress(ctx.env, { address, accountId: ctx.accountId, inboxId: id }, ctx.now);
   const [row] = await insertInbox(ctx.db, {
-    id: newId("inb"),
+    id,
     accountId: ctx.accountId,
     name: input.name,
-    emailAddress: input.email_address,
+    emailAddress: address,
     connectionId,
     statusAfterReply: input.status_after_reply,
     webhooks,
     createdAt: ctx.now,
     updatedAt: ctx.now,
+  }).catch(async (error: unknown) => {
+    await releaseInboxAddress(ctx.env, address, id);
+    throw error;
   });
-  if (!row) throw addressTaken(input.email_address);
-  return present(row, ctx);
+  if (row) return present(row, ctx);
+  await releaseInboxAddress(ctx.env, address, id);
+  throw addressTaken(address);
 }
 
 export async function listAccountInboxes(ctx: InboxContext, page: PageParams) {
@@ -78,7 +84,9 @@ export async function getInbox(ctx: InboxContext, id: string) {
 
 /**
  * Applies the fields sent; `webhooks`, when sent, replaces the whole list. Every successful PATCH
- * records `inbox.updated` with the new state, in the same batch as the change.
+ * records `inbox.updated` with the new state, in the same batch as the change. A new address is
+ * claimed in the directory before the change and the old one released after it (the new one
+ * when the change fails).
  */
 export async function updateInbox(ctx: InboxContext, id: string, input: UpdateInboxInput) {
   const before = await ownInbox(ctx, id);
@@ -98,8 +106,10 @@ export async function updateInbox(ctx: InboxContext, id: string, input: UpdateIn
     webhooks,
     updatedAt: ctx.now,
   };
-  if (after.emailAddress !== before.emailAddress && (await addressInUse(ctx.db, after.emailAddress))) {
-    throw addressTaken(after.emailAddress);
+  const moved = after.emailAddress !== before.emailAddress;
+  if (moved) {
+    const claim = { address: after.emailAddress, accountId: ctx.accountId, inboxId: id };
+    await claimInboxAddress(ctx.env, claim, ctx.now);
   }
   // Sent to the webhooks as they are after the change: a webhook added or enabled by this very
   // edit hears about it; one removed or disabled by it does not.
@@ -112,9 +122,11 @@ export async function updateInbox(ctx: InboxContext, id: string, input: UpdateIn
     // Deleted between the read and the write: the event has no webhooks left to reach.
     if (!updated?.meta.changes) throw notFound(`Inbox ${id}`);
   } catch (error) {
+    if (moved) await releaseInboxAddress(ctx.env, after.emailAddress, id);
     if (isAddressConflict(error)) throw addressTaken(after.emailAddress);
     throw error;
   }
+  if (moved) await releaseInboxAddress(ctx.env, before.emailAddress, id);
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
   return present(after, ctx);
 }
@@ -123,7 +135,7 @@ export async function updateInbox(ctx: InboxContext, id: string, input: UpdateIn
  * Deletes the inbox with its tickets (and their messages and tag links) and tags, by foreign-key
  * cascade, and records `inbox.deleted` with the inbox as it last was, all in one batch. Cascaded
  * tickets fire no `ticket.deleted`: events go only to the inbox's webhooks, which go with it.
- * Attachment bytes in R2 are deleted once the rows are gone.
+ * Attachment bytes in R2 are deleted once the rows are gone, and the address released in the directory.
  */
 export async function removeInbox(ctx: InboxContext, id: string) {
   const before = await ownInbox(ctx, id);
@@ -138,6 +150,7 @@ export async function removeInbox(ctx: InboxContext, id: string) {
   ]);
   const deleted = results.at(-1);
   if (!deleted?.meta.changes) throw notFound(`Inbox ${id}`);
+  await releaseInboxAddress(ctx.env, before.emailAddress, id);
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
   await deleteFiles(ctx.env.FILES, files);
 }

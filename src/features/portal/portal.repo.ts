@@ -95,19 +95,23 @@ export async function findReplyTarget(db: Db, sharedUuid: string) {
 }
 
 /**
- * An inbox as its public contact form shows it, with the workspace its tickets go to. Found by id
- * alone: an inbox id is the public address of its form, not a secret; nothing else is read.
+ * An inbox as its public contact form shows it, in the workspace the directory named for it (an
+ * inbox id is the public address of its form, not a secret); nothing else is read.
  */
-export function publicInboxQuery(db: Db, inboxId: string) {
+export function publicInboxQuery(db: Db, accountId: string, inboxId: string) {
   return db
     .select({ id: inboxes.id, accountId: inboxes.accountId, name: inboxes.name })
     .from(inboxes)
-    .where(eq(inboxes.id, inboxId))
+    .where(and(eq(inboxes.accountId, accountId), eq(inboxes.id, inboxId)))
     .limit(1);
 }
 
 export type PublicInbox = { id: string; accountId: string; name: string };
 
-export async function findPublicInbox(db: Db, inboxId: string): Promise<PublicInbox | null> {
-  return (await publicInboxQuery(db, inboxId))[0] ?? null;
+export async function findPublicInbox(
+  db: Db,
+  accountId: string,
+  inboxId: string,
+): Promise<PublicInbox | null> {
+  return (await publicInboxQuery(db, accountId, inboxId))[0] ?? null;
 }
