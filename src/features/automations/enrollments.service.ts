@@ -76,7 +76,7 @@ export async function triggerAutomation(ctx: EnrollmentContext, body: TriggerBod
       if (isUniqueViolation(error, ACTIVE_GUARD)) throw alreadyEnrolled(automation.id, customerId);
       throw error;
     }
-    await startRuns(ctx.env, [row.id], ctx.defer);
+    await startRuns(ctx.env, ctx.accountId, [row.id], ctx.defer);
     return { status: 201 as const, body: answer };
   });
 }

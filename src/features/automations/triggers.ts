@@ -59,7 +59,7 @@ async function enrol(
     if (cause) noteRefusals(ctx, cause, automation.id, results.shift() ?? []);
     ids.push(...(results.shift() ?? []).map((row) => row.id));
   }
-  await startRuns(ctx.env, ids);
+  await startRuns(ctx.env, ctx.accountId, ids);
   return ids;
 }
 

@@ -5,6 +5,9 @@ import {
   type WorkflowStepConfig,
 } from "cloudflare:workers";
 import { countingEnv } from "../../../db/counting-d1";
+import { directoryDb } from "../../../db/directory/client";
+import { LEGACY_SHARD, shardOf } from "../../../db/directory/workspaces";
+import { envFor } from "../../../db/shards";
 import { describeError, log } from "../../../lib/logger";
 import { endEnrollment } from "./end";
 import { ACTIVATED_EVENT, type EnrollmentParams } from "./lifecycle";
@@ -37,24 +40,33 @@ export class EnrollmentWorkflow extends WorkflowEntrypoint<Env, EnrollmentParams
 
   override async run(event: WorkflowEvent<EnrollmentParams>, step: WorkflowStep): Promise<void> {
     const id = event.payload.enrollmentId;
+    const { accountId } = event.payload;
+    // Each step opens the workspace's shard as the directory names it then: a workspace moved
+    // between two steps (a wait of days) is found where it is now.
+    const env = async () => {
+      const shard = accountId ? await shardOf(directoryDb(this.env), accountId) : null;
+      return envFor(this.env, shard ?? LEGACY_SHARD);
+    };
     try {
-      await this.steps(id, step);
+      await this.steps(id, step, env);
     } catch (error) {
       // A step that kept throwing: the enrolment ends `failed` rather than staying active for ever.
       log.error("automations.enrollment_failed", { enrollment_id: id, ...describeError(error) });
-      await step.do("failed", STEP_CONFIG, () =>
-        endEnrollment(this.env, { id }, "failed", "a step kept failing"),
+      await step.do("failed", STEP_CONFIG, async () =>
+        endEnrollment(await env(), { id }, "failed", "a step kept failing"),
       );
     }
   }
 
-  private async steps(id: string, step: WorkflowStep) {
+  private async steps(id: string, step: WorkflowStep, envOf: () => Promise<Env>) {
     for (let n = 1; ; n++) {
-      const decision: Decision = await step.do(`${n} decide`, STEP_CONFIG, () => nextDecision(this.env, id));
+      const decision: Decision = await step.do(`${n} decide`, STEP_CONFIG, async () =>
+        nextDecision(await envOf(), id),
+      );
       if (decision.kind === "stop") return;
       if (decision.kind === "finish") {
-        await step.do(`${n} finish`, STEP_CONFIG, () =>
-          endEnrollment(this.env, { id, accountId: decision.accountId }, "completed", decision.note),
+        await step.do(`${n} finish`, STEP_CONFIG, async () =>
+          endEnrollment(await envOf(), { id, accountId: decision.accountId }, "completed", decision.note),
         );
         return;
       }
@@ -64,15 +76,19 @@ export class EnrollmentWorkflow extends WorkflowEntrypoint<Env, EnrollmentParams
       }
       const current = decision.step;
       if (current.type === "wait") {
-        const until = await step.do(`${n} ${current.id} wait`, STEP_CONFIG, () =>
-          startWait(this.env, id, current),
+        const until = await step.do(`${n} ${current.id} wait`, STEP_CONFIG, async () =>
+          startWait(await envOf(), id, current),
         );
         if (until === null) return;
         await step.sleepUntil(`${n} ${current.id} sleep`, until);
-        await step.do(`${n} ${current.id} resume`, STEP_CONFIG, () => endWait(this.env, id, current, until));
+        await step.do(`${n} ${current.id} resume`, STEP_CONFIG, async () =>
+          endWait(await envOf(), id, current, until),
+        );
         continue;
       }
-      const result = await step.do(`${n} ${current.id}`, STEP_CONFIG, () => runStep(this.env, id, current));
+      const result = await step.do(`${n} ${current.id}`, STEP_CONFIG, async () =>
+        runStep(await envOf(), id, current),
+      );
       if (result.status === "cancelled") return;
     }
   }

@@ -10,6 +10,8 @@ import { automationEnrollments } from "../../../db/schema";
 
 export interface EnrollmentParams {
   enrollmentId: string;
+  /** The enrolment's workspace, whose shard each step finds (absent from runs started before shards). */
+  accountId?: string;
 }
 
 /**
@@ -19,13 +21,20 @@ export interface EnrollmentParams {
  */
 export const ACTIVATED_EVENT = "automation-activated";
 
-/** Starts the runs of freshly inserted enrolments (at most 100 per call, the platform's batch). */
+/**
+ * Starts the runs of freshly inserted enrolments of one workspace (at most 100 per call, the
+ * platform's batch).
+ */
 export async function startEnrollments(
   env: Pick<Env, "ENROLLMENT_WORKFLOW">,
   enrollmentIds: string[],
+  accountId?: string,
 ): Promise<void> {
   if (enrollmentIds.length === 0) return;
-  const params = (id: string): EnrollmentParams => ({ enrollmentId: id });
+  const params = (id: string): EnrollmentParams => ({
+    enrollmentId: id,
+    ...(accountId ? { accountId } : {}),
+  });
   await env.ENROLLMENT_WORKFLOW.createBatch(enrollmentIds.map((id) => ({ id, params: params(id) })));
 }
 
