@@ -56,3 +56,17 @@ export const shardOfEnv = (env: object): string => (env as { SHARD?: string }).S
 /** Every shard's env (see `envFor`), in `SHARDS` order: for work that runs in each (cron jobs). */
 export const everyShard = <E extends { SHARDS?: string }>(env: E): Array<{ shard: string; env: E }> =>
   shardNames(env).map((shard) => ({ shard, env: envFor(env, shard) }));
+
+/**
+ * Asks every shard at once (`find` runs on each), and answers the first, in `SHARDS` order, that
+ * found something, with its shard. For a link made before links named their workspace: its id is
+ * unique in the service, so at most one shard has it. One read per shard, in parallel.
+ */
+export async function findInShards<T, E extends { SHARDS?: string }>(
+  env: E,
+  find: (shardEnv: E) => Promise<T | null | undefined>,
+): Promise<{ shard: string; found: T } | null> {
+  const answers = await Promise.all(everyShard(env).map(async ({ shard, env: scoped }) => ({ shard, found: await find(scoped) })));
+  const hit = answers.find((answer) => answer.found !== null && answer.found !== undefined);
+  return hit ? { shard: hit.shard, found: hit.found as T } : null;
+}

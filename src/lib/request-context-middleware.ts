@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { createSessionDb, type Db } from "../db/client";
+import { createDb, createSessionDb, type Db } from "../db/client";
 import { directoryDb } from "../db/directory/client";
 import { LEGACY_SHARD, shardOf } from "../db/directory/workspaces";
-import { envFor, shardD1 } from "../db/shards";
+import { envFor, findInShards, shardD1 } from "../db/shards";
 import type { AppEnv } from "../env";
 import { isDashboardPath, keepBookmarkCookie, readsFromCookie } from "./bookmark-cookie";
 import { BOOKMARK_HEADER, type ReadsFrom, readsFromHeader, sessionStart } from "./read-consistency";
@@ -148,4 +148,21 @@ function setAfterHandler(c: Context<AppEnv>, name: string, value: string) {
   } catch {
     c.header(name, value);
   }
+}
+
+/**
+ * Enters the workspace of something a public link names: the workspace the link says (`named`,
+ * links made since workspaces had shards carry it), else the one `locate` finds asking every shard
+ * (older links; the id is unique in the service). Answers the entered context, or null when none
+ * is found. A link naming the wrong workspace finds nothing there: its record is looked for by id
+ * and workspace in that workspace's shard.
+ */
+export async function enterWorkspaceOf(
+  c: Context<AppEnv>,
+  named: string | undefined,
+  locate: (db: Db) => Promise<string | null | undefined>,
+): Promise<RequestContext | null> {
+  if (named) return enterWorkspace(c, named);
+  const located = await findInShards(c.env, (env) => locate(createDb(env.DB)));
+  return located ? enterWorkspace(c, located.found) : null;
 }
