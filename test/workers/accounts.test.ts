@@ -54,7 +54,7 @@ describe("accounts", () => {
       body: { name: "Taken over" },
     });
     expect(patch.status).toBe(404);
-    const untouched = await env.DB.prepare("SELECT name FROM accounts WHERE id = ?")
+    const untouched = await env.DB_2.prepare("SELECT name FROM accounts WHERE id = ?")
       .bind(b.accountId)
       .first();
     expect(untouched?.name).not.toBe("Taken over");
@@ -83,7 +83,7 @@ describe("accounts", () => {
     expect(Date.parse(body.updated_at as string)).toBeGreaterThanOrEqual(
       Date.parse(body.created_at as string),
     );
-    const row = await env.DB.prepare("SELECT request_log_retention_seconds AS s FROM accounts WHERE id = ?")
+    const row = await env.DB_2.prepare("SELECT request_log_retention_seconds AS s FROM accounts WHERE id = ?")
       .bind(ws.accountId)
       .first();
     expect(row?.s).toBe(300);
@@ -120,7 +120,7 @@ describe("GET /v1/accounts/{id}/usage", () => {
     const hour = quotaWindow("emails_per_hour", Date.now());
     const day = quotaWindow("emails_per_day", Date.now());
     // The hour window is current; the day window is yesterday's and must count as zero.
-    await env.DB.prepare(
+    await env.DB_2.prepare(
       "INSERT INTO account_usage (account_id, hour_start, emails_hour, day_start, emails_day, storage_bytes) VALUES (?, ?, ?, ?, ?, ?)",
     )
       .bind(ws.accountId, hour.start, 10, day.start - 86_400_000, 40, 2048)

@@ -132,7 +132,7 @@ describe("API key checksums", () => {
     const ws = await seedWorkspace();
     const token = await oldFormatKey(ws.accountId);
     expect((await call("GET", "/v1/accounts", { token })).status).toBe(200);
-    const row = await env.DB.prepare("SELECT id FROM api_keys WHERE token_hash = ?")
+    const row = await env.DB_2.prepare("SELECT id FROM api_keys WHERE token_hash = ?")
       .bind(await hashToken(token))
       .first<{ id: string }>();
     await revokeKey(db(), env.KEY_GUARD, row?.id ?? "");

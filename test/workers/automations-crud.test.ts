@@ -26,7 +26,7 @@ describe("automations CRUD", () => {
       "stp_welcome",
       expect.stringMatching(/^stp_[0-9A-Z]{26}$/),
     ]);
-    const stored = await env.DB.prepare("SELECT secret_encrypted FROM automations WHERE id = ?")
+    const stored = await env.DB_2.prepare("SELECT secret_encrypted FROM automations WHERE id = ?")
       .bind(created.id)
       .first<{ secret_encrypted: string }>();
     expect(stored?.secret_encrypted).not.toContain("whsec_");

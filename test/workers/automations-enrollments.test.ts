@@ -11,7 +11,7 @@ import { call, callJson, seedWorkspace } from "./helpers";
 
 const customerIdOf = async (accountId: string, email: string) =>
   (
-    await env.DB.prepare("SELECT id FROM customers WHERE account_id = ? AND email = ?")
+    await env.DB_2.prepare("SELECT id FROM customers WHERE account_id = ? AND email = ?")
       .bind(accountId, email)
       .first<{ id: string }>()
   )?.id;
@@ -52,7 +52,7 @@ describe("POST /v1/automations/trigger and enrolments", () => {
     expect(page.body.data).toHaveLength(20);
     expect(page.body.data[0]).not.toHaveProperty("history");
 
-    await env.DB.prepare("UPDATE automation_enrollments SET status = 'completed' WHERE id = ?")
+    await env.DB_2.prepare("UPDATE automation_enrollments SET status = 'completed' WHERE id = ?")
       .bind(first.body.id)
       .run();
     const completed = await enrollmentsOf(ws.token, automation.id, "?status=completed");
@@ -99,7 +99,7 @@ describe("POST /v1/automations/trigger and enrolments", () => {
     expect(second.status).toBe(409);
     expect(second.body.code).toBe("already_enrolled");
 
-    await env.DB.prepare("UPDATE automation_enrollments SET status = 'completed' WHERE id = ?")
+    await env.DB_2.prepare("UPDATE automation_enrollments SET status = 'completed' WHERE id = ?")
       .bind(first.body.id)
       .run();
     expect((await trigger(ws.token, body)).status).toBe(201);
@@ -150,10 +150,10 @@ describe("POST /v1/automations/trigger and enrolments", () => {
       customer: { email: "ada@example.com" },
     });
     const id = enrolled.body.id;
-    const insert = env.DB.prepare(
+    const insert = env.DB_2.prepare(
       "INSERT INTO enrollment_steps (enrollment_id, step_id, account_id, step_type, status, error, detail, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
-    await env.DB.batch([
+    await env.DB_2.batch([
       insert.bind(id, "stp_b", ws.accountId, "webhook", "failed", "HTTP 500", '{"status":500}', 2_000, 2_100),
       insert.bind(id, "stp_a", ws.accountId, "wait", "succeeded", null, null, 1_000, 1_500),
     ]);
@@ -196,7 +196,7 @@ describe("POST /v1/automations/trigger and enrolments", () => {
       automation_id: automation.id,
       customer: { email: "bo@example.com" },
     });
-    await env.DB.prepare("UPDATE automation_enrollments SET status = 'completed' WHERE id = ?")
+    await env.DB_2.prepare("UPDATE automation_enrollments SET status = 'completed' WHERE id = ?")
       .bind(other.body.id)
       .run();
     const finished = await callJson<{ error: string }>("POST", `/v1/enrollments/${other.body.id}/cancel`, {

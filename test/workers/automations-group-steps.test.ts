@@ -33,7 +33,7 @@ const finished = (ws: Workspace, automationId: string, count: number) =>
 const metadataOf = async (customerId: string) =>
   JSON.parse(
     (
-      await env.DB.prepare("SELECT metadata FROM customers WHERE id = ?")
+      await env.DB_2.prepare("SELECT metadata FROM customers WHERE id = ?")
         .bind(customerId)
         .first<{ metadata: string }>()
     )?.metadata ?? "{}",

@@ -156,7 +156,7 @@ describe("automation cycles are bounded", { timeout: 90_000 }, () => {
   });
 
   it("the count of step-made enrolments is served by an index", async () => {
-    const plan = await env.DB.prepare(
+    const plan = await env.DB_2.prepare(
       `EXPLAIN QUERY PLAN SELECT count(*) FROM automation_enrollments
        WHERE automation_id = ? AND customer_id = ? AND caused_by IS NOT NULL AND created_at > ?`,
     )

@@ -5,7 +5,7 @@ import { callJson, eventually, seedInbox, seedWorkspace, ticketWorkspace } from 
 
 const customerIdOf = async (accountId: string, email: string) =>
   (
-    await env.DB.prepare("SELECT id FROM customers WHERE account_id = ? AND email = ?")
+    await env.DB_2.prepare("SELECT id FROM customers WHERE account_id = ? AND email = ?")
       .bind(accountId, email)
       .first<{ id: string }>()
   )?.id;

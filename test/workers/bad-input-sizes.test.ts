@@ -13,11 +13,11 @@ const paths = (body: unknown) => (body as Details).details.map((d) => d.path);
 
 /** Bytes of the row's text columns as SQLite stores them (UTF-8). */
 async function rowBytes(table: string, id: string) {
-  const columns = await env.DB.prepare(`SELECT name FROM pragma_table_info('${table}')`).all<{
+  const columns = await env.DB_2.prepare(`SELECT name FROM pragma_table_info('${table}')`).all<{
     name: string;
   }>();
   const sum = columns.results.map((c) => `coalesce(length(CAST("${c.name}" AS BLOB)), 0)`).join(" + ");
-  const row = await env.DB.prepare(`SELECT ${sum} AS bytes FROM ${table} WHERE id = ?`)
+  const row = await env.DB_2.prepare(`SELECT ${sum} AS bytes FROM ${table} WHERE id = ?`)
     .bind(id)
     .first<{ bytes: number }>();
   return row?.bytes ?? 0;
@@ -138,7 +138,7 @@ describe("stored fields are bounded by what a D1 row holds", () => {
     });
     expect(largest.status).toBe(201);
     expect(await rowBytes("messages", largest.body.id)).toBeLessThan(D1_ROW_LIMIT);
-    const event = await env.DB.prepare(
+    const event = await env.DB_2.prepare(
       "SELECT id FROM events WHERE account_id = ? AND event = 'message.created' ORDER BY created_at DESC LIMIT 1",
     )
       .bind(ws.accountId)

@@ -16,7 +16,7 @@ async function legacyAttachment(accountId: string, messageId: string, fields: Re
   const id = `att_${crypto.randomUUID().replaceAll("-", "").slice(0, 26)}`;
   const key = `messages/${messageId}/${id}`;
   await env.FILES.put(key, "hello");
-  await env.DB.prepare(
+  await env.DB_2.prepare(
     "INSERT INTO message_attachments (id, account_id, message_id, filename, content_type, size, key, created_at) VALUES (?, ?, ?, ?, ?, 5, ?, ?)",
   )
     .bind(id, accountId, messageId, fields.filename, fields.contentType, key, Date.now())

@@ -15,7 +15,7 @@ type List = { pagination: { total: number } };
 
 const count = async (sql: string, ...params: unknown[]) =>
   (
-    await env.DB.prepare(sql)
+    await env.DB_2.prepare(sql)
       .bind(...params)
       .first<{ n: number }>()
   )?.n ?? 0;
@@ -99,7 +99,7 @@ describe("request log totals kept by triggers", () => {
         .bind(ws.accountId)
         .all<{ n: number }>()
     ).results;
-    await env.DB.prepare("DELETE FROM accounts WHERE id = ?").bind(ws.accountId).run();
+    await env.DB_2.prepare("DELETE FROM accounts WHERE id = ?").bind(ws.accountId).run();
     await env.LOGS.prepare("UPDATE log_accounts SET created_at = created_at - 3600000 WHERE n = ?")
       .bind(account)
       .run();
@@ -118,7 +118,7 @@ describe("request log totals kept by triggers", () => {
 });
 
 const insertEvent = (accountId: string, inboxId: string, event: string, at: number, dispatched: boolean) =>
-  env.DB.prepare(
+  env.DB_2.prepare(
     "INSERT INTO events (id, account_id, inbox_id, event, data, created_at, dispatched_at) VALUES (?, ?, ?, ?, '{}', ?, ?)",
   ).bind(newId("evt"), accountId, inboxId, event, at, dispatched ? at : null);
 
@@ -147,7 +147,7 @@ describe("event totals kept by triggers", () => {
     const ws = await seedWorkspace();
     const old = Date.now() - 200 * 86_400_000;
     const names = ["ticket.created", "ticket.updated", "message.created"];
-    await env.DB.batch(
+    await env.DB_2.batch(
       Array.from({ length: 60 }, (_, i) =>
         insertEvent(
           ws.accountId,
@@ -165,7 +165,7 @@ describe("event totals kept by triggers", () => {
     expect(await count("SELECT count(*) AS n FROM events WHERE account_id = ?", ws.accountId)).toBe(36);
     await expectEventTotalsExact(ws);
 
-    await env.DB.prepare("DELETE FROM accounts WHERE id = ?").bind(ws.accountId).run();
+    await env.DB_2.prepare("DELETE FROM accounts WHERE id = ?").bind(ws.accountId).run();
     expect(await count("SELECT count(*) AS n FROM events_counts WHERE account_id = ?", ws.accountId)).toBe(0);
   });
 });
@@ -211,20 +211,20 @@ const owner = "CASE WHEN i < 3000 THEN 'acc_plan' ELSE printf('acc_plan%03d', i 
  * taken from a moment when it was nearly empty.
  */
 async function seedAll() {
-  await env.DB.batch([
-    env.DB.prepare(
+  await env.DB_2.batch([
+    env.DB_2.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 100)
        INSERT OR IGNORE INTO accounts (id, name)
        SELECT CASE WHEN i = 100 THEN 'acc_plan' ELSE printf('acc_plan%03d', i) END, 'Plan' FROM n`,
     ),
-    env.DB.prepare(
+    env.DB_2.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 5999)
        INSERT OR IGNORE INTO events (id, account_id, inbox_id, event, data, created_at, dispatched_at)
        SELECT printf('evt_plan%05d', i), ${owner}, printf('inb_%s', char(65 + i % 4)),
          CASE i % 3 WHEN 0 THEN 'ticket.created' WHEN 1 THEN 'ticket.updated' ELSE 'message.created' END, '{}', i, i
        FROM n`,
     ),
-    ...["events", "events_counts"].map((table) => env.DB.prepare(`ANALYZE ${table}`)),
+    ...["events", "events_counts"].map((table) => env.DB_2.prepare(`ANALYZE ${table}`)),
   ]);
   // The logs in LOGS, seeded once (they have no unique ids to ignore a second copy by).
   const logAccount = (expression: string) => `(SELECT n FROM log_accounts WHERE id = ${expression})`;

@@ -23,7 +23,7 @@ const listOf = (token: string, id: string, query = "") =>
 
 /** Each state's count of rows, and the row count, as the counters must answer them. */
 async function countsOf(campaignId: string) {
-  const rows = await env.DB.prepare(
+  const rows = await env.DB_2.prepare(
     "SELECT state, count(*) AS n FROM campaign_recipients WHERE campaign_id = ? GROUP BY state",
   )
     .bind(campaignId)
@@ -126,13 +126,13 @@ describe("a campaign of 3,000 seeded recipients", () => {
     const campaign = await createCampaign(ws);
     const now = Date.now();
     const states = "json_array('pending','queued','sent','suppressed','failed','skipped') ->> (i % 6)";
-    await env.DB.batch([
-      env.DB.prepare(
+    await env.DB_2.batch([
+      env.DB_2.prepare(
         `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 2999)
          INSERT INTO customers (id, account_id, email, created_at, updated_at)
          SELECT printf('cus_rcp%s%05d', ?3, i), ?1, printf('r%05d@example.com', i), ?2, ?2 FROM n`,
       ).bind(ws.accountId, now, campaign.id),
-      env.DB.prepare(
+      env.DB_2.prepare(
         `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 2999)
          INSERT INTO campaign_recipients (campaign_id, customer_id, account_id, email, state, created_at, updated_at)
          SELECT ?3, printf('cus_rcp%s%05d', ?3, i), ?1, printf('r%05d@example.com', i), ${states}, ?2, ?2 FROM n`,
@@ -142,7 +142,7 @@ describe("a campaign of 3,000 seeded recipients", () => {
     expect((await listOf(ws.token, campaign.id, "?state=failed")).body.pagination.total).toBe(500);
 
     // With the table's statistics too, as a production database gathers them.
-    await env.DB.prepare("ANALYZE campaign_recipients").run();
+    await env.DB_2.prepare("ANALYZE campaign_recipients").run();
     for (const [state, index] of [
       [undefined, "sqlite_autoindex_campaign_recipients_1 (campaign_id=?)"],
       ["sent", "campaign_recipients_campaign_state (campaign_id=? AND state=?)"],
@@ -155,7 +155,7 @@ describe("a campaign of 3,000 seeded recipients", () => {
       expectIndexed(await planOf(total), "campaigns");
     }
 
-    await env.DB.prepare(
+    await env.DB_2.prepare(
       "UPDATE campaign_recipients SET state = 'sent' WHERE campaign_id = ? AND state IN ('pending', 'queued')",
     )
       .bind(campaign.id)
@@ -163,8 +163,8 @@ describe("a campaign of 3,000 seeded recipients", () => {
     expect((await listOf(ws.token, campaign.id, "?state=sent")).body.pagination.total).toBe(1500);
     await expectTotalsExact(ws.token, campaign.id);
 
-    await env.DB.prepare("DELETE FROM campaigns WHERE id = ?").bind(campaign.id).run();
-    const left = await env.DB.prepare(
+    await env.DB_2.prepare("DELETE FROM campaigns WHERE id = ?").bind(campaign.id).run();
+    const left = await env.DB_2.prepare(
       "SELECT count(*) AS n FROM campaign_recipient_counts WHERE campaign_id = ?",
     )
       .bind(campaign.id)

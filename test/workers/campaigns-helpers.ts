@@ -79,7 +79,7 @@ export interface RecipientRow {
 }
 
 export async function recipientsOf(campaignId: string) {
-  const rows = await env.DB.prepare(
+  const rows = await env.DB_2.prepare(
     "SELECT customer_id, email, state, email_id, detail FROM campaign_recipients WHERE campaign_id = ? ORDER BY email",
   )
     .bind(campaignId)
@@ -97,7 +97,7 @@ export interface CampaignEmail {
 }
 
 export async function emailsOf(campaignId: string) {
-  const rows = await env.DB.prepare(
+  const rows = await env.DB_2.prepare(
     "SELECT id, to_list AS [to], subject, html, text, status FROM emails WHERE campaign_id = ? ORDER BY to_list",
   )
     .bind(campaignId)

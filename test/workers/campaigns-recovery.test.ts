@@ -15,16 +15,16 @@ describe("a campaign email whose sender died after handing it over", { timeout: 
     // Put the send back to the moment both senders died after handing their emails over: Ada's had
     // reached her on an earlier attempt (sent_at set), Bob's never had.
     const now = Date.now();
-    await env.DB.batch([
-      env.DB.prepare(
+    await env.DB_2.batch([
+      env.DB_2.prepare(
         `UPDATE emails SET status = 'sending', handoff_attempt = attempts, lease_until = ?,
            sent_at = CASE WHEN to_list LIKE '%ada@%' THEN ? ELSE NULL END
          WHERE campaign_id = ?`,
       ).bind(now - 1000, now - 5000, campaign.id),
-      env.DB.prepare("UPDATE campaign_recipients SET state = 'queued' WHERE campaign_id = ?").bind(
+      env.DB_2.prepare("UPDATE campaign_recipients SET state = 'queued' WHERE campaign_id = ?").bind(
         campaign.id,
       ),
-      env.DB.prepare(
+      env.DB_2.prepare(
         "UPDATE campaigns SET status = 'sending', sent_at = NULL, sent_count = 0, failed_count = 0 WHERE id = ?",
       ).bind(campaign.id),
     ]);

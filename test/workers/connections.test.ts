@@ -43,7 +43,7 @@ describe("connections", () => {
       token: ws.token,
       body: { domain: "secret.example" },
     });
-    const row = await env.DB.prepare("SELECT * FROM connections WHERE id = ?")
+    const row = await env.DB_2.prepare("SELECT * FROM connections WHERE id = ?")
       .bind(body.id)
       .first<Record<string, string>>();
     const privateKey = await decryptSecret(env.ENCRYPTION_KEY, row?.dkim_private_key_encrypted as string);

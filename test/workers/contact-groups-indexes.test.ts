@@ -50,13 +50,13 @@ describe("a group of 100,000 members", () => {
     });
     const now = Date.now();
     // Seeded in SQL: 100,000 customers, each a member, the i-th added at now + i.
-    await env.DB.batch([
-      env.DB.prepare(
+    await env.DB_2.batch([
+      env.DB_2.prepare(
         `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)
          INSERT INTO customers (id, account_id, email, created_at, updated_at)
          SELECT printf('cus_big%06d', i), ?1, printf('big%06d@example.com', i), ?2, ?2 FROM n`,
       ).bind(ws.accountId, now),
-      env.DB.prepare(
+      env.DB_2.prepare(
         `INSERT INTO contact_group_members (group_id, customer_id, account_id, created_at)
          SELECT ?1, id, account_id, ?3 + CAST(substr(id, 8) AS INTEGER) FROM customers WHERE account_id = ?2`,
       ).bind(group.id, ws.accountId, now),
@@ -84,7 +84,7 @@ describe("a group of 100,000 members", () => {
     );
 
     // The total is the kept count: set it apart from the rows and the list reports it.
-    await env.DB.prepare("UPDATE contact_groups SET member_count = 123456 WHERE id = ?").bind(group.id).run();
+    await env.DB_2.prepare("UPDATE contact_groups SET member_count = 123456 WHERE id = ?").bind(group.id).run();
     const kept = await callJson<MemberList>("GET", `/v1/contact-groups/${group.id}/members?limit=1`, {
       token: ws.token,
     });

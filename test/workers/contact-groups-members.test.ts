@@ -43,14 +43,14 @@ async function memberCount(token: string, groupId: string) {
 
 /** The number of membership rows, counted, to check the kept `member_count` against. */
 async function countedMembers(groupId: string) {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM contact_group_members WHERE group_id = ?")
+  const row = await env.DB_2.prepare("SELECT count(*) AS n FROM contact_group_members WHERE group_id = ?")
     .bind(groupId)
     .first<{ n: number }>();
   return row?.n ?? 0;
 }
 
 async function customerCount(accountId: string) {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM customers WHERE account_id = ?")
+  const row = await env.DB_2.prepare("SELECT count(*) AS n FROM customers WHERE account_id = ?")
     .bind(accountId)
     .first<{ n: number }>();
   return row?.n ?? 0;

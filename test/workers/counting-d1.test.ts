@@ -22,7 +22,7 @@ const COUNTING = { ENVIRONMENT: "development", D1_ROUND_TRIPS: "count" };
 describe("D1 round-trip counting", () => {
   it("counts each call that reaches D1 once: a batch of several statements is one, a prepared .all() one", async () => {
     let count = 0;
-    const d1 = countingD1(env.DB, () => {
+    const d1 = countingD1(env.DB_2, () => {
       count++;
     });
     const db = createDb(d1);
@@ -51,7 +51,7 @@ describe("D1 round-trip counting", () => {
     expect(countingEnv(env, "queue")).toBe(env);
     const counted = { ...env, D1_ROUND_TRIPS: "count" };
     const first = countingEnv(counted, "queue");
-    expect(first.DB).not.toBe(env.DB);
+    expect(first.DB).not.toBe(env.DB_2);
     expect(countingEnv(counted, "queue").DB).toBe(first.DB);
     expect(countingEnv(counted, "fetch").DB).not.toBe(first.DB);
     // The copy of env itself is made once too: every request of an isolate gets the same env.

@@ -21,7 +21,7 @@ const patch = (token: string, id: string, body: unknown) =>
   callJson<Customer>("PATCH", `/v1/customers/${id}`, { token, body });
 
 async function recordsOf(customerId: string) {
-  const rows = await env.DB.prepare("SELECT * FROM unsubscribes WHERE customer_id = ?")
+  const rows = await env.DB_2.prepare("SELECT * FROM unsubscribes WHERE customer_id = ?")
     .bind(customerId)
     .all<Record>();
   return rows.results;

@@ -307,7 +307,7 @@ describe("findOrCreateCustomer", () => {
     expect(new Set(concurrent.map((c) => c.id)).size).toBe(1);
     const elsewhere = await findOrCreateCustomer(db(), other.accountId, { email: "lin@example.com" });
     expect(elsewhere.id).not.toBe(created.id);
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM customers WHERE account_id = ?")
+    const count = await env.DB_2.prepare("SELECT count(*) AS n FROM customers WHERE account_id = ?")
       .bind(ws.accountId)
       .first<{ n: number }>();
     expect(count?.n).toBe(2);

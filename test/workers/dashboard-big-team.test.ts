@@ -15,7 +15,7 @@ async function seedPeople(accountId: string, count: number) {
   )
     .bind(count, accountId)
     .run();
-  await env.DB.prepare(
+  await env.DB_2.prepare(
     `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
      INSERT INTO users (id, account_id, email, name, role, status, created_at, updated_at)
      SELECT 'usr_' || substr(hex(randomblob(13)), 1, 26), ?, 'person-' || i || '@example.com', 'Person ' || i, 'agent', 'active', ? + i * 1000, ? + i * 1000 FROM n`,
@@ -28,7 +28,7 @@ describe("dashboard pages of a workspace with 3,000 users", { timeout: 120_000 }
   it("keep the ticket page small, still offering its assignee, and paginate the team page", async () => {
     const { ws, ticket } = await ticketWorkspace("crowd");
     await seedPeople(ws.accountId, 3000);
-    const newest = await env.DB.prepare(
+    const newest = await env.DB_2.prepare(
       "SELECT id, email FROM users WHERE account_id = ? ORDER BY created_at DESC LIMIT 1",
     )
       .bind(ws.accountId)

@@ -11,12 +11,12 @@ import { expectIndexed, planOf } from "./query-plan";
 /** `count` groups named "Group 000"… written after the workspace's own "Newsletter", so newer than it. */
 async function manyGroups(accountId: string, count: number) {
   const start = Date.now() + 1000;
-  const insert = env.DB.prepare(
+  const insert = env.DB_2.prepare(
     "INSERT INTO contact_groups (id, account_id, name, name_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
   );
   const names = Array.from({ length: count }, (_, i) => `Group ${String(i).padStart(3, "0")}`);
   const ids = names.map(() => newId("grp"));
-  await env.DB.batch(
+  await env.DB_2.batch(
     names.map((name, i) => insert.bind(ids[i], accountId, name, name.toLowerCase(), start + i, start + i)),
   );
   return { names, ids };

@@ -45,7 +45,7 @@ describe("the dashboard's Webhooks pages", { timeout: 60_000 }, () => {
       enabled: false,
     });
     const { env } = await import("cloudflare:workers");
-    await env.DB.prepare("UPDATE webhook_endpoints SET disabled_reason = ? WHERE id = ?")
+    await env.DB_2.prepare("UPDATE webhook_endpoints SET disabled_reason = ? WHERE id = ?")
       .bind("every delivery failed <for days>", off.id)
       .run();
     const other = await seedWorkspace();

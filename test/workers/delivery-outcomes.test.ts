@@ -84,7 +84,7 @@ describe("the delivery outcome hook", () => {
     for (let i = 0; i < 2; i++) expect((await call("GET", pixel)).status).toBe(200);
     // The open is recorded after the image is answered (waitUntil): wait for both, then check once.
     await eventually(async () => {
-      const row = await env.DB.prepare("SELECT open_count FROM emails WHERE id = ?")
+      const row = await env.DB_2.prepare("SELECT open_count FROM emails WHERE id = ?")
         .bind(id)
         .first<{ open_count: number }>();
       return row?.open_count === 2 ? row : null;

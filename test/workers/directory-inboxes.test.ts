@@ -110,7 +110,7 @@ describe("inbox addresses in the directory", () => {
       const loser = answers.find((r) => r.status === 409);
       expect(loser?.body).toMatchObject(TAKEN);
       expect((await claimOf(address))?.inbox_id).toBe(winner.id);
-      const held = await env.DB.prepare("SELECT id FROM inboxes WHERE email_address = ?").bind(address).all();
+      const held = await env.DB_2.prepare("SELECT id FROM inboxes WHERE email_address = ?").bind(address).all();
       expect(held.results).toEqual([{ id: winner.id }]);
     }
   });
@@ -227,7 +227,7 @@ describe("finding an inbox by its address, through the directory", () => {
       website: "",
     });
     expect(posted.status).toBe(404);
-    const counted = await env.DB.prepare("SELECT count(*) AS n FROM tickets WHERE account_id = ?")
+    const counted = await env.DB_2.prepare("SELECT count(*) AS n FROM tickets WHERE account_id = ?")
       .bind(ws.accountId)
       .first<{ n: number }>();
     expect(counted?.n).toBe(0);

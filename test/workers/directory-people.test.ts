@@ -67,7 +67,7 @@ describe("dashboard sessions in the directory", () => {
 
     expect((await postForm("/logout", {}, { Cookie: cookie })).status).toBe(303);
     expect(await namedIn("session", token)).toBeNull();
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?")
+    const rows = await env.DB_2.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?")
       .bind(user.id)
       .first<{ n: number }>();
     expect(rows?.n).toBe(0);
@@ -141,7 +141,7 @@ describe("sign-in links in the directory", () => {
     expect((await postForm("/login", { email })).status).toBe(200);
     for (const ws of [first, second])
       expect(await namedIn("signIn", await emailedLink(ws, email))).toBe(ws.accountId);
-    const links = await env.DB.prepare(
+    const links = await env.DB_2.prepare(
       "SELECT account_id FROM login_tokens WHERE user_id IN (SELECT id FROM users WHERE email = ?)",
     )
       .bind(email)
@@ -163,13 +163,13 @@ describe("invitation links in the directory", () => {
     expect(await namedIn("invitation", first)).toBe(ws.accountId);
 
     // Past the resend cooldown (invitation-limits.test.ts).
-    await env.DB.prepare("UPDATE invitations SET updated_at = ? WHERE id = ?")
+    await env.DB_2.prepare("UPDATE invitations SET updated_at = ? WHERE id = ?")
       .bind(Date.now() - 61_000, created.body.id)
       .run();
     expect(
       (await call("POST", `/v1/invitations/${created.body.id}/resend`, { token: ws.token })).status,
     ).toBe(200);
-    const stored = await env.DB.prepare("SELECT token_hash FROM invitations WHERE id = ?")
+    const stored = await env.DB_2.prepare("SELECT token_hash FROM invitations WHERE id = ?")
       .bind(created.body.id)
       .first<{ token_hash: string }>();
     const named = (hash: string) =>
@@ -292,7 +292,7 @@ describe("the minute cron", () => {
     for (const table of Object.values(TABLE_OF))
       expect(await left(env.DIRECTORY, table)).toEqual([live.tokenHash]);
     for (const table of ["sessions", "login_tokens"])
-      expect(await left(env.DB, table)).toEqual([live.tokenHash]);
+      expect(await left(env.DB_2, table)).toEqual([live.tokenHash]);
   });
 
   it("prunes through the expiry indexes", async () => {

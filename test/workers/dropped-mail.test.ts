@@ -120,7 +120,7 @@ describe("GET /v1/inbound/dropped", () => {
   it("answers 404 raw_not_found once the bytes are gone", async () => {
     const { ws } = await droppingWorkspace();
     const [first] = (await list(ws.token)).body.data;
-    const key = await env.DB.prepare("SELECT raw_key FROM dropped_mail WHERE public_id = ?")
+    const key = await env.DB_2.prepare("SELECT raw_key FROM dropped_mail WHERE public_id = ?")
       .bind(first?.id)
       .first<string>("raw_key");
     await env.FILES.delete(key ?? "");

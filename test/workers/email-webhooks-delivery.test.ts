@@ -28,7 +28,7 @@ const sent = (recipient: string) => ({
 const ahead = () => Date.now() + 100 * 86_400_000;
 
 const outboxOf = (endpointId: string) =>
-  env.DB.prepare(
+  env.DB_2.prepare(
     "SELECT event_id, state, attempts, next_attempt_at FROM email_webhook_outbox WHERE endpoint_id = ? ORDER BY id",
   )
     .bind(endpointId)

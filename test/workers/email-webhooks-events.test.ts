@@ -166,7 +166,7 @@ describe("email event webhooks: the events the mail pipeline makes", { timeout: 
       expect((await call("GET", `${link?.pathname}${link?.search}`)).status).toBe(302);
     }
     await eventually(async () => {
-      const row = await env.DB.prepare("SELECT open_count, click_count FROM emails WHERE id = ?")
+      const row = await env.DB_2.prepare("SELECT open_count, click_count FROM emails WHERE id = ?")
         .bind(body.id)
         .first<{ open_count: number; click_count: number }>();
       return row?.open_count === 2 && row.click_count === 3;

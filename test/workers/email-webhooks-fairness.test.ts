@@ -19,13 +19,13 @@ const sent = (i: number) => ({
 });
 
 const attemptsOf = (eventId: string) =>
-  env.DB.prepare("SELECT attempts FROM email_webhook_outbox WHERE event_id = ?")
+  env.DB_2.prepare("SELECT attempts FROM email_webhook_outbox WHERE event_id = ?")
     .bind(eventId)
     .first<{ attempts: number }>()
     .then((row) => row?.attempts ?? 0);
 
 const untried = (endpointId: string) =>
-  env.DB.prepare("SELECT count(*) AS n FROM email_webhook_outbox WHERE endpoint_id = ? AND attempts = 0")
+  env.DB_2.prepare("SELECT count(*) AS n FROM email_webhook_outbox WHERE endpoint_id = ? AND attempts = 0")
     .bind(endpointId)
     .first<{ n: number }>()
     .then((row) => row?.n ?? 0);
@@ -60,7 +60,7 @@ describe("email event webhooks: a fair sweep", { timeout: 90_000 }, () => {
     expect(await untried(backlogged.id)).toBeLessThan(backlog);
 
     // The backlog's endpoint goes, with its rows, so no later sweep elsewhere sends them.
-    await env.DB.prepare("DELETE FROM webhook_endpoints WHERE id = ?").bind(backlogged.id).run();
+    await env.DB_2.prepare("DELETE FROM webhook_endpoints WHERE id = ?").bind(backlogged.id).run();
   });
 
   it("shares the budget between three endpoints as whole rows (500 / 3 is no LIMIT)", async () => {

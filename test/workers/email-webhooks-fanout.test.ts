@@ -17,7 +17,7 @@ const sent = (i: number, at: number) => ({
 const ahead = () => Date.now() + 200 * 86_400_000;
 
 const outboxOf = (endpointId: string) =>
-  env.DB.prepare("SELECT state, attempts, next_attempt_at FROM email_webhook_outbox WHERE endpoint_id = ?")
+  env.DB_2.prepare("SELECT state, attempts, next_attempt_at FROM email_webhook_outbox WHERE endpoint_id = ?")
     .bind(endpointId)
     .all<{ state: string; attempts: number; next_attempt_at: number | null }>()
     .then((r) => r.results);
@@ -84,7 +84,7 @@ describe("email event webhooks: fan-out of an announcement", { timeout: 60_000 }
     );
 
     // With nobody to hand them to, the three go back to pending, their attempt uncounted, due at once.
-    await env.DB.prepare("DELETE FROM webhook_endpoints WHERE id = ?").bind(first.id).run();
+    await env.DB_2.prepare("DELETE FROM webhook_endpoints WHERE id = ?").bind(first.id).run();
     const second = await createEndpoint(ws.token, { url: released.url, events: ["email.sent"] });
     const t1 = t0 + 1_000;
     const more = await commitEvents(

@@ -21,7 +21,7 @@ describe("email event webhooks: endpoints", () => {
     });
     // The secret is stored encrypted, never as sent.
     const { env } = await import("cloudflare:workers");
-    const stored = await env.DB.prepare("SELECT secret FROM webhook_endpoints WHERE id = ?")
+    const stored = await env.DB_2.prepare("SELECT secret FROM webhook_endpoints WHERE id = ?")
       .bind(created.id)
       .first<{ secret: string }>();
     expect(stored?.secret).not.toContain(created.secret);

@@ -54,7 +54,7 @@ describe("an email's derived fields", () => {
     const cancelled = await callJson<Email>("POST", `/v1/emails/${id}/cancel`, { token: ws.token });
     expect(cancelled.body.tags).toEqual(TAGS);
 
-    const row = await env.DB.prepare(
+    const row = await env.DB_2.prepare(
       `SELECT from_address AS fromAddress,
         (SELECT count(*) FROM email_events WHERE email_seq = emails.seq) AS events FROM emails WHERE id = ?`,
     )

@@ -18,7 +18,7 @@ const basic = (domain: string, extra: Record<string, unknown> = {}) => ({
 
 /** Makes a scheduled email due now without waiting for its time. */
 const makeDue = (id: string) =>
-  env.DB.prepare("UPDATE emails SET scheduled_at = ? WHERE id = ?")
+  env.DB_2.prepare("UPDATE emails SET scheduled_at = ? WHERE id = ?")
     .bind(Date.now() - 1000, id)
     .run();
 
@@ -88,13 +88,13 @@ describe("scheduling", () => {
     );
     // Give the sweep's queue message time to arrive and find nothing to do.
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    const sent = await env.DB.prepare(
+    const sent = await env.DB_2.prepare(
       "SELECT count(*) AS n FROM email_events WHERE email_seq = (SELECT seq FROM emails WHERE id = ?) AND type = 'sent'",
     )
       .bind(body.id)
       .first<{ n: number }>();
     expect(sent?.n).toBe(1);
-    const attempts = await env.DB.prepare("SELECT attempts FROM emails WHERE id = ?")
+    const attempts = await env.DB_2.prepare("SELECT attempts FROM emails WHERE id = ?")
       .bind(body.id)
       .first<{ attempts: number }>();
     expect(attempts?.attempts).toBe(1);

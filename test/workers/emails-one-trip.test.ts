@@ -65,7 +65,7 @@ const contextFor = (accountId: string, d1: D1Database): EmailContext => ({
 describe("accepting an email", () => {
   it("takes one D1 round trip: checks, quota and writes in one batch", async () => {
     const ws = await sendingWorkspace("one-trip.test", { plan: "free" });
-    const { binding, trips, bound } = countingD1(env.DB);
+    const { binding, trips, bound } = countingD1(env.DB_2);
     const input = SendEmailBodySchema.parse({
       from: "Acme <hello@one-trip.test>",
       to: ["ada@example.com", "grace@example.com"],
@@ -84,13 +84,13 @@ describe("accepting an email", () => {
     expect(Math.max(...bound)).toBeLessThanOrEqual(100);
 
     const id = (answer.body as { id: string }).id;
-    const row = await env.DB.prepare(
+    const row = await env.DB_2.prepare(
       "SELECT connection_id, track_opens, (SELECT count(*) FROM email_recipients WHERE email_seq = emails.seq) AS recipients FROM emails WHERE id = ?",
     )
       .bind(id)
       .first<{ connection_id: string; track_opens: number; recipients: number }>();
     expect(row).toEqual({ connection_id: ws.connection.id, track_opens: 0, recipients: 4 });
-    const usage = await env.DB.prepare(
+    const usage = await env.DB_2.prepare(
       "SELECT emails_hour, storage_bytes FROM account_usage WHERE account_id = ?",
     )
       .bind(ws.accountId)
@@ -104,7 +104,7 @@ describe("accepting an email", () => {
       plan: "free",
       overrides: { emails_per_hour: 0 },
     });
-    const { binding, trips } = countingD1(env.DB);
+    const { binding, trips } = countingD1(env.DB_2);
     const input = SendEmailBodySchema.parse({
       from: "hello@one-trip-full.test",
       to: "ada@example.com",
@@ -117,7 +117,7 @@ describe("accepting an email", () => {
       extras: { quota: "emails_per_hour", current: 0, limit: 0 },
     });
     expect(trips).toEqual(["batch"]);
-    const written = await env.DB.prepare(
+    const written = await env.DB_2.prepare(
       "SELECT (SELECT count(*) FROM emails WHERE account_id = ?1) AS emails, (SELECT emails_hour + storage_bytes FROM account_usage WHERE account_id = ?1) AS usage",
     )
       .bind(ws.accountId)
@@ -137,7 +137,7 @@ describe("accepting under concurrency", () => {
       Array.from({ length: 6 }, () => call("POST", "/v1/emails", { token: ws.token, body })),
     );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
-    const counts = await env.DB.prepare(
+    const counts = await env.DB_2.prepare(
       "SELECT (SELECT count(*) FROM emails WHERE account_id = ?1) AS emails, (SELECT emails_hour FROM account_usage WHERE account_id = ?1) AS hour",
     )
       .bind(ws.accountId)
@@ -158,7 +158,7 @@ describe("limitSql", () => {
     ];
     for (const [plan, overrides] of cases) {
       const ws = await seedWorkspace({ plan });
-      await env.DB.prepare("UPDATE accounts SET quota_overrides = ? WHERE id = ?")
+      await env.DB_2.prepare("UPDATE accounts SET quota_overrides = ? WHERE id = ?")
         .bind(overrides, ws.accountId)
         .run();
       const { sql } = await import("drizzle-orm");

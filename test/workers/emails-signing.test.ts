@@ -15,7 +15,7 @@ async function dueEmail(ws: Workspace, subject: string): Promise<string> {
     token: ws.token,
     body: { from: `a@${ws.domain}`, to: "b@example.com", subject, text: "x", scheduled_at },
   });
-  await env.DB.prepare("UPDATE emails SET scheduled_at = ? WHERE id = ?")
+  await env.DB_2.prepare("UPDATE emails SET scheduled_at = ? WHERE id = ?")
     .bind(Date.now() - 1000, body.id)
     .run();
   return body.id;
@@ -24,7 +24,7 @@ async function dueEmail(ws: Workspace, subject: string): Promise<string> {
 const stored = async (id: string) => (await (await env.FILES.get(`emails/${id}/message.eml`))?.text()) ?? "";
 
 const emailRow = (id: string) =>
-  env.DB.prepare("SELECT status, last_response FROM emails WHERE id = ?")
+  env.DB_2.prepare("SELECT status, last_response FROM emails WHERE id = ?")
     .bind(id)
     .first<{ status: string; last_response: string }>();
 
@@ -43,7 +43,7 @@ describe("signing a queue batch", () => {
     expect(await deliverEmails(env, [first])).toEqual([{ kind: "done", status: "sent" }]);
 
     const keys = await generateDkimKeyPair();
-    await env.DB.prepare(
+    await env.DB_2.prepare(
       "UPDATE connections SET dkim_private_key_encrypted = ?, dkim_selector = 'rot2' WHERE id = ?",
     )
       .bind(await encryptSecret(env.ENCRYPTION_KEY, keys.privateKey), ws.connection.id)
@@ -80,7 +80,7 @@ describe("signing a queue batch", () => {
     const [a, b] = [await dueEmail(ws, "a"), await dueEmail(ws, "b")];
     const outcomes = await deliverEmails(env, [a, b, a]);
     expect(outcomes.map((o) => o.kind)).toEqual(["done", "done", "done"]);
-    const sent = await env.DB.prepare(
+    const sent = await env.DB_2.prepare(
       "SELECT e.id AS email_id, count(*) AS n FROM email_events v JOIN emails e ON e.seq = v.email_seq WHERE e.id IN (?, ?) AND v.type = 'sent' GROUP BY e.id",
     )
       .bind(a, b)

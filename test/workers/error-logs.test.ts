@@ -23,15 +23,15 @@ async function errorLinesDuring(run: () => Promise<unknown>): Promise<string[]> 
 }
 
 afterEach(async () => {
-  await env.DB.prepare("DROP TRIGGER IF EXISTS refuse_customers").run();
-  await env.DB.prepare("DROP TRIGGER IF EXISTS refuse_sessions").run();
+  await env.DB_2.prepare("DROP TRIGGER IF EXISTS refuse_customers").run();
+  await env.DB_2.prepare("DROP TRIGGER IF EXISTS refuse_sessions").run();
 });
 
 describe("error logs", () => {
   it("log a failed query's shape and SQLite code, never its bound values", async () => {
     const ws = await seedWorkspace();
     // The database itself refuses the write: a real failure, the way a broken migration would.
-    await env.DB.prepare(
+    await env.DB_2.prepare(
       "CREATE TRIGGER refuse_customers BEFORE INSERT ON customers BEGIN SELECT RAISE(ABORT, 'customers are closed'); END",
     ).run();
     const email = "alice.private@example.com";
@@ -82,12 +82,12 @@ describe("error logs", () => {
       expiresAt: Date.now() + 600_000,
     };
     await nameTokenHashes(directory(), "signIn", [link]);
-    await env.DB.prepare(
+    await env.DB_2.prepare(
       "INSERT INTO login_tokens (token_hash, account_id, user_id, expires_at, created_at) VALUES (?, ?, ?, ?, ?)",
     )
       .bind(link.tokenHash, ws.accountId, user.id, link.expiresAt, Date.now())
       .run();
-    await env.DB.prepare(
+    await env.DB_2.prepare(
       "CREATE TRIGGER refuse_sessions BEFORE INSERT ON sessions BEGIN SELECT RAISE(ABORT, 'sessions are closed'); END",
     ).run();
     const lines = await errorLinesDuring(async () => {

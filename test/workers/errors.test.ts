@@ -71,7 +71,7 @@ describe("errors and framing", () => {
     const ctx = createExecutionContext();
     const res = await createApp().fetch(
       new Request("http://localhost/v1/keys", { headers: { Authorization: `Bearer ${ws.token}` } }),
-      { ...env, DB: brokenDb as unknown as D1Database },
+      { ...env, DB_2: brokenDb as unknown as D1Database },
       ctx,
     );
     await waitOnExecutionContext(ctx);

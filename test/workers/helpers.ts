@@ -3,14 +3,24 @@ import { expect } from "vitest";
 import type { Permission } from "../../src/auth/permissions";
 import { createDb } from "../../src/db/client";
 import { directoryDb } from "../../src/db/directory/client";
-import { LEGACY_SHARD, registerWorkspace } from "../../src/db/directory/workspaces";
+import { registerWorkspace } from "../../src/db/directory/workspaces";
 import { createLogsDb } from "../../src/db/logs/client";
 import { accounts } from "../../src/db/schema";
+import { shardD1 } from "../../src/db/shards";
 import { createKey } from "../../src/features/keys/keys.service";
 import { newId } from "../../src/lib/ids";
 import type { PlanName, QuotaOverrides } from "../../src/lib/plans";
 
-export const db = () => createDb(env.DB);
+/**
+ * The shard a seeded workspace lives in unless its test names another: the second one, so that any
+ * code reaching a workspace's rows other than through the directory (the first shard, `DB`, is
+ * where such code would land) fails in every test.
+ */
+export const TEST_SHARD = "DB_2";
+/** The D1 database of a shard (TEST_SHARD unless named). */
+export const shardD1Of = (shard: string = TEST_SHARD) => shardD1(env, shard);
+/** A shard's database (TEST_SHARD, where seeded workspaces live, unless named). */
+export const db = (shard: string = TEST_SHARD) => createDb(shardD1(env, shard));
 /** The directory: where each workspace lives, and what is found before its workspace is known. */
 export const directory = () => directoryDb(env);
 /** The LOGS database (request logs). */
@@ -25,10 +35,17 @@ export interface Workspace {
 
 /** A fresh account with an admin key. Storage is shared within a test file, so each test makes its own. */
 export async function seedWorkspace(
-  options: { plan?: PlanName; overrides?: QuotaOverrides; status?: "active" | "suspended" } = {},
+  options: {
+    plan?: PlanName;
+    overrides?: QuotaOverrides;
+    status?: "active" | "suspended";
+    /** The shard it lives in: TEST_SHARD unless named. */
+    shard?: string;
+  } = {},
 ): Promise<Workspace> {
   const accountId = newId("acc");
-  await db()
+  const shard = options.shard ?? TEST_SHARD;
+  await db(shard)
     .insert(accounts)
     .values({
       id: accountId,
@@ -37,13 +54,13 @@ export async function seedWorkspace(
       status: options.status ?? "active",
       quotaOverrides: JSON.stringify(options.overrides ?? {}),
     });
-  await registerWorkspace(directory(), accountId, LEGACY_SHARD, Date.now());
-  const key = await createKey(db(), directory(), accountId, { name: "admin", permission: "admin" });
+  await registerWorkspace(directory(), accountId, shard, Date.now());
+  const key = await createKey(db(shard), directory(), accountId, { name: "admin", permission: "admin" });
   return { accountId, token: key.token, keyId: key.id };
 }
 
-export async function addKey(accountId: string, permission: Permission) {
-  return createKey(db(), directory(), accountId, { name: `${permission} key`, permission });
+export async function addKey(accountId: string, permission: Permission, shard: string = TEST_SHARD) {
+  return createKey(db(shard), directory(), accountId, { name: `${permission} key`, permission });
 }
 
 export interface CallOptions {
@@ -106,7 +123,7 @@ function expectRequestId() {
 export async function verifiedDomain(accountId: string, domain: string) {
   const { createConnection } = await import("../../src/features/connections/connections.service");
   const connection = await createConnection(db(), env, accountId, domain);
-  await env.DB.prepare("UPDATE connections SET status = 'verified', verified_at = ? WHERE id = ?")
+  await env.DB_2.prepare("UPDATE connections SET status = 'verified', verified_at = ? WHERE id = ?")
     .bind(Date.now(), connection.id)
     .run();
   return connection;
@@ -114,7 +131,7 @@ export async function verifiedDomain(accountId: string, domain: string) {
 
 /** The account's connection of `domain`, connected and verified first when it has none. */
 export async function domainConnection(accountId: string, domain: string): Promise<string> {
-  const row = await env.DB.prepare("SELECT id FROM connections WHERE account_id = ? AND domain = ?")
+  const row = await env.DB_2.prepare("SELECT id FROM connections WHERE account_id = ? AND domain = ?")
     .bind(accountId, domain)
     .first<{ id: string }>();
   return row?.id ?? (await verifiedDomain(accountId, domain)).id;
@@ -163,7 +180,7 @@ export async function seedInbox(
 
 /** How many rows of `table` belong to the account (tests count what a request wrote). */
 export async function rowCount(table: string, accountId: string) {
-  const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`)
+  const row = await env.DB_2.prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`)
     .bind(accountId)
     .first<{ n: number }>();
   return row?.n ?? 0;
@@ -171,7 +188,7 @@ export async function rowCount(table: string, accountId: string) {
 
 /** The events recorded for an account (the outbox), oldest first. */
 export async function eventsOf(accountId: string) {
-  const rows = await env.DB.prepare(
+  const rows = await env.DB_2.prepare(
     "SELECT event, inbox_id, data FROM events WHERE account_id = ? ORDER BY created_at, id",
   )
     .bind(accountId)

@@ -202,7 +202,7 @@ const routes: CreateRoute[] = [
 const eventCount = async (accountId: string, name: string | undefined) =>
   name
     ? ((
-        await env.DB.prepare("SELECT count(*) AS n FROM events WHERE account_id = ? AND event = ?")
+        await env.DB_2.prepare("SELECT count(*) AS n FROM events WHERE account_id = ? AND event = ?")
           .bind(accountId, name)
           .first<{ n: number }>()
       )?.n ?? 0)

@@ -9,11 +9,11 @@ import { MAILER_DAEMON, reportsOf } from "./reports-helpers";
  * D1 were unavailable, and renamed back to show that the sender's retry then succeeds.
  */
 async function withoutTable<T>(table: string, work: () => Promise<T>): Promise<T> {
-  await env.DB.exec(`ALTER TABLE ${table} RENAME TO ${table}_parked`);
+  await env.DB_2.exec(`ALTER TABLE ${table} RENAME TO ${table}_parked`);
   try {
     return await work();
   } finally {
-    await env.DB.exec(`ALTER TABLE ${table}_parked RENAME TO ${table}`);
+    await env.DB_2.exec(`ALTER TABLE ${table}_parked RENAME TO ${table}`);
   }
 }
 

@@ -179,7 +179,7 @@ export async function messagesOf(token: string, ticketId: string) {
 
 /** Rows of `dropped_mail` for the account, oldest first. */
 export async function droppedOf(accountId: string) {
-  const { results } = await env.DB.prepare(
+  const { results } = await env.DB_2.prepare(
     "SELECT reason, detail, raw_key, raw_size, message_id FROM dropped_mail WHERE account_id = ? ORDER BY id",
   )
     .bind(accountId)

@@ -36,7 +36,7 @@ describe("an HTML-only mail with a hostile 1 MB body", () => {
     const [ticket] = await ticketsOf(ws.token);
     const [message] = await messagesOf(ws.token, ticket?.id as string);
     expect(message).toMatchObject({ body_text: null, stripped_text: "Hello" });
-    const stored = await env.DB.prepare("SELECT html_text FROM messages WHERE id = ?")
+    const stored = await env.DB_2.prepare("SELECT html_text FROM messages WHERE id = ?")
       .bind(message?.id)
       .first<{ html_text: string }>();
     expect(stored?.html_text).toBe("Hello");
@@ -60,7 +60,7 @@ describe("an HTML-only mail with a hostile 1 MB body", () => {
     const { ws, inbox } = await inboundWorkspace();
     await deliver(htmlOnlyMail(inbox.emailAddress, "<p>Old&nbsp;row</p>"), { to: inbox.emailAddress });
     const [ticket] = await ticketsOf(ws.token);
-    await env.DB.prepare("UPDATE messages SET html_text = NULL WHERE ticket_id = ?").bind(ticket?.id).run();
+    await env.DB_2.prepare("UPDATE messages SET html_text = NULL WHERE ticket_id = ?").bind(ticket?.id).run();
     const { body } = await callJson<{ public_url: string }>("GET", `/v1/tickets/${ticket?.id}`, {
       token: ws.token,
     });
@@ -77,7 +77,7 @@ describe("an HTML-only mail with a hostile 1 MB body", () => {
 describe("html_text of messages written through the API", () => {
   const htmlTextOf = async (id: string) =>
     (
-      await env.DB.prepare("SELECT html_text FROM messages WHERE id = ?")
+      await env.DB_2.prepare("SELECT html_text FROM messages WHERE id = ?")
         .bind(id)
         .first<{ html_text: string | null }>()
     )?.html_text;

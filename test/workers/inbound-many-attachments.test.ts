@@ -43,7 +43,7 @@ describe("a mail with thousands of attachments", () => {
     const text = await kept.text();
     expect(text.length).toBe(raw.length);
     expect(text).toContain('filename="note-1500.txt"');
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM message_attachments WHERE message_id = ?")
+    const rows = await env.DB_2.prepare("SELECT count(*) AS n FROM message_attachments WHERE message_id = ?")
       .bind(message?.id)
       .first<{ n: number }>();
     expect(rows?.n).toBe(MAX_STORED_ATTACHMENTS);

@@ -153,11 +153,11 @@ describe("a new mail to an inbox", () => {
     // The received bytes and the files both stay in R2, and both count.
     expect(await storageOf(ws)).toBe((before ?? 0) + raw.length + 70 + 77);
 
-    const keys = await env.DB.prepare("SELECT key FROM message_attachments WHERE message_id = ?")
+    const keys = await env.DB_2.prepare("SELECT key FROM message_attachments WHERE message_id = ?")
       .bind(message?.id)
       .all<{ key: string }>();
     const rawKey = (
-      await env.DB.prepare("SELECT raw_key FROM messages WHERE id = ?")
+      await env.DB_2.prepare("SELECT raw_key FROM messages WHERE id = ?")
         .bind(message?.id)
         .first<{ raw_key: string }>()
     )?.raw_key as string;

@@ -10,7 +10,7 @@ vi.setConfig({ testTimeout: 30_000 });
 
 /** The bounces recorded for `address` in the account: what the soft-bounce count reads. */
 async function bouncesOf(accountId: string, address: string) {
-  const { results } = await env.DB.prepare("SELECT kind FROM bounces WHERE account_id = ? AND email = ?")
+  const { results } = await env.DB_2.prepare("SELECT kind FROM bounces WHERE account_id = ? AND email = ?")
     .bind(accountId, address)
     .all<{ kind: string }>();
   return results.map((r) => r.kind);

@@ -12,10 +12,10 @@ async function record(table: "dropped_mail" | "mail_reports", accountId: string,
   await env.FILES.put(key, "From: a@b.test\r\n\r\nx");
   const insert =
     table === "dropped_mail"
-      ? env.DB.prepare(
+      ? env.DB_2.prepare(
           "INSERT INTO dropped_mail (public_id, account_id, inbox_id, reason, mail_from, rcpt_to, raw_key, raw_size, created_at) VALUES (?, ?, 'inb_x', 'loop', '', 'a@b.test', ?, 20, ?)",
         ).bind(newId("drp"), accountId, key, createdAt)
-      : env.DB.prepare(
+      : env.DB_2.prepare(
           "INSERT INTO mail_reports (public_id, account_id, outcome, kind, action, detail, mail_from, rcpt_to, raw_key, raw_size, created_at) VALUES (?, ?, 'unmatched', 'bounce', 'ignored', '[]', '', 'a@b.test', ?, 20, ?)",
         ).bind(newId("rpt"), accountId, key, createdAt);
   await insert.run();
@@ -23,7 +23,7 @@ async function record(table: "dropped_mail" | "mail_reports", accountId: string,
 }
 
 const rowsWithKeys = async (keys: string[]) => {
-  const { results } = await env.DB.prepare(
+  const { results } = await env.DB_2.prepare(
     "SELECT raw_key FROM dropped_mail WHERE raw_key IN (SELECT value FROM json_each(?1)) UNION ALL SELECT raw_key FROM mail_reports WHERE raw_key IN (SELECT value FROM json_each(?1))",
   )
     .bind(JSON.stringify(keys))

@@ -93,7 +93,7 @@ async function countedDelivery(raw: string, to: string, options: { failingPuts?:
   const bucket = options.failingPuts ? lateFailingPuts(env.FILES, calls, 2) : env.FILES;
   const counted = {
     ...env,
-    DB: countingD1(env.DB, calls),
+    DB_2: countingD1(env.DB_2, calls),
     DIRECTORY: countingD1(env.DIRECTORY, calls, "directory"),
     FILES: countingR2(bucket, calls),
   };

@@ -55,7 +55,7 @@ async function createInbox(token: string, body: Record<string, unknown> = {}) {
 
 const eventsOf = async (inboxId: string) =>
   (
-    await env.DB.prepare("SELECT event, data FROM events WHERE inbox_id = ? ORDER BY created_at, id")
+    await env.DB_2.prepare("SELECT event, data FROM events WHERE inbox_id = ? ORDER BY created_at, id")
       .bind(inboxId)
       .all<{ event: string; data: string }>()
   ).results.map((row) => ({ event: row.event, data: JSON.parse(row.data) as unknown }));
@@ -197,7 +197,7 @@ describe("inboxes", () => {
     const res = await callJson("DELETE", `/v1/inboxes/${inbox.id}`, { token: ws.token });
     expect(res).toMatchObject({ status: 200, body: { id: inbox.id, deleted: true } });
     expect((await call("GET", `/v1/inboxes/${inbox.id}`, { token: ws.token })).status).toBe(404);
-    expect(await env.DB.prepare("SELECT id FROM tickets WHERE id = ?").bind(ticketId).first()).toBeNull();
+    expect(await env.DB_2.prepare("SELECT id FROM tickets WHERE id = ?").bind(ticketId).first()).toBeNull();
     expect(await eventsOf(inbox.id)).toEqual([
       {
         event: "inbox.deleted",
@@ -277,7 +277,7 @@ describe("inbox addresses and verified domains", () => {
       help: expect.stringContaining('POST /v1/connections {"domain":"stripe.com"}'),
     });
     expect(
-      await env.DB.prepare("SELECT id FROM inboxes WHERE account_id = ?").bind(ws.accountId).all(),
+      await env.DB_2.prepare("SELECT id FROM inboxes WHERE account_id = ?").bind(ws.accountId).all(),
     ).toEqual(expect.objectContaining({ results: [] }));
   });
 
@@ -292,7 +292,7 @@ describe("inbox addresses and verified domains", () => {
     ).body;
     expect(connection.status).toBe("pending");
     for (const status of ["pending", "failed"]) {
-      await env.DB.prepare("UPDATE connections SET status = ? WHERE id = ?")
+      await env.DB_2.prepare("UPDATE connections SET status = ? WHERE id = ?")
         .bind(status, connection.id)
         .run();
       const res = await create(ws.token, `support@${domain}`);
@@ -404,7 +404,7 @@ describe("inbox webhooks", () => {
     const ws = await seedWorkspace();
     const inbox = await createInbox(ws.token, { webhooks: [hook()] });
     const secret = inbox.webhooks[0]?.secret as string;
-    const row = await env.DB.prepare("SELECT webhooks FROM inboxes WHERE id = ?")
+    const row = await env.DB_2.prepare("SELECT webhooks FROM inboxes WHERE id = ?")
       .bind(inbox.id)
       .first<{ webhooks: string }>();
     expect(row?.webhooks).not.toContain(secret);

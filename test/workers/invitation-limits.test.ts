@@ -10,13 +10,13 @@ const resend = (token: string, id: string) => callJson("POST", `/v1/invitations/
 
 /** As if the invitation's last email left `ms` ago: the resend cooldown is over. */
 const sentAgo = (id: string, ms: number) =>
-  env.DB.prepare("UPDATE invitations SET updated_at = ? WHERE id = ?")
+  env.DB_2.prepare("UPDATE invitations SET updated_at = ? WHERE id = ?")
     .bind(Date.now() - ms, id)
     .run();
 
 const systemEmailsOf = async (accountId: string) =>
   (
-    await env.DB.prepare("SELECT count(*) AS n FROM emails WHERE account_id = ? AND source = 'system'")
+    await env.DB_2.prepare("SELECT count(*) AS n FROM emails WHERE account_id = ? AND source = 'system'")
       .bind(accountId)
       .first<{ n: number }>()
   )?.n;
@@ -84,11 +84,11 @@ describe("invitation mail limits", { timeout: 60_000 }, () => {
 
   it("keeps links out of the workspace name shown in the invitation subject", async () => {
     const ws = await seedWorkspace({ plan: "free" });
-    await env.DB.prepare("UPDATE accounts SET name = ? WHERE id = ?")
+    await env.DB_2.prepare("UPDATE accounts SET name = ? WHERE id = ?")
       .bind("You won a prize - claim at scam.test", ws.accountId)
       .run();
     expect((await invite(ws.token, "prize@example.com")).status).toBe(201);
-    const row = await env.DB.prepare(
+    const row = await env.DB_2.prepare(
       "SELECT subject, text FROM emails WHERE account_id = ? AND source = 'system'",
     )
       .bind(ws.accountId)

@@ -49,7 +49,7 @@ describe("invitations", () => {
     const { summary, raw } = await sentSystemEmail(ws, "hidden@example.com");
     const token = linkTokenIn(raw, "invitations");
 
-    const stored = await env.DB.prepare("SELECT * FROM invitations WHERE id = ?")
+    const stored = await env.DB_2.prepare("SELECT * FROM invitations WHERE id = ?")
       .bind(created.body.id)
       .first();
     expect(stored?.token_hash).toBe(await sha256Hex(token));
@@ -135,7 +135,7 @@ describe("invitations", () => {
     expect(again.body).toMatchObject({ code: "invitation_not_pending" });
 
     // Time passes: the second invitation's expiry is moved into the past.
-    await env.DB.prepare("UPDATE invitations SET expires_at = ? WHERE id = ?")
+    await env.DB_2.prepare("UPDATE invitations SET expires_at = ? WHERE id = ?")
       .bind(Date.now() - 1000, second.body.id)
       .run();
     const third = await invite(ws.token, "third@example.com");
@@ -180,7 +180,7 @@ describe("invitations", () => {
     const created = await invite(ws.token, "resend@example.com");
     const firstToken = linkTokenIn((await sentSystemEmail(ws, "resend@example.com")).raw, "invitations");
     // Nearly expired, and past the resend cooldown (invitation-limits.test.ts).
-    await env.DB.prepare("UPDATE invitations SET expires_at = ?, updated_at = ? WHERE id = ?")
+    await env.DB_2.prepare("UPDATE invitations SET expires_at = ?, updated_at = ? WHERE id = ?")
       .bind(Date.now() + 60_000, Date.now() - 61_000, created.body.id)
       .run();
     const resent = await callJson<Invitation>("POST", `/v1/invitations/${created.body.id}/resend`, {
@@ -275,7 +275,7 @@ describe("the invitation page", () => {
     });
     expect(foreign.status).toBe(403);
 
-    await env.DB.prepare("UPDATE invitations SET expires_at = ? WHERE id = ?")
+    await env.DB_2.prepare("UPDATE invitations SET expires_at = ? WHERE id = ?")
       .bind(Date.now() - 1, created.body.id)
       .run();
     expect((await call("GET", `/invitations/${token}`)).status).toBe(410);

@@ -36,11 +36,11 @@ describe("KeyGuard", () => {
     const ws = await seedWorkspace();
     expect((await call("GET", "/v1/accounts", { token: ws.token })).status).toBe(200);
     const anHourAgo = Date.now() - 3_600_000;
-    await env.DB.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?").bind(anHourAgo, ws.keyId).run();
+    await env.DB_2.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?").bind(anHourAgo, ws.keyId).run();
 
     // Within the write interval nothing is written...
     expect((await call("GET", "/v1/accounts", { token: ws.token })).status).toBe(200);
-    const row = await env.DB.prepare("SELECT last_used_at FROM api_keys WHERE id = ?").bind(ws.keyId).first();
+    const row = await env.DB_2.prepare("SELECT last_used_at FROM api_keys WHERE id = ?").bind(ws.keyId).first();
     expect(row?.last_used_at).toBe(anHourAgo);
 
     // ...and once 30 s have passed since the last write, the next use is written.
@@ -50,7 +50,7 @@ describe("KeyGuard", () => {
     const before = Date.now();
     expect((await call("GET", "/v1/accounts", { token: ws.token })).status).toBe(200);
     await eventually(async () => {
-      const updated = await env.DB.prepare("SELECT last_used_at FROM api_keys WHERE id = ?")
+      const updated = await env.DB_2.prepare("SELECT last_used_at FROM api_keys WHERE id = ?")
         .bind(ws.keyId)
         .first();
       return (updated?.last_used_at as number) >= before - 1000;
@@ -61,7 +61,7 @@ describe("KeyGuard", () => {
     const ws = await seedWorkspace({ plan: "free" });
     const first = await call("GET", "/v1/accounts", { token: ws.token });
     expect(first.headers.get("X-RateLimit-Limit")).toBe("300");
-    await env.DB.prepare("UPDATE accounts SET plan = 'pro' WHERE id = ?").bind(ws.accountId).run();
+    await env.DB_2.prepare("UPDATE accounts SET plan = 'pro' WHERE id = ?").bind(ws.accountId).run();
     await (await guardOf(ws.token)).forget();
     const second = await call("GET", "/v1/accounts", { token: ws.token });
     expect(second.headers.get("X-RateLimit-Limit")).toBe("3000");

@@ -39,7 +39,7 @@ describe("POST /v1/keys", () => {
       token: ws.token,
       body: { name: "x", permission: "read" },
     });
-    const row = await env.DB.prepare("SELECT * FROM api_keys WHERE id = ?").bind(body.id).first();
+    const row = await env.DB_2.prepare("SELECT * FROM api_keys WHERE id = ?").bind(body.id).first();
     expect(row?.token_hash).toBe(await sha256Hex(body.token as string));
     expect(JSON.stringify(row)).not.toContain(body.token as string);
   });
@@ -81,7 +81,7 @@ describe("GET /v1/keys", () => {
     const ws = await seedWorkspace();
     const second = await addKey(ws.accountId, "read");
     const third = await addKey(ws.accountId, "write");
-    await env.DB.prepare("UPDATE api_keys SET is_active = 0 WHERE id = ?").bind(second.id).run();
+    await env.DB_2.prepare("UPDATE api_keys SET is_active = 0 WHERE id = ?").bind(second.id).run();
 
     const { status, body } = await callJson<KeyList>("GET", "/v1/keys", { token: ws.token });
     expect(status).toBe(200);

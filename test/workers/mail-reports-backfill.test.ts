@@ -19,23 +19,23 @@ function statementOf(sql: string, opening: string, names: Record<string, string>
 async function runBackfill(rows: Array<Record<string, unknown>>) {
   const suffix = crypto.randomUUID().replaceAll("-", "");
   const names = { "`__new_mail_reports`": `new_${suffix}`, "`mail_reports`": `old_${suffix}` };
-  await env.DB.prepare(statementOf(before, "CREATE TABLE `mail_reports`", names)).run();
-  await env.DB.prepare(statementOf(migration, "CREATE TABLE `__new_mail_reports`", names)).run();
+  await env.DB_2.prepare(statementOf(before, "CREATE TABLE `mail_reports`", names)).run();
+  await env.DB_2.prepare(statementOf(migration, "CREATE TABLE `__new_mail_reports`", names)).run();
   for (const row of rows) {
     const columns = Object.keys(row);
-    await env.DB.prepare(
+    await env.DB_2.prepare(
       `INSERT INTO old_${suffix} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
     )
       .bind(...Object.values(row))
       .run();
   }
-  await env.DB.prepare(statementOf(migration, "INSERT INTO `__new_mail_reports`", names)).run();
-  const { results } = await env.DB.prepare(
+  await env.DB_2.prepare(statementOf(migration, "INSERT INTO `__new_mail_reports`", names)).run();
+  const { results } = await env.DB_2.prepare(
     `SELECT public_id, kind, recipient, bounce_type, status_code, reply_code, diagnostic, reporting_mta, action FROM new_${suffix} ORDER BY id`,
   ).all<Record<string, string | null>>();
-  await env.DB.batch([
-    env.DB.prepare(`DROP TABLE new_${suffix}`),
-    env.DB.prepare(`DROP TABLE old_${suffix}`),
+  await env.DB_2.batch([
+    env.DB_2.prepare(`DROP TABLE new_${suffix}`),
+    env.DB_2.prepare(`DROP TABLE old_${suffix}`),
   ]);
   return results;
 }
@@ -54,7 +54,7 @@ describe("migration 0024's backfill of existing reports", () => {
   it("fills kind, the counted (else first) recipient, its codes and the action from detail", async () => {
     const ws = await seedWorkspace();
     const at = Date.UTC(2026, 10, 20);
-    await env.DB.prepare(
+    await env.DB_2.prepare(
       "INSERT INTO suppressions (id, account_id, email, reason, created_at) VALUES (?, ?, ?, 'hard_bounce', ?)",
     )
       .bind(newId("sup"), ws.accountId, `gone-${ws.accountId}@example.net`, at)

@@ -171,7 +171,7 @@ describe("GET /v1/mail-reports", () => {
       to: sent.bounce,
     });
     const [row] = (await list(sent.ws.token)).body.data;
-    const key = await env.DB.prepare("SELECT raw_key FROM mail_reports WHERE public_id = ?")
+    const key = await env.DB_2.prepare("SELECT raw_key FROM mail_reports WHERE public_id = ?")
       .bind(row?.id)
       .first<string>("raw_key");
     await env.FILES.delete(key ?? "");

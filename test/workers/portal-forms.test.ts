@@ -38,7 +38,7 @@ async function portalInbox() {
 async function holdings(accountId: string) {
   const count = async (table: string) =>
     (
-      await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`)
+      await env.DB_2.prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`)
         .bind(accountId)
         .first<{ n: number }>()
     )?.n;
@@ -74,7 +74,7 @@ const mailedLinks = new Map<string, string[]>();
 async function sharedLinksMailedTo(email: string) {
   const known = mailedLinks.get(email)?.length ?? 0;
   return eventually(async () => {
-    const rows = await env.DB.prepare(
+    const rows = await env.DB_2.prepare(
       "SELECT e.id FROM emails e JOIN email_recipients r ON r.email_seq = e.seq WHERE r.address = ? AND e.status = 'sent'",
     )
       .bind(email)
@@ -361,7 +361,7 @@ describe("the reply form of the ticket page", { timeout: 30_000 }, () => {
       const { ws, inbox, hook } = await portalInbox();
       const sharedUuid = await openByForm(inbox.id);
       const ticket = await ticketByShared(ws.token, sharedUuid);
-      await env.DB.prepare("UPDATE tickets SET status = ?, snoozed_until = ? WHERE id = ?")
+      await env.DB_2.prepare("UPDATE tickets SET status = ?, snoozed_until = ? WHERE id = ?")
         .bind(status, Date.now() + 86_400_000, ticket.id)
         .run();
       await awaitDeliveries(hook.path, 2, 0);

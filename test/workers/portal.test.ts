@@ -11,7 +11,7 @@ type Row = Record<string, string | number | null>;
 
 async function insert(table: string, row: Row) {
   const columns = Object.keys(row);
-  await env.DB.prepare(
+  await env.DB_2.prepare(
     `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
   )
     .bind(...Object.values(row))

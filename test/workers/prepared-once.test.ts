@@ -19,8 +19,8 @@ describe("preparedOnce", () => {
         .prepare();
     });
 
-    const first = env.DB.withSession("first-primary");
-    const second = env.DB.withSession("first-primary");
+    const first = env.DB_2.withSession("first-primary");
+    const second = env.DB_2.withSession("first-primary");
     expect(await byId(createSessionDb(first)).all({ id: accountId })).toEqual([
       { id: accountId, name: expect.any(String) },
     ]);

@@ -6,7 +6,7 @@ import { expect } from "vitest";
 /** The plan of a drizzle query: each line of SQLite's EXPLAIN QUERY PLAN. */
 export async function planOf(
   query: { toSQL(): { sql: string; params: unknown[] } } | SQL,
-  database: D1Database = env.DB,
+  database: D1Database = env.DB_2,
 ): Promise<string[]> {
   const { sql, params } = is(query, SQL) ? new SQLiteSyncDialect().sqlToQuery(query) : query.toSQL();
   const rows = await database

@@ -102,8 +102,8 @@ describe("X-Service-Bookmark on /v1", () => {
     const auth = { Authorization: `Bearer ${ws.token}` };
     const first = await fetchWith(`/v1/tickets/${ticket.id}`, { headers: auth });
     const bookmark = bookmarkOf(first);
-    const { binding, starts } = recordingSessions(env.DB);
-    const over = { DB: binding };
+    const { binding, starts } = recordingSessions(env.DB_2);
+    const over = { DB_2: binding };
 
     const plain = await fetchWith(`/v1/tickets/${ticket.id}`, { headers: auth }, over);
     const followed = await fetchWith(
@@ -203,14 +203,14 @@ describe("the dashboard's bookmark", () => {
     expect(kept?.[2]).toContain("HttpOnly");
     const bookmark = kept?.[1] ?? "";
 
-    const { binding, starts } = recordingSessions(env.DB);
+    const { binding, starts } = recordingSessions(env.DB_2);
     const cookie = `${who.cookie}; __Secure-bookmark=${bookmark}`;
-    const page = await fetchWith("/dashboard/tickets", { headers: { Cookie: cookie } }, { DB: binding });
+    const page = await fetchWith("/dashboard/tickets", { headers: { Cookie: cookie } }, { DB_2: binding });
     expect(page.status).toBe(200);
     const unreadable = await fetchWith(
       "/dashboard/tickets",
       { headers: { Cookie: `${who.cookie}; __Secure-bookmark=nonsense` } },
-      { DB: binding },
+      { DB_2: binding },
     );
     expect(unreadable.status).toBe(200);
     expect(starts).toEqual([bookmark, "first-primary"]);
@@ -224,7 +224,7 @@ describe("the dashboard's bookmark", () => {
         (await dashboardGet("/dashboard", who)).headers.get("Set-Cookie") ?? "",
       )?.[1] ?? "";
     expect(bookmark).toMatch(BOOKMARK);
-    const { binding, starts } = recordingSessions(env.DB);
+    const { binding, starts } = recordingSessions(env.DB_2);
     const posted = await fetchWith(
       "/dashboard/keys",
       {
@@ -236,7 +236,7 @@ describe("the dashboard's bookmark", () => {
         },
         form: { _csrf: who.csrf, name: "from the page", permission: "read" },
       },
-      { DB: binding },
+      { DB_2: binding },
     );
     expect(posted.status).toBe(200);
     expect(starts).toEqual(["first-primary"]);

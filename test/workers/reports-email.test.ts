@@ -127,7 +127,7 @@ async function runBackfills() {
   for (const sql of [compactEmails]) {
     const backfill = sql.slice(sql.indexOf("-- Backfill"));
     for (const statement of backfill.split("--> statement-breakpoint")) {
-      if (statement.replace(/--.*$/gm, "").trim()) await env.DB.prepare(statement).run();
+      if (statement.replace(/--.*$/gm, "").trim()) await env.DB_2.prepare(statement).run();
     }
   }
 }
@@ -186,7 +186,7 @@ describe("GET /v1/reports/email", () => {
     await call("GET", urls.click);
 
     // The replies' emails, the inbox's only ones, sent and their queue messages redelivered.
-    const { results: replies } = await env.DB.prepare(
+    const { results: replies } = await env.DB_2.prepare(
       "SELECT email_id FROM messages WHERE ticket_id = ? AND email_id IS NOT NULL",
     )
       .bind(ticket.id)
@@ -273,7 +273,7 @@ describe("GET /v1/reports/email", () => {
     expect(foreign.status).toBe(404);
 
     // The backfill rebuilds the same rollups from the rows.
-    await env.DB.prepare("DELETE FROM email_daily WHERE account_id = ?").bind(setup.ws.accountId).run();
+    await env.DB_2.prepare("DELETE FROM email_daily WHERE account_id = ?").bind(setup.ws.accountId).run();
     expect((await reportOf(setup.ws.token)).totals.accepted).toBe(0);
     await runBackfills();
     expect((await reportOf(setup.ws.token)).totals).toEqual(expected);
@@ -313,7 +313,7 @@ describe("GET /v1/reports/email", () => {
       click_rate: 0,
     };
     expect((await reportOf(setup.ws.token)).totals).toEqual(expected);
-    await env.DB.prepare("DELETE FROM email_daily WHERE account_id = ?").bind(setup.ws.accountId).run();
+    await env.DB_2.prepare("DELETE FROM email_daily WHERE account_id = ?").bind(setup.ws.accountId).run();
     await runBackfills();
     expect((await reportOf(setup.ws.token)).totals).toEqual(expected);
   });
@@ -332,7 +332,7 @@ describe("GET /v1/reports/email", () => {
     });
     // Suspended after it was accepted, then due: the consumer ends it failed, never sent.
     await setAccountStatus(ws.accountId, "suspended");
-    await env.DB.prepare("UPDATE emails SET status = 'queued', scheduled_at = NULL WHERE id = ?")
+    await env.DB_2.prepare("UPDATE emails SET status = 'queued', scheduled_at = NULL WHERE id = ?")
       .bind(created.body.id)
       .run();
     await Promise.all([

@@ -71,7 +71,7 @@ export const suppressionsOf = async (token: string) =>
 
 /** The reports about this email or sent to this address (`= NULL` matches nothing: another test's unmatched reports stay out). */
 export async function reportsOf(filter: { emailId?: string; rcptTo?: string }) {
-  const { results } = await env.DB.prepare(
+  const { results } = await env.DB_2.prepare(
     "SELECT account_id, email_id, type, outcome, detail, raw_key, raw_size FROM mail_reports WHERE email_id = ?1 OR rcpt_to = ?2 ORDER BY id",
   )
     .bind(filter.emailId ?? null, filter.rcptTo ?? null)

@@ -69,14 +69,14 @@ async function ticketRows(
   options: { firstResponse?: number; resolution?: number; assigneeId?: string | null } = {},
 ) {
   const customerId = newId("cus");
-  await env.DB.prepare(
+  await env.DB_2.prepare(
     "INSERT INTO customers (id, account_id, email, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
   )
     .bind(customerId, accountId, `${customerId}@example.com`.toLowerCase(), at, at)
     .run();
   const id = newId("tkv");
   const number = Math.floor(Math.random() * 1e9);
-  await env.DB.prepare(
+  await env.DB_2.prepare(
     `INSERT INTO tickets (id, account_id, inbox_id, customer_id, number, client_id, subject, shared_uuid, assignee_id, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, 'Known', ?, ?, ?, ?)`,
   )
@@ -94,7 +94,7 @@ async function ticketRows(
     )
     .run();
   const message = (type: string, when: number) =>
-    env.DB.prepare(
+    env.DB_2.prepare(
       `INSERT INTO messages (id, account_id, ticket_id, type, direction, author_type, status, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
@@ -114,7 +114,7 @@ async function ticketRows(
   if (options.firstResponse !== undefined) await message("reply", at + options.firstResponse * 1000);
   if (options.resolution !== undefined) {
     const resolvedAt = at + options.resolution * 1000;
-    await env.DB.prepare("UPDATE tickets SET status = 'resolved', closed_at = ?, updated_at = ? WHERE id = ?")
+    await env.DB_2.prepare("UPDATE tickets SET status = 'resolved', closed_at = ?, updated_at = ? WHERE id = ?")
       .bind(resolvedAt, resolvedAt, id)
       .run();
   }
@@ -157,29 +157,29 @@ async function backfillOf(accountId: string) {
       s.includes("CREATE TRIGGER support_durations_counted"),
   );
   const sources = ["tickets", "messages", "survey_responses"].map((table) =>
-    env.DB.prepare(`CREATE TABLE ${table}_${suffix} AS SELECT * FROM ${table} WHERE account_id = ?`).bind(
+    env.DB_2.prepare(`CREATE TABLE ${table}_${suffix} AS SELECT * FROM ${table} WHERE account_id = ?`).bind(
       accountId,
     ),
   );
-  await env.DB.batch([
+  await env.DB_2.batch([
     ...sources,
-    env.DB.prepare(`CREATE TABLE surveys_${suffix} AS SELECT * FROM surveys WHERE account_id = ?`).bind(
+    env.DB_2.prepare(`CREATE TABLE surveys_${suffix} AS SELECT * FROM surveys WHERE account_id = ?`).bind(
       accountId,
     ),
-    ...setup.map((s) => env.DB.prepare(renamed(s))),
+    ...setup.map((s) => env.DB_2.prepare(renamed(s))),
   ]);
   const more = inboxAssignee.split("--> statement-breakpoint");
   const backfill = [
     ...statements.slice(backfillAt),
     ...more.slice(more.findIndex((s) => s.includes("-- Backfill"))),
   ];
-  for (const statement of backfill) await env.DB.prepare(renamed(statement)).run();
-  const { results } = await env.DB.prepare(
+  for (const statement of backfill) await env.DB_2.prepare(renamed(statement)).run();
+  const { results } = await env.DB_2.prepare(
     `SELECT ${ROLLUP_COLUMNS} FROM support_daily_${suffix} ORDER BY dimension, dimension_value, day`,
   ).all();
-  await env.DB.batch(
+  await env.DB_2.batch(
     ["tickets", "messages", "surveys", "survey_responses", "support_daily", "support_durations"].map(
-      (table) => env.DB.prepare(`DROP TABLE ${table}_${suffix}`),
+      (table) => env.DB_2.prepare(`DROP TABLE ${table}_${suffix}`),
     ),
   );
   return results;
@@ -430,7 +430,7 @@ describe("GET /v1/reports/support", { timeout: 120_000 }, () => {
     const rated = await seedRequest({ ws, inbox }, nps.id, undefined, agent.id);
     expect((await answer(await tokenFor(rated.id, 8))).status).toBe(200);
 
-    const live = await env.DB.prepare(
+    const live = await env.DB_2.prepare(
       `SELECT ${ROLLUP_COLUMNS} FROM support_daily WHERE account_id = ? ORDER BY dimension, dimension_value, day`,
     )
       .bind(ws.accountId)

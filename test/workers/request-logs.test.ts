@@ -206,7 +206,7 @@ describe("request-log retention", () => {
     await runMinuteCron(now);
     expect(await pathsOf(ws.accountId)).toEqual(["/old", "/young"]);
 
-    await env.DB.prepare(
+    await env.DB_2.prepare(
       "UPDATE accounts SET request_log_retention = '5m', request_log_retention_seconds = 300 WHERE id = ?",
     )
       .bind(ws.accountId)
@@ -232,7 +232,7 @@ describe("request logs in their own database (LOGS)", () => {
       path: "/v1/accounts",
     });
     expect(await countLogs(ws.accountId)).toBeGreaterThan(0);
-    const inDb = await env.DB.prepare(
+    const inDb = await env.DB_2.prepare(
       "SELECT name FROM sqlite_master WHERE name IN ('request_logs', 'request_logs_counts')",
     ).all();
     expect(inDb.results).toEqual([]);
@@ -241,16 +241,16 @@ describe("request logs in their own database (LOGS)", () => {
   it("a failing LOGS (here DB, which has no log tables) holds up none of the minute cron's other jobs", async () => {
     const ws = await seedWorkspace();
     const id = newId("smtp");
-    await env.DB.prepare(
+    await env.DB_2.prepare(
       `INSERT INTO smtp_logs (id, account_id, session_id, client_ip, auth, outcome, reply_code, reply, created_at)
        VALUES (?, ?, 'session', '127.0.0.1', 'none', 'accepted', 250, 'OK', ?)`,
     )
       .bind(id, ws.accountId, Date.now() - 8 * 86_400_000)
       .run();
     const controller = createScheduledController({ cron: CRON.everyMinute, scheduledTime: Date.now() });
-    await worker.scheduled(controller, { ...env, LOGS: env.DB }, createExecutionContext());
+    await worker.scheduled(controller, { ...env, LOGS: env.DB_2 }, createExecutionContext());
     // The SMTP-log prune runs after the request-log one.
-    expect(await env.DB.prepare("SELECT id FROM smtp_logs WHERE id = ?").bind(id).first()).toBeNull();
+    expect(await env.DB_2.prepare("SELECT id FROM smtp_logs WHERE id = ?").bind(id).first()).toBeNull();
   });
 
   it("drops the logs of an account DB does not have", async () => {
@@ -270,7 +270,7 @@ describe("request logs in their own database (LOGS)", () => {
       logMessage(gone.accountId, { key_id: gone.keyId, key_prefix: "sk_x" }),
       logMessage(kept.accountId),
     ]);
-    await env.DB.prepare("DELETE FROM accounts WHERE id = ?").bind(gone.accountId).run();
+    await env.DB_2.prepare("DELETE FROM accounts WHERE id = ?").bind(gone.accountId).run();
     // Logs that began within the grace period may belong to an account created after DB was read.
     await runMinuteCron();
     expect(await countLogs(gone.accountId)).toBe(1);

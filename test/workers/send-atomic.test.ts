@@ -17,10 +17,10 @@ async function setup(options: Parameters<typeof ticketWorkspace>[1] = {}) {
 /** A real trigger that makes every insert into `table` fail, as a D1 error would, until dropped. */
 async function failInserts(table: string) {
   const name = `fail_${table}_${crypto.randomUUID().replaceAll("-", "")}`;
-  await env.DB.exec(
+  await env.DB_2.exec(
     `CREATE TRIGGER ${name} BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, 'injected failure'); END;`,
   );
-  return () => env.DB.exec(`DROP TRIGGER ${name};`);
+  return () => env.DB_2.exec(`DROP TRIGGER ${name};`);
 }
 
 describe("sending a draft", () => {

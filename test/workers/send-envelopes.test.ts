@@ -32,7 +32,7 @@ interface RecipientRow {
 
 const recipientsOf = async (emailId: string) =>
   (
-    await env.DB.prepare(
+    await env.DB_2.prepare(
       `SELECT r.address, r.state, r.attempts, r.response FROM email_recipients r
        JOIN emails e ON e.seq = r.email_seq WHERE e.id = ? ORDER BY r.address`,
     )
@@ -41,7 +41,7 @@ const recipientsOf = async (emailId: string) =>
   ).results;
 
 const statusOf = async (emailId: string) =>
-  (await env.DB.prepare("SELECT status, attempts FROM emails WHERE id = ?")
+  (await env.DB_2.prepare("SELECT status, attempts FROM emails WHERE id = ?")
     .bind(emailId)
     .first<{ status: string; attempts: number }>()) ?? { status: "", attempts: 0 };
 

@@ -12,7 +12,7 @@ const carrying = (messages: ReceivedMessage[], marker: string) =>
   messages.filter((m) => m.raw.includes(marker));
 
 const emailRow = (id: string) =>
-  env.DB.prepare("SELECT status, attempts, handoff_attempt FROM emails WHERE id = ?")
+  env.DB_2.prepare("SELECT status, attempts, handoff_attempt FROM emails WHERE id = ?")
     .bind(id)
     .first<{ status: string; attempts: number; handoff_attempt: number | null }>();
 

@@ -23,7 +23,7 @@ const suppressionsOf = (token: string) =>
 
 const softBounces = async (accountId: string, address: string) =>
   (
-    await env.DB.prepare(
+    await env.DB_2.prepare(
       "SELECT count(*) AS n FROM bounces WHERE account_id = ? AND email = ? AND kind = 'soft'",
     )
       .bind(accountId, address)
@@ -101,7 +101,7 @@ describe("temporary refusals (4xx)", () => {
       ],
     });
     // So does each attempt's event: the first one's answer was the 250 that reached ada@.
-    const events = await env.DB.prepare(
+    const events = await env.DB_2.prepare(
       `SELECT v.type, coalesce(v.detail, CASE WHEN v.type IN ('sent', 'deferred', 'failed') THEN e.last_response END) AS answer
        FROM email_events v JOIN emails e ON e.seq = v.email_seq WHERE e.id = ? ORDER BY v.id`,
     )

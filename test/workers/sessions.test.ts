@@ -58,7 +58,7 @@ describe("magic links", () => {
       [...res.headers].filter(([name]) => name !== "x-request-id").sort(([a], [b]) => a.localeCompare(b));
     expect(headers(known)).toEqual(headers(unknown));
     await sentSystemEmail(ws, user.email);
-    const all = await env.DB.prepare("SELECT count(*) AS n FROM login_tokens WHERE user_id = ?")
+    const all = await env.DB_2.prepare("SELECT count(*) AS n FROM login_tokens WHERE user_id = ?")
       .bind(user.id)
       .first();
     expect(all?.n).toBe(1);
@@ -89,7 +89,7 @@ describe("magic links", () => {
     expect(expires - Date.now()).toBeGreaterThan(13.9 * 86_400_000);
 
     const cookie = cookieOf(res);
-    const stored = await env.DB.prepare("SELECT token_hash FROM sessions WHERE user_id = ?")
+    const stored = await env.DB_2.prepare("SELECT token_hash FROM sessions WHERE user_id = ?")
       .bind(user.id)
       .first();
     expect(stored?.token_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -115,7 +115,7 @@ describe("magic links", () => {
   it("refuses an expired link (15 minutes) and one posted from another origin", async () => {
     const { token } = await signInLink();
     expect((await postForm(`/login/${token}`, {}, { Origin: "https://evil.test" })).status).toBe(403);
-    await env.DB.prepare("UPDATE login_tokens SET expires_at = ?")
+    await env.DB_2.prepare("UPDATE login_tokens SET expires_at = ?")
       .bind(Date.now() - 1)
       .run();
     expect((await call("GET", `/login/${token}`)).status).toBe(410);
@@ -133,7 +133,7 @@ describe("magic links", () => {
     expect((await postForm("/login", { email: user.email })).status).toBe(200);
     expect((await postForm("/login", { email: active.email })).status).toBe(200);
     await sentSystemEmail(ws, active.email);
-    const tokens = await env.DB.prepare("SELECT user_id FROM login_tokens WHERE account_id = ?")
+    const tokens = await env.DB_2.prepare("SELECT user_id FROM login_tokens WHERE account_id = ?")
       .bind(ws.accountId)
       .all<{ user_id: string }>();
     expect(tokens.results.map((r) => r.user_id)).toEqual([active.id]);
@@ -146,7 +146,7 @@ describe("sessions", () => {
     const owner = await seedUser(ws.accountId, { role: "owner" });
     // An API key changes no owner (users.test.ts): the signed-in people here are admins.
     const makeAdmin = (id: string) =>
-      env.DB.prepare("UPDATE users SET role = 'admin' WHERE id = ?").bind(id).run();
+      env.DB_2.prepare("UPDATE users SET role = 'admin' WHERE id = ?").bind(id).run();
     await makeAdmin(user.id);
     expect(await sessionOf(cookie)).toBeDefined();
     const disabled = await call("PATCH", `/v1/users/${user.id}`, {
@@ -157,14 +157,14 @@ describe("sessions", () => {
     expect(await sessionOf(cookie)).toBeUndefined();
     const page = await (await call("GET", "/login", { headers: { Cookie: cookie } })).text();
     expect(page).not.toContain("Signed in");
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?")
+    const rows = await env.DB_2.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?")
       .bind(user.id)
       .first();
     expect(rows?.n).toBe(0);
 
     // Even a session row that survived (written before the disable) does not resolve.
     const second = await signIn();
-    await env.DB.prepare("UPDATE users SET status = 'disabled' WHERE id = ?").bind(second.user.id).run();
+    await env.DB_2.prepare("UPDATE users SET status = 'disabled' WHERE id = ?").bind(second.user.id).run();
     expect(await sessionOf(second.cookie)).toBeUndefined();
 
     // Removing a user ends their sessions too (another owner remains).
@@ -187,7 +187,7 @@ describe("sessions", () => {
     expect(await sessionOf(cookie)).toBeUndefined();
 
     const again = await signIn();
-    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE user_id = ?")
+    await env.DB_2.prepare("UPDATE sessions SET expires_at = ? WHERE user_id = ?")
       .bind(Date.now() - 1, again.user.id)
       .run();
     expect(await sessionOf(again.cookie)).toBeUndefined();

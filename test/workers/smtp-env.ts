@@ -41,7 +41,7 @@ export async function heldEmail(
       scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
     },
   });
-  await env.DB.prepare("UPDATE emails SET scheduled_at = ? WHERE id = ?")
+  await env.DB_2.prepare("UPDATE emails SET scheduled_at = ? WHERE id = ?")
     .bind(Date.now() - 1000, body.id)
     .run();
   return { ws: workspace, id: body.id };

@@ -89,7 +89,7 @@ describe("SMTP logs", () => {
     ]);
     const { body } = await list(ws.accountId, ws.token);
     expect(body.data.map((l) => [l.reply, l.key_id])).toEqual([["535 5.7.8 revoked", revoked.id]]);
-    const orphan = await env.DB.prepare(
+    const orphan = await env.DB_2.prepare(
       "SELECT account_id, key_prefix FROM smtp_logs WHERE reply = '535 5.7.8 unknown'",
     ).first();
     // Nothing of the typed password is kept: no prefix, no account.
@@ -140,7 +140,7 @@ describe("SMTP logs", () => {
     ]);
     const controller = createScheduledController({ cron: CRON.everyMinute, scheduledTime: now });
     await worker.scheduled(controller, env, createExecutionContext());
-    const replies = await env.DB.prepare(
+    const replies = await env.DB_2.prepare(
       "SELECT reply FROM smtp_logs WHERE reply IN ('old','young','orphan-old','orphan-young') ORDER BY reply",
     ).all<{ reply: string }>();
     expect(replies.results.map((r) => r.reply)).toEqual(["orphan-young", "young"]);

@@ -64,7 +64,7 @@ export interface SurveyEmailRow {
 /** The survey emails written for a ticket (its links name the ticket). */
 export async function surveyEmailsOf(accountId: string, ticketId: string) {
   const ulid = ticketId.slice(4).toLowerCase();
-  const rows = await env.DB.prepare(
+  const rows = await env.DB_2.prepare(
     `SELECT id, status, subject, text, html, headers, from_address AS sender, to_list AS recipients FROM emails
      WHERE account_id = ? AND source = 'survey' AND text LIKE ?`,
   )
@@ -101,7 +101,7 @@ export async function getSurvey(token: string, id: string) {
 }
 
 export const surveyRequestOf = (ticketId: string) =>
-  env.DB.prepare("SELECT * FROM survey_requests WHERE ticket_id = ?")
+  env.DB_2.prepare("SELECT * FROM survey_requests WHERE ticket_id = ?")
     .bind(ticketId)
     .first<{ email_id: string; assignee_id: string | null; survey_id: string }>();
 
@@ -116,7 +116,7 @@ export async function seedRequest(
   assigneeId: string | null = null,
 ) {
   const ticket = await newTicket(desk.ws, desk.inbox.id, email);
-  await env.DB.prepare(
+  await env.DB_2.prepare(
     `INSERT INTO survey_requests (ticket_id, account_id, survey_id, inbox_id, customer_id, assignee_id, email_id, sent_at)
      VALUES (?, ?, ?, ?, ?, ?, NULL, ?)`,
   )
@@ -126,6 +126,6 @@ export async function seedRequest(
 }
 
 export const responsesOf = (ticketId: string) =>
-  env.DB.prepare("SELECT * FROM survey_responses WHERE ticket_id = ?")
+  env.DB_2.prepare("SELECT * FROM survey_responses WHERE ticket_id = ?")
     .bind(ticketId)
     .all<{ id: string; rating: number; comment: string | null; created_at: number; updated_at: number }>();

@@ -137,11 +137,11 @@ describe("the rating page /s/{token}", { timeout: 30_000 }, () => {
     });
 
     // Thirteen days on, still editable; past fourteen, refused.
-    await env.DB.prepare("UPDATE survey_responses SET created_at = ? WHERE ticket_id = ?")
+    await env.DB_2.prepare("UPDATE survey_responses SET created_at = ? WHERE ticket_id = ?")
       .bind(Date.now() - 13 * DAY, ticket.id)
       .run();
     expect((await answer(await tokenFor(ticket.id, 9), "Late but fine")).status).toBe(200);
-    await env.DB.prepare("UPDATE survey_responses SET created_at = ? WHERE ticket_id = ?")
+    await env.DB_2.prepare("UPDATE survey_responses SET created_at = ? WHERE ticket_id = ?")
       .bind(Date.now() - 14 * DAY - 60_000, ticket.id)
       .run();
     const late = await answer(await tokenFor(ticket.id, 0), "Changed my mind");
@@ -171,7 +171,7 @@ describe("the rating page /s/{token}", { timeout: 30_000 }, () => {
     const finals = await Promise.all(tickets.map(async (t) => (await responsesOf(t.id)).results));
     expect(finals.every((rows) => rows.length === 1)).toBe(true);
     const sum = finals.reduce((total, rows) => total + (rows[0]?.rating ?? 0), 0);
-    const survey = await env.DB.prepare(
+    const survey = await env.DB_2.prepare(
       "SELECT responses_count, rating_sum, promoters_count, detractors_count FROM surveys WHERE id = ?",
     )
       .bind(desk.survey.id)
@@ -197,12 +197,12 @@ describe("the rating page /s/{token}", { timeout: 30_000 }, () => {
     expect(ratings).toContain(rows[0]?.rating);
     // The rating and the comment that stand are those of one and the same post.
     expect(ratings[Number(rows[0]?.comment?.split(" ")[1])]).toBe(rows[0]?.rating);
-    const counters = await env.DB.prepare(
+    const counters = await env.DB_2.prepare(
       "SELECT responses_count, rating_sum, promoters_count, detractors_count FROM surveys WHERE id = ?",
     )
       .bind(desk.survey.id)
       .first<Record<string, number>>();
-    const recount = await env.DB.prepare(
+    const recount = await env.DB_2.prepare(
       `SELECT count(*) AS responses_count, coalesce(sum(rating), 0) AS rating_sum,
               coalesce(sum(rating >= 9), 0) AS promoters_count, coalesce(sum(rating <= 6), 0) AS detractors_count
        FROM survey_responses WHERE survey_id = ?`,
@@ -227,7 +227,7 @@ describe("the rating page /s/{token}", { timeout: 30_000 }, () => {
     ] as const)
       expect((await answer(await tokenFor(t.id, rating), "")).status).toBe(200);
     const old = Date.now() - 5 * DAY;
-    await env.DB.prepare("UPDATE survey_responses SET created_at = ? WHERE ticket_id = ?")
+    await env.DB_2.prepare("UPDATE survey_responses SET created_at = ? WHERE ticket_id = ?")
       .bind(old, a.id)
       .run();
     const list = (query: string) =>

@@ -93,13 +93,13 @@ describe("the survey email on resolve", { timeout: 30_000 }, () => {
 
   it("the claim lets one of two concurrent sends write an email, and gives the other's quota back", async () => {
     const desk = await surveyDesk();
-    await env.DB.prepare("UPDATE tickets SET status = 'resolved' WHERE id = ?").bind(desk.ticket.id).run();
+    await env.DB_2.prepare("UPDATE tickets SET status = 'resolved' WHERE id = ?").bind(desk.ticket.id).run();
     const usage = () =>
-      env.DB.prepare("SELECT emails_month AS n FROM account_usage WHERE account_id = ?")
+      env.DB_2.prepare("SELECT emails_month AS n FROM account_usage WHERE account_id = ?")
         .bind(desk.ws.accountId)
         .first<{ n: number }>();
     const before = (await usage())?.n ?? 0;
-    const ctx = { db: createDb(env.DB), env, accountId: desk.ws.accountId, now: Date.now() };
+    const ctx = { db: createDb(env.DB_2), env, accountId: desk.ws.accountId, now: Date.now() };
     await Promise.all([1, 2, 3].map(() => sendSurveyEmail(ctx, desk.ticket.id)));
     expect(await surveyEmailsOf(desk.ws.accountId, desk.ticket.id)).toHaveLength(1);
     expect((await usage())?.n).toBe(before + 1);

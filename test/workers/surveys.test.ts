@@ -144,7 +144,7 @@ describe("/v1/surveys CRUD", () => {
         })
       ).status,
     ).toBe(200);
-    const db = createDb(env.DB);
+    const db = createDb(env.DB_2);
     const [stale] = await runBatch(db, [claimStatement(request, "csat")]);
     expect(stale?.meta.changes).toBe(0);
     expect(await surveyRequestOf(ticket.id)).toBeNull();

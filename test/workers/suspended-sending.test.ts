@@ -47,7 +47,7 @@ async function acceptedEmail() {
 }
 
 const emailRow = (id: string) =>
-  env.DB.prepare("SELECT status, last_response FROM emails WHERE id = ?")
+  env.DB_2.prepare("SELECT status, last_response FROM emails WHERE id = ?")
     .bind(id)
     .first<{ status: string; last_response: string | null }>();
 
@@ -60,7 +60,7 @@ describe("a suspended workspace sends nothing", () => {
     const { ws, id } = await acceptedEmail();
     await setAccountStatus(ws.accountId, "suspended");
     // Queued before the suspension (a reply, a transactional email), its message reaches the consumer now.
-    await env.DB.prepare("UPDATE emails SET status = 'queued', scheduled_at = NULL WHERE id = ?")
+    await env.DB_2.prepare("UPDATE emails SET status = 'queued', scheduled_at = NULL WHERE id = ?")
       .bind(id)
       .run();
     expect(await deliverEmail(env, id)).toEqual({ kind: "done", status: "failed" });
@@ -78,7 +78,7 @@ describe("a suspended workspace sends nothing", () => {
     const { ws, id } = await acceptedEmail();
     await setAccountStatus(ws.accountId, "suspended");
     const now = Date.now();
-    await env.DB.prepare("UPDATE emails SET scheduled_at = ? WHERE id = ?")
+    await env.DB_2.prepare("UPDATE emails SET scheduled_at = ? WHERE id = ?")
       .bind(now - 1000, id)
       .run();
     expect(await deliverEmail(env, id)).toEqual({ kind: "skipped" });
@@ -135,7 +135,7 @@ describe("a suspended workspace sends nothing", () => {
     expect(await enrollmentOf(enrollment.id)).toMatchObject({ status: "failed" });
     expect((await enrollmentOf(enrollment.id))?.note).toMatch(/^account_suspended: /);
     expect(await historyOf(enrollment.id)).toEqual({});
-    const emails = await env.DB.prepare("SELECT count(*) AS n FROM emails WHERE account_id = ?")
+    const emails = await env.DB_2.prepare("SELECT count(*) AS n FROM emails WHERE account_id = ?")
       .bind(ws.accountId)
       .first<{ n: number }>();
     expect(emails?.n).toBe(0);
@@ -144,7 +144,7 @@ describe("a suspended workspace sends nothing", () => {
   it("a resolved ticket's survey email is not written", async () => {
     const desk = await surveyDesk();
     await setAccountStatus(desk.ws.accountId, "suspended");
-    await env.DB.prepare("UPDATE tickets SET status = 'resolved' WHERE id = ?").bind(desk.ticket.id).run();
+    await env.DB_2.prepare("UPDATE tickets SET status = 'resolved' WHERE id = ?").bind(desk.ticket.id).run();
     const ctx = { db: db(), env, accountId: desk.ws.accountId, now: Date.now() };
     await sendSurveyEmail(ctx, desk.ticket.id);
     expect(await surveyEmailsOf(desk.ws.accountId, desk.ticket.id)).toEqual([]);

@@ -53,13 +53,13 @@ const sent = (recipient: string) => ({
 });
 
 const outboxOf = (endpointId: string) =>
-  env.DB.prepare("SELECT state, attempts FROM email_webhook_outbox WHERE endpoint_id = ? ORDER BY id")
+  env.DB_2.prepare("SELECT state, attempts FROM email_webhook_outbox WHERE endpoint_id = ? ORDER BY id")
     .bind(endpointId)
     .all<{ state: string; attempts: number }>()
     .then((r) => r.results);
 
 const deliveryStatuses = (accountId: string) =>
-  env.DB.prepare(
+  env.DB_2.prepare(
     `SELECT d.status FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
      WHERE e.account_id = ? ORDER BY d.id`,
   )
@@ -78,7 +78,7 @@ async function eventWithoutQueue(ws: { accountId: string }, ticketId: string) {
     ticketId,
     { priority: "urgent" },
   );
-  const row = await env.DB.prepare("SELECT id FROM events WHERE account_id = ? AND event = 'ticket.updated'")
+  const row = await env.DB_2.prepare("SELECT id FROM events WHERE account_id = ? AND event = 'ticket.updated'")
     .bind(ws.accountId)
     .first<{ id: string }>();
   if (!row) throw new Error("no event recorded");
@@ -244,7 +244,7 @@ describe("a suspended workspace's email event webhooks hold", { timeout: 60_000 
     expect((await call("GET", pixel.pathname)).status).toBe(200);
     expect((await call("GET", `${link.pathname}${link.search}`)).status).toBe(302);
     const written = () =>
-      env.DB.prepare(
+      env.DB_2.prepare(
         "SELECT count(*) AS n FROM email_webhook_outbox WHERE account_id = ? AND event IN ('email.opened', 'email.clicked')",
       )
         .bind(ws.accountId)
@@ -273,7 +273,7 @@ describe("a suspended workspace's held email events", { timeout: 60_000 }, () =>
     const old = Date.now() - EMAIL_WEBHOOK_RETENTION_MS - 86_400_000;
     // The oldest rows of the table (the lowest ids): a prune batch's worth held, then one expired.
     const held = 5_000;
-    await env.DB.prepare(
+    await env.DB_2.prepare(
       `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
        INSERT INTO email_webhook_outbox
          (id, account_id, endpoint_id, event_id, event, body, state, attempts, next_attempt_at, created_at)
@@ -281,7 +281,7 @@ describe("a suspended workspace's held email events", { timeout: 60_000 }, () =>
     )
       .bind(held, held, ws.accountId, created.id, old, old)
       .run();
-    await env.DB.prepare(
+    await env.DB_2.prepare(
       `INSERT INTO email_webhook_outbox
          (id, account_id, endpoint_id, event_id, event, body, state, attempts, next_attempt_at, created_at)
        VALUES (-1000000 + 1, ?, ?, 'evt_over', 'email.sent', '{}', 'succeeded', 1, NULL, ?)`,
@@ -290,12 +290,12 @@ describe("a suspended workspace's held email events", { timeout: 60_000 }, () =>
       .run();
 
     expect(await pruneEmailWebhooks(db(), Date.now())).toBeGreaterThanOrEqual(1);
-    const left = await env.DB.prepare(
+    const left = await env.DB_2.prepare(
       "SELECT state, count(*) AS n FROM email_webhook_outbox WHERE endpoint_id = ? GROUP BY state",
     )
       .bind(created.id)
       .all<{ state: string; n: number }>();
     expect(left.results).toEqual([{ state: "pending", n: held }]);
-    await env.DB.prepare("DELETE FROM webhook_endpoints WHERE id = ?").bind(created.id).run();
+    await env.DB_2.prepare("DELETE FROM webhook_endpoints WHERE id = ?").bind(created.id).run();
   });
 });

@@ -7,7 +7,7 @@ import { postForm, uniqueIp } from "./people-helpers";
 import { setAccountStatus } from "./suspension-helpers";
 
 const countOf = async (sql: string, accountId: string) =>
-  (await env.DB.prepare(sql).bind(accountId).first<{ n: number }>())?.n ?? 0;
+  (await env.DB_2.prepare(sql).bind(accountId).first<{ n: number }>())?.n ?? 0;
 
 describe("a suspended workspace's dashboard session", () => {
   it("gets the 403 page on listing, creating a ticket and replying, and nothing is written or sent", async () => {

@@ -194,11 +194,11 @@ describe("tags API", () => {
     });
     expect((await call("GET", `/v1/tags/${tag.id}`, { token: ws.token })).status).toBe(404);
     expect((await call("DELETE", `/v1/tags/${tag.id}`, { token: ws.token })).status).toBe(404);
-    const links = await env.DB.prepare("SELECT count(*) AS n FROM ticket_tags WHERE tag_id = ?")
+    const links = await env.DB_2.prepare("SELECT count(*) AS n FROM ticket_tags WHERE tag_id = ?")
       .bind(tag.id)
       .first<{ n: number }>();
     expect(links?.n).toBe(0);
-    const ticket = await env.DB.prepare("SELECT id FROM tickets WHERE id = ?").bind(ticketId).first();
+    const ticket = await env.DB_2.prepare("SELECT id FROM tickets WHERE id = ?").bind(ticketId).first();
     expect(ticket).not.toBeNull();
   });
 

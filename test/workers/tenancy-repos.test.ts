@@ -47,7 +47,7 @@ async function ownedTicket() {
     })
   ).body;
   const tagId = (
-    await env.DB.prepare("SELECT tag_id FROM ticket_tags WHERE ticket_id = ?").bind(ticket.id).first<{
+    await env.DB_2.prepare("SELECT tag_id FROM ticket_tags WHERE ticket_id = ?").bind(ticket.id).first<{
       tag_id: string;
     }>()
   )?.tag_id as string;
@@ -63,13 +63,13 @@ async function ownedTicket() {
 
 const subjectOf = async (ticketId: string) =>
   (
-    await env.DB.prepare("SELECT subject FROM tickets WHERE id = ?")
+    await env.DB_2.prepare("SELECT subject FROM tickets WHERE id = ?")
       .bind(ticketId)
       .first<{ subject: string }>()
   )?.subject;
 const tagLinks = async (ticketId: string) =>
   (
-    await env.DB.prepare("SELECT count(*) AS n FROM ticket_tags WHERE ticket_id = ?")
+    await env.DB_2.prepare("SELECT count(*) AS n FROM ticket_tags WHERE ticket_id = ?")
       .bind(ticketId)
       .first<{ n: number }>()
   )?.n;
@@ -87,7 +87,7 @@ describe("ticket writes carry the account id", () => {
     const t = await ownedTicket();
     const count = async () =>
       (
-        await env.DB.prepare("SELECT message_count AS n FROM tickets WHERE id = ?")
+        await env.DB_2.prepare("SELECT message_count AS n FROM tickets WHERE id = ?")
           .bind(t.ticketId)
           .first<{ n: number }>()
       )?.n;
@@ -143,7 +143,7 @@ describe("ticket and message reads carry the account id", () => {
   it("threadMessageIds", async () => {
     const t = await ownedTicket();
     // One message: a workspace never stores one Message-ID twice (a unique index since 0010).
-    await env.DB.prepare("UPDATE messages SET email_message_id = '<m1@acme.test>' WHERE id = ?")
+    await env.DB_2.prepare("UPDATE messages SET email_message_id = '<m1@acme.test>' WHERE id = ?")
       .bind(t.messageId)
       .run();
     expect(await threadMessageIds(db(), t.stranger, t.ticketId)).toEqual([]);
@@ -162,12 +162,12 @@ describe("connection writes carry the account id", () => {
       `tenancy-${crypto.randomUUID().slice(0, 6)}.test`,
     );
     const inbox = await seedInbox(owner.accountId);
-    await env.DB.prepare("UPDATE inboxes SET connection_id = ? WHERE id = ?")
+    await env.DB_2.prepare("UPDATE inboxes SET connection_id = ? WHERE id = ?")
       .bind(connection.id, inbox.id)
       .run();
     const statusOf = async () =>
       (
-        await env.DB.prepare("SELECT status FROM connections WHERE id = ?")
+        await env.DB_2.prepare("SELECT status FROM connections WHERE id = ?")
           .bind(connection.id)
           .first<{ status: string }>()
       )?.status;

@@ -7,7 +7,7 @@ type Count = { facet: string; value: string; total: number };
 
 /** What the trigger-kept counters hold for the account (rows at zero left out). */
 async function kept(accountId: string) {
-  const rows = await env.DB.prepare(
+  const rows = await env.DB_2.prepare(
     "SELECT facet, value, total FROM ticket_facet_counts WHERE account_id = ? AND total <> 0",
   )
     .bind(accountId)
@@ -28,7 +28,7 @@ const COUNTED: Array<[string, string, string]> = [
 async function counted(accountId: string) {
   const all: Count[] = [];
   for (const [facet, value, table] of COUNTED) {
-    const rows = await env.DB.prepare(
+    const rows = await env.DB_2.prepare(
       `SELECT ?1 AS facet, ${value} AS value, count(*) AS total FROM ${table}
        WHERE account_id = ?2 AND ${value} IS NOT NULL GROUP BY 2`,
     )
@@ -85,15 +85,15 @@ describe("trigger-kept ticket counts per filter", () => {
     await call("DELETE", `/v1/tickets/${a.id}`, { token: ws.token });
     await expectExact(ws.accountId);
 
-    const vip = await env.DB.prepare("SELECT id FROM tags WHERE inbox_id = ? AND name_key = 'vip'")
+    const vip = await env.DB_2.prepare("SELECT id FROM tags WHERE inbox_id = ? AND name_key = 'vip'")
       .bind(inbox.id)
       .first<{ id: string }>();
     expect((await call("DELETE", `/v1/tags/${vip?.id}`, { token: ws.token })).status).toBe(200);
     // What removing a user from the workspace does to its tickets (users.service).
-    await env.DB.prepare("UPDATE tickets SET assignee_id = NULL WHERE assignee_id = ?").bind(agent.id).run();
+    await env.DB_2.prepare("UPDATE tickets SET assignee_id = NULL WHERE assignee_id = ?").bind(agent.id).run();
     await expectExact(ws.accountId);
 
-    await env.DB.prepare("DELETE FROM inboxes WHERE id = ?").bind(other.id).run();
+    await env.DB_2.prepare("DELETE FROM inboxes WHERE id = ?").bind(other.id).run();
     const left = await expectExact(ws.accountId);
     expect(left.find((row) => row.facet === "inbox")).toEqual({ facet: "inbox", value: inbox.id, total: 1 });
   });
@@ -140,7 +140,7 @@ describe("trigger-kept ticket counts per filter", () => {
       ["tag=none", "0", 0],
     ];
     for (const [query, where, expected] of cases) {
-      const truth = await env.DB.prepare(
+      const truth = await env.DB_2.prepare(
         `SELECT count(*) AS n FROM tickets WHERE account_id = ? AND ${where}`,
       )
         .bind(ws.accountId)
@@ -163,8 +163,8 @@ describe("trigger-kept ticket counts per filter", () => {
     const backfill =
       migration?.queries.filter((q) => /^\s*(--.*\n)*\s*INSERT INTO ticket_facet_counts/.test(q)) ?? [];
     expect(backfill).toHaveLength(6);
-    await env.DB.prepare("DELETE FROM ticket_facet_counts WHERE account_id = ?").bind(ws.accountId).run();
-    for (const query of backfill) await env.DB.prepare(query).run();
+    await env.DB_2.prepare("DELETE FROM ticket_facet_counts WHERE account_id = ?").bind(ws.accountId).run();
+    for (const query of backfill) await env.DB_2.prepare(query).run();
     expect(await kept(ws.accountId)).toEqual(truth);
   });
 });

@@ -14,14 +14,14 @@ beforeAll(async () => {
   accountId = ws.accountId;
   inboxId = (await seedInbox(accountId)).id;
   const now = Date.now();
-  await env.DB.batch([
-    env.DB.prepare(
+  await env.DB_2.batch([
+    env.DB_2.prepare(
       "INSERT INTO customers (id, account_id, email, created_at, updated_at) VALUES ('cus_plan', ?1, 'p@example.com', ?2, ?2)",
     ).bind(accountId, now),
-    env.DB.prepare(
+    env.DB_2.prepare(
       "INSERT INTO tags (id, account_id, inbox_id, name, name_key, created_at) VALUES ('tag_plan', ?1, ?2, 'VIP', 'vip', ?3)",
     ).bind(accountId, inboxId, now),
-    env.DB.prepare(
+    env.DB_2.prepare(
       `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${TICKETS})
        INSERT INTO tickets (id, account_id, inbox_id, customer_id, number, client_id, subject, status, priority, assignee_id, shared_uuid, created_at, updated_at)
        SELECT 'tkv_plan' || n, ?1, ?2, 'cus_plan', n, 'P-' || n, 'Plan ' || n,
@@ -29,13 +29,13 @@ beforeAll(async () => {
          CASE WHEN n % 10 = 0 THEN 'high' ELSE 'normal' END,
          CASE WHEN n % 4 = 0 THEN 'usr_plan' END, 'shr_plan' || n, ?3 + n, ?3 + n FROM seq`,
     ).bind(accountId, inboxId, now),
-    env.DB.prepare(
+    env.DB_2.prepare(
       "INSERT INTO ticket_tags (ticket_id, tag_id, account_id, created_at) SELECT id, 'tag_plan', account_id, created_at FROM tickets WHERE account_id = ?1 AND number % 5 = 0",
     ).bind(accountId),
     // Only the tables these queries read: storage outlives this file, and statistics of a table
     // taken while it was nearly empty would mislead a later file's planner.
     ...["tickets", "ticket_tags", "tags", "customers", "ticket_counts", "ticket_facet_counts"].map((table) =>
-      env.DB.prepare(`ANALYZE ${table}`),
+      env.DB_2.prepare(`ANALYZE ${table}`),
     ),
   ]);
 });

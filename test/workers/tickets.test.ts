@@ -71,7 +71,7 @@ describe("tickets", () => {
   it("refuses a blocked customer with 403", async () => {
     const { ws, create } = await setup();
     await create();
-    await env.DB.prepare("UPDATE customers SET blocked = 1 WHERE account_id = ?").bind(ws.accountId).run();
+    await env.DB_2.prepare("UPDATE customers SET blocked = 1 WHERE account_id = ?").bind(ws.accountId).run();
     const { status, body } = await create();
     expect(status).toBe(403);
     expect(body).toEqual({
@@ -211,7 +211,7 @@ describe("ticket counts", () => {
     expect(await total()).toBe(3);
     await call("DELETE", `/v1/tickets/${a.id}`, { token: ws.token });
     expect(await total()).toBe(2);
-    await env.DB.prepare("DELETE FROM inboxes WHERE id = ?").bind(inbox.id).run();
+    await env.DB_2.prepare("DELETE FROM inboxes WHERE id = ?").bind(inbox.id).run();
     expect(await total()).toBe(1);
     const filtered = await callJson<{ pagination: { total: number } }>(
       "GET",

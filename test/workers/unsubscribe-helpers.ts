@@ -8,7 +8,7 @@ import { call, callJson } from "./helpers";
 export async function seedCampaign(accountId: string) {
   const id = newId("cmp");
   const now = Date.now();
-  await env.DB.prepare(
+  await env.DB_2.prepare(
     `INSERT INTO campaigns (id, account_id, name, "from", subject, created_at, updated_at)
      VALUES (?1, ?2, 'News', 'news@example.com', 'Hello', ?3, ?3)`,
   )
@@ -44,17 +44,17 @@ export const pageButton = (token: string, headers: Record<string, string> = {}) 
   });
 
 export async function unsubscribedCount(campaignId: string) {
-  const row = await env.DB.prepare("SELECT unsubscribed_count AS n FROM campaigns WHERE id = ?")
+  const row = await env.DB_2.prepare("SELECT unsubscribed_count AS n FROM campaigns WHERE id = ?")
     .bind(campaignId)
     .first<{ n: number }>();
   return row?.n;
 }
 
 export async function subscriptionOf(customerId: string) {
-  const customer = await env.DB.prepare("SELECT unsubscribed, unsubscribed_at FROM customers WHERE id = ?")
+  const customer = await env.DB_2.prepare("SELECT unsubscribed, unsubscribed_at FROM customers WHERE id = ?")
     .bind(customerId)
     .first<{ unsubscribed: number; unsubscribed_at: number | null }>();
-  const records = await env.DB.prepare(
+  const records = await env.DB_2.prepare(
     "SELECT campaign_id, method, created_at FROM unsubscribes WHERE customer_id = ?",
   )
     .bind(customerId)

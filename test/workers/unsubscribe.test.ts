@@ -147,7 +147,7 @@ describe("POST /u/{token}", () => {
     expect(customer?.unsubscribed).toBe(1);
     expect(records).toMatchObject([{ campaign_id: null, method: "one_click" }]);
     expect(await unsubscribedCount(foreignCampaign)).toBe(0);
-    const row = await env.DB.prepare("SELECT account_id FROM unsubscribes WHERE customer_id = ?")
+    const row = await env.DB_2.prepare("SELECT account_id FROM unsubscribes WHERE customer_id = ?")
       .bind(customerId)
       .first<{ account_id: string }>();
     expect(row?.account_id).toBe(ws.accountId);

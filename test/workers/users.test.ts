@@ -316,7 +316,7 @@ describe("members", () => {
       call("POST", "/v1/members", { token: ws.token, body: { email: "b@example.com", role: "agent" } }),
     ]);
     expect(answers.map((a) => a.status).sort()).toEqual([201, 429]);
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM users WHERE account_id = ?")
+    const count = await env.DB_2.prepare("SELECT count(*) AS n FROM users WHERE account_id = ?")
       .bind(ws.accountId)
       .first<{ n: number }>();
     expect(count?.n).toBe(1);

@@ -34,7 +34,7 @@ async function eventWithoutQueue(ws: { accountId: string; token: string }, ticke
     ticketId,
     { priority: "urgent" },
   );
-  const row = await env.DB.prepare(
+  const row = await env.DB_2.prepare(
     "SELECT id, dispatched_at FROM events WHERE account_id = ? AND event = 'ticket.updated'",
   )
     .bind(ws.accountId)
@@ -213,11 +213,11 @@ describe("webhook deliveries", { timeout: 30_000 }, () => {
     const event = await eventWithoutQueue(ws, ticket.id);
     // As if a Worker claimed the delivery and stopped before the answer came.
     const claimedAt = Date.now() - 3 * 60_000;
-    await env.DB.batch([
-      env.DB.prepare(
+    await env.DB_2.batch([
+      env.DB_2.prepare(
         "UPDATE webhook_deliveries SET status = 'sending', attempted_at = ? WHERE event_id = ?",
       ).bind(claimedAt, event.id),
-      env.DB.prepare("UPDATE events SET dispatched_at = ? WHERE id = ?").bind(claimedAt, event.id),
+      env.DB_2.prepare("UPDATE events SET dispatched_at = ? WHERE id = ?").bind(claimedAt, event.id),
     ]);
     await runMinuteCron(Date.now());
     const [updated] = await streamOf(ws);

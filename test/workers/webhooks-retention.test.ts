@@ -11,7 +11,7 @@ import { expectFairSweep, expectIndexed, planOf } from "./query-plan";
 import { endpoint, inboxWithWebhooks, openTicket, streamOf } from "./webhook-helpers";
 
 const ageEvents = (accountId: string, createdAt: number, dispatched: boolean) =>
-  env.DB.prepare("UPDATE events SET created_at = ?, dispatched_at = ? WHERE account_id = ?")
+  env.DB_2.prepare("UPDATE events SET created_at = ?, dispatched_at = ? WHERE account_id = ?")
     .bind(createdAt, dispatched ? createdAt : null, accountId)
     .run();
 
@@ -47,7 +47,7 @@ describe("event stream retention", () => {
     await waitOnExecutionContext(ctx);
 
     expect(await streamOf(short.ws)).toEqual([]);
-    const orphans = await env.DB.prepare(
+    const orphans = await env.DB_2.prepare(
       "SELECT count(*) AS n FROM webhook_deliveries WHERE event_id NOT IN (SELECT id FROM events)",
     ).first<{ n: number }>();
     expect(orphans?.n).toBe(0);
