@@ -15,6 +15,7 @@ import { d1Databases } from "./lib/databases";
 import { ensureDevVars, ensureRelayToken, publicBaseUrlArgs, readDevVar } from "./lib/dev-vars";
 import { backfillDirectory } from "./lib/directory-backfill";
 import { DEFAULT_OWNER_EMAIL, freshLoginLink, ownerSql, signInBaseUrl, userIsActive } from "./lib/people";
+import { shardOfWorkspace } from "./lib/placement";
 import { type CreatedWorkspace, createWorkspace, ensureConnection, keyIsActive } from "./lib/workspace";
 import { executeSql, ROOT, runWrangler, sqlText, WRANGLER } from "./lib/wrangler";
 
@@ -34,14 +35,16 @@ type SavedWorkspace = Omit<CreatedWorkspace, "login_url">;
 async function ensureDevWorkspace(): Promise<{ workspace: CreatedWorkspace; created: boolean }> {
   const domain = { name: DEV_DOMAIN, encryptionKey: readDevVar("ENCRYPTION_KEY") ?? "" };
   if (existsSync(WORKSPACE_FILE)) {
-    const saved = JSON.parse(readFileSync(WORKSPACE_FILE, "utf8")) as SavedWorkspace;
-    if (keyIsActive(saved.key_id, "local")) {
-      await ensureConnection(saved.account_id, domain, "local");
+    const file = JSON.parse(readFileSync(WORKSPACE_FILE, "utf8")) as Omit<SavedWorkspace, "shard">;
+    // Saved before workspaces had shards: the directory knows (the backfill named it in DB).
+    const saved = { ...file, shard: shardOfWorkspace(file.account_id, "local") };
+    if (keyIsActive(saved.key_id, "local", saved.shard)) {
+      await ensureConnection(saved.account_id, domain, "local", saved.shard);
       const owner = await ensureOwner(saved);
       return {
         workspace: {
           ...owner,
-          login_url: await freshLoginLink(owner.account_id, owner.user_id, baseUrl, "local"),
+          login_url: await freshLoginLink(owner.account_id, owner.user_id, baseUrl, "local", owner.shard),
         },
         created: false,
       };
@@ -61,13 +64,14 @@ function save({ login_url: _link, ...workspace }: SavedWorkspace & { login_url?:
 
 /** A workspace saved before people existed (or whose owner was removed) gets its owner now. */
 async function ensureOwner(saved: SavedWorkspace): Promise<SavedWorkspace> {
-  if (saved.user_id && userIsActive(saved.user_id, "local")) return saved;
+  if (saved.user_id && userIsActive(saved.user_id, "local", saved.shard)) return saved;
   const owner = ownerSql(saved.account_id, DEFAULT_OWNER_EMAIL, Date.now());
   executeSql(owner.directorySql, "local", "DIRECTORY");
-  executeSql(owner.sql.replace("INSERT INTO", "INSERT OR IGNORE INTO"), "local");
+  executeSql(owner.sql.replace("INSERT INTO", "INSERT OR IGNORE INTO"), "local", saved.shard);
   const [found] = executeSql(
     `SELECT id FROM users WHERE account_id = ${sqlText(saved.account_id)} AND email = ${sqlText(DEFAULT_OWNER_EMAIL)};`,
     "local",
+    saved.shard,
   );
   const withOwner = { ...saved, user_id: String(found?.results[0]?.id ?? owner.userId) };
   save(withOwner);
@@ -81,7 +85,7 @@ function banner({ workspace, created }: { workspace: CreatedWorkspace; created: 
     created
       ? "Created a development workspace."
       : "Development workspace (saved in .wrangler/dev-workspace.json):",
-    `  account:  ${workspace.account_id}`,
+    `  account:  ${workspace.account_id}   (in shard ${workspace.shard})`,
     `  API key:  ${workspace.token}   (admin)`,
     `  Domain:   ${DEV_DOMAIN}   (verified: send from it and make inboxes on it)`,
     `  sign in:  ${workspace.login_url}   (owner ${DEFAULT_OWNER_EMAIL}; one use, 15 minutes, fresh each start)`,

@@ -23,3 +23,13 @@ export function d1Databases(configPath = join(ROOT, "wrangler.toml")): D1Databas
     migrationsDir: database.migrations_dir ?? "migrations",
   }));
 }
+
+/**
+ * The workspace shards `wrangler.toml` lists in its `SHARDS` var, in order (the Worker reads the same
+ * var: src/db/shards.ts); `DB` alone when the var is missing, as before there were shards.
+ */
+export function shardNames(configPath = join(ROOT, "wrangler.toml")): string[] {
+  const config = parse(readFileSync(configPath, "utf8")) as { vars?: { SHARDS?: string } };
+  const names = (config.vars?.SHARDS ?? "").split(/[\s,]+/).filter(Boolean);
+  return names.length > 0 ? names : ["DB"];
+}

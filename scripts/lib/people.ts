@@ -36,16 +36,22 @@ export async function loginLinkSql(accountId: string, userId: string, baseUrl: s
 }
 
 /** Writes a fresh sign-in link for the user (named in the directory first) and answers it. */
-export async function freshLoginLink(accountId: string, userId: string, baseUrl: string, target: Target) {
+export async function freshLoginLink(
+  accountId: string,
+  userId: string,
+  baseUrl: string,
+  target: Target,
+  shard: string,
+) {
   const link = await loginLinkSql(accountId, userId, baseUrl);
   executeSql(link.directorySql, target, "DIRECTORY");
-  executeSql(link.sql, target);
+  executeSql(link.sql, target, shard);
   return link.url;
 }
 
 /** Whether the user exists and is active (the saved development owner may predate a reset). */
-export function userIsActive(userId: string, target: Target): boolean {
-  const [statement] = executeSql(`SELECT status FROM users WHERE id = ${sqlText(userId)};`, target);
+export function userIsActive(userId: string, target: Target, shard: string): boolean {
+  const [statement] = executeSql(`SELECT status FROM users WHERE id = ${sqlText(userId)};`, target, shard);
   return statement?.results[0]?.status === "active";
 }
 

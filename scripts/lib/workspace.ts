@@ -4,6 +4,7 @@ import { newId } from "../../src/lib/ids";
 import { PLAN_NAMES, type PlanName, QUOTA_NAMES, type QuotaOverrides } from "../../src/lib/plans";
 import { generateDkimKeyPair, newSelector } from "../../src/mail/dkim/keys";
 import { DEFAULT_OWNER_EMAIL, loginLinkSql, ownerSql, signInBaseUrl } from "./people";
+import { chooseShard } from "./placement";
 import { executeSql, sqlText, type Target } from "./wrangler";
 
 export interface WorkspaceOptions {
@@ -17,10 +18,14 @@ export interface WorkspaceOptions {
   ownerEmail?: string;
   /** Where the owner's sign-in link points; `signInBaseUrl(target, $PORT or 8787)` by default. */
   baseUrl?: string;
+  /** The shard it lives in: pinned by the operator (`--shard`), else chosen (scripts/lib/placement.ts). */
+  shard?: string;
 }
 
 export interface CreatedWorkspace {
   account_id: string;
+  /** The shard (D1 binding) it lives in. */
+  shard: string;
   key_id: string;
   token: string;
   /** The workspace's owner. */
@@ -53,38 +58,44 @@ export function parseOverride(text: string, into: QuotaOverrides): void {
  * transaction; answers the key's token and the link.
  */
 export async function createWorkspace(options: WorkspaceOptions, target: Target): Promise<CreatedWorkspace> {
-  const { sql, directorySql, workspace } = await workspaceSql(options, target);
+  const shard = chooseShard(target, options.shard);
+  const { sql, directorySql, workspace } = await workspaceSql({ ...options, shard }, target);
   // The directory first: a key its shard holds is then always found (src/db/directory/).
   executeSql(directorySql, target, "DIRECTORY");
-  executeSql(sql, target);
+  executeSql(sql, target, shard);
   return workspace;
 }
 
 /**
- * What seeds a test database: `db` for the workspaces' shard (`DB`), `directory` for the
- * directory, which names each workspace's shard, its keys' hashes, its people's emails, their
- * sessions and sign-in links.
+ * What seeds a test database: `db` for the workspaces' shard (`shard`, `DB` unless named),
+ * `directory` for the directory, which names each workspace's shard, its keys' hashes, its people's
+ * emails, their sessions and sign-in links.
  */
 export interface SeedSql {
   db: string;
+  shard?: string;
   directory: string;
 }
 
-/** The directory rows of a workspace living in `DB`, and of its key. */
-export const directoryRowsSql = (accountId: string, now: number, keyHashes: string[]) =>
+/** The directory rows of a workspace living in `shard`, and of its keys. */
+export const directoryRowsSql = (accountId: string, shard: string, now: number, keyHashes: string[]) =>
   [
-    `INSERT OR IGNORE INTO workspaces (account_id, shard, created_at) VALUES (${sqlText(accountId)}, 'DB', ${now});`,
+    `INSERT OR IGNORE INTO workspaces (account_id, shard, created_at) VALUES (${sqlText(accountId)}, ${sqlText(shard)}, ${now});`,
     ...keyHashes.map(
       (hash) =>
         `INSERT OR IGNORE INTO key_hashes (token_hash, account_id) VALUES (${sqlText(hash)}, ${sqlText(accountId)});`,
     ),
   ].join("\n");
 
-/** The SQL that creates a workspace, for callers that run it themselves (test databases). */
+/**
+ * The SQL that creates a workspace, for callers that run it themselves (test databases): `sql` for
+ * its shard (`options.shard`, `DB` unless named), `directorySql` for the directory.
+ */
 export async function workspaceSql(
   options: WorkspaceOptions,
   target: Target,
-): Promise<{ sql: string; directorySql: string; workspace: CreatedWorkspace }> {
+): Promise<{ sql: string; directorySql: string; shard: string; workspace: CreatedWorkspace }> {
+  const shard = options.shard ?? "DB";
   const token = generateToken();
   const accountId = newId("acc");
   const keyId = newId("key");
@@ -107,10 +118,20 @@ export async function workspaceSql(
   ].join("\n");
   return {
     sql,
-    directorySql: [directoryRowsSql(accountId, now, [tokenHash]), owner.directorySql, link.directorySql].join(
-      "\n",
-    ),
-    workspace: { account_id: accountId, key_id: keyId, token, user_id: owner.userId, login_url: link.url },
+    directorySql: [
+      directoryRowsSql(accountId, shard, now, [tokenHash]),
+      owner.directorySql,
+      link.directorySql,
+    ].join("\n"),
+    shard,
+    workspace: {
+      account_id: accountId,
+      shard,
+      key_id: keyId,
+      token,
+      user_id: owner.userId,
+      login_url: link.url,
+    },
   };
 }
 
@@ -144,17 +165,23 @@ export async function ensureConnection(
   accountId: string,
   domain: { name: string; encryptionKey: string },
   target: Target,
+  shard: string,
 ): Promise<void> {
   const [found] = executeSql(
     `SELECT id FROM connections WHERE account_id = ${sqlText(accountId)} AND domain = ${sqlText(domain.name.toLowerCase())};`,
     target,
+    shard,
   );
   if (found?.results.length) return;
-  executeSql(await connectionInsert(accountId, domain, target, Date.now()), target);
+  executeSql(await connectionInsert(accountId, domain, target, Date.now()), target, shard);
 }
 
 /** Whether the key still exists and is active (the saved development key may predate a reset). */
-export function keyIsActive(keyId: string, target: Target): boolean {
-  const [statement] = executeSql(`SELECT is_active FROM api_keys WHERE id = ${sqlText(keyId)};`, target);
+export function keyIsActive(keyId: string, target: Target, shard: string): boolean {
+  const [statement] = executeSql(
+    `SELECT is_active FROM api_keys WHERE id = ${sqlText(keyId)};`,
+    target,
+    shard,
+  );
   return statement?.results[0]?.is_active === 1;
 }

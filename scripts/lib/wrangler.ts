@@ -29,7 +29,7 @@ export function runWrangler(args: string[]): void {
 export function executeSql(
   sql: string,
   target: Target,
-  database: "DB" | "LOGS" | "DIRECTORY" = "DB",
+  database = "DB",
 ): Array<{ results: Record<string, unknown>[] }> {
   const dir = mkdtempSync(join(tmpdir(), "d1-"));
   const file = join(dir, "statements.sql");

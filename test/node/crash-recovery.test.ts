@@ -507,13 +507,15 @@ beforeAll(
         plan: "enterprise",
         overrides: { requests_per_minute: 1_000_000 },
         domain: { name: DOMAIN, encryptionKey: WORKER_SECRETS.ENCRYPTION_KEY },
+        // The second shard: the queues and the cron find it through the directory after each crash.
+        shard: "DB_2",
       },
       "local",
     );
     token = workspace.token;
     accountId = workspace.account_id;
     worker = await startRestartableWorker(
-      { db: sql, directory: directorySql },
+      { db: sql, shard: "DB_2", directory: directorySql },
       {
         EMAIL_TRANSPORT: "smtp",
         SMTP_HOST: "127.0.0.1",

@@ -37,12 +37,16 @@ beforeAll(async () => {
       plan: "enterprise",
       overrides: {},
       domain: { name: "inbound.test", encryptionKey: WORKER_SECRETS.ENCRYPTION_KEY },
+      shard: "DB_2",
     },
     "local",
   );
   token = workspace.token;
   // As `npm start` serves people: the development mailbox shows each copy's bounce address.
-  worker = await startWorker({ db: sql, directory: directorySql }, { ENVIRONMENT: "development" });
+  worker = await startWorker(
+    { db: sql, shard: "DB_2", directory: directorySql },
+    { ENVIRONMENT: "development" },
+  );
   await api("POST", "/v1/inboxes", { name: "Support", email_address: INBOX });
 }, 150_000);
 

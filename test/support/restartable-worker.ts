@@ -98,9 +98,10 @@ export async function startRestartableWorker(
     return res.status;
   };
 
+  /** Rows of the seeded workspaces' shard. */
   const query = <T>(sql: string): T[] => {
     if (running) throw new Error("query the state only while the worker is stopped");
-    const out = wrangler(["d1", "execute", "DB", "--json", "--command", sql], state);
+    const out = wrangler(["d1", "execute", seed.shard ?? "DB", "--json", "--command", sql], state);
     const [result] = JSON.parse(out.slice(out.indexOf("["))) as Array<{ results: T[] }>;
     return result?.results ?? [];
   };

@@ -134,7 +134,9 @@ describe("campaign batches", { timeout: 60_000 }, () => {
   it("skips a member who unsubscribes after the recipient rows were written", async () => {
     const { ws, campaign } = await startedCampaign(3);
     const [first] = await recipientsOf(campaign.id);
-    await env.DB_2.prepare("UPDATE customers SET unsubscribed = 1 WHERE id = ?").bind(first?.customer_id).run();
+    await env.DB_2.prepare("UPDATE customers SET unsubscribed = 1 WHERE id = ?")
+      .bind(first?.customer_id)
+      .run();
     expect(await sendCampaignBatch(env, campaign.id)).toBe("continue");
     const sent = await sentCampaign(ws.token, campaign.id);
     expect(sent.stats).toMatchObject({ recipients: 2, sent: 2 });

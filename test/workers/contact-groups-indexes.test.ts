@@ -84,7 +84,9 @@ describe("a group of 100,000 members", () => {
     );
 
     // The total is the kept count: set it apart from the rows and the list reports it.
-    await env.DB_2.prepare("UPDATE contact_groups SET member_count = 123456 WHERE id = ?").bind(group.id).run();
+    await env.DB_2.prepare("UPDATE contact_groups SET member_count = 123456 WHERE id = ?")
+      .bind(group.id)
+      .run();
     const kept = await callJson<MemberList>("GET", `/v1/contact-groups/${group.id}/members?limit=1`, {
       token: ws.token,
     });

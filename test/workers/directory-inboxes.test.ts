@@ -110,7 +110,9 @@ describe("inbox addresses in the directory", () => {
       const loser = answers.find((r) => r.status === 409);
       expect(loser?.body).toMatchObject(TAKEN);
       expect((await claimOf(address))?.inbox_id).toBe(winner.id);
-      const held = await env.DB_2.prepare("SELECT id FROM inboxes WHERE email_address = ?").bind(address).all();
+      const held = await env.DB_2.prepare("SELECT id FROM inboxes WHERE email_address = ?")
+        .bind(address)
+        .all();
       expect(held.results).toEqual([{ id: winner.id }]);
     }
   });

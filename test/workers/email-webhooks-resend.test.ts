@@ -100,7 +100,9 @@ describe("email event webhooks: resending a delivery", { timeout: 60_000 }, () =
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe("webhook_disabled");
     const { env } = await import("cloudflare:workers");
-    const rows = await env.DB_2.prepare("SELECT count(*) AS n FROM email_webhook_outbox WHERE endpoint_id = ?")
+    const rows = await env.DB_2.prepare(
+      "SELECT count(*) AS n FROM email_webhook_outbox WHERE endpoint_id = ?",
+    )
       .bind(created.id)
       .first<{ n: number }>();
     expect(rows?.n).toBe(1);

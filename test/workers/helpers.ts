@@ -6,7 +6,7 @@ import { directoryDb } from "../../src/db/directory/client";
 import { registerWorkspace } from "../../src/db/directory/workspaces";
 import { createLogsDb } from "../../src/db/logs/client";
 import { accounts } from "../../src/db/schema";
-import { shardD1 } from "../../src/db/shards";
+import { envFor, shardD1 } from "../../src/db/shards";
 import { createKey } from "../../src/features/keys/keys.service";
 import { newId } from "../../src/lib/ids";
 import type { PlanName, QuotaOverrides } from "../../src/lib/plans";
@@ -19,6 +19,11 @@ import type { PlanName, QuotaOverrides } from "../../src/lib/plans";
 export const TEST_SHARD = "DB_2";
 /** The D1 database of a shard (TEST_SHARD unless named). */
 export const shardD1Of = (shard: string = TEST_SHARD) => shardD1(env, shard);
+/**
+ * `env` as code sees it once it knows a workspace's shard (src/db/shards.ts `envFor`): its `DB` is
+ * that shard (TEST_SHARD unless named). For tests that call a sweep, sender or repo directly.
+ */
+export const shardEnv = (shard: string = TEST_SHARD) => envFor(env, shard);
 /** A shard's database (TEST_SHARD, where seeded workspaces live, unless named). */
 export const db = (shard: string = TEST_SHARD) => createDb(shardD1(env, shard));
 /** The directory: where each workspace lives, and what is found before its workspace is known. */

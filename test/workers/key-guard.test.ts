@@ -36,11 +36,15 @@ describe("KeyGuard", () => {
     const ws = await seedWorkspace();
     expect((await call("GET", "/v1/accounts", { token: ws.token })).status).toBe(200);
     const anHourAgo = Date.now() - 3_600_000;
-    await env.DB_2.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?").bind(anHourAgo, ws.keyId).run();
+    await env.DB_2.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?")
+      .bind(anHourAgo, ws.keyId)
+      .run();
 
     // Within the write interval nothing is written...
     expect((await call("GET", "/v1/accounts", { token: ws.token })).status).toBe(200);
-    const row = await env.DB_2.prepare("SELECT last_used_at FROM api_keys WHERE id = ?").bind(ws.keyId).first();
+    const row = await env.DB_2.prepare("SELECT last_used_at FROM api_keys WHERE id = ?")
+      .bind(ws.keyId)
+      .first();
     expect(row?.last_used_at).toBe(anHourAgo);
 
     // ...and once 30 s have passed since the last write, the next use is written.

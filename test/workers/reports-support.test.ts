@@ -114,7 +114,9 @@ async function ticketRows(
   if (options.firstResponse !== undefined) await message("reply", at + options.firstResponse * 1000);
   if (options.resolution !== undefined) {
     const resolvedAt = at + options.resolution * 1000;
-    await env.DB_2.prepare("UPDATE tickets SET status = 'resolved', closed_at = ?, updated_at = ? WHERE id = ?")
+    await env.DB_2.prepare(
+      "UPDATE tickets SET status = 'resolved', closed_at = ?, updated_at = ? WHERE id = ?",
+    )
       .bind(resolvedAt, resolvedAt, id)
       .run();
   }

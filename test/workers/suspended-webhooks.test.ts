@@ -78,7 +78,9 @@ async function eventWithoutQueue(ws: { accountId: string }, ticketId: string) {
     ticketId,
     { priority: "urgent" },
   );
-  const row = await env.DB_2.prepare("SELECT id FROM events WHERE account_id = ? AND event = 'ticket.updated'")
+  const row = await env.DB_2.prepare(
+    "SELECT id FROM events WHERE account_id = ? AND event = 'ticket.updated'",
+  )
     .bind(ws.accountId)
     .first<{ id: string }>();
   if (!row) throw new Error("no event recorded");

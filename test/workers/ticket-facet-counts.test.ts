@@ -90,7 +90,9 @@ describe("trigger-kept ticket counts per filter", () => {
       .first<{ id: string }>();
     expect((await call("DELETE", `/v1/tags/${vip?.id}`, { token: ws.token })).status).toBe(200);
     // What removing a user from the workspace does to its tickets (users.service).
-    await env.DB_2.prepare("UPDATE tickets SET assignee_id = NULL WHERE assignee_id = ?").bind(agent.id).run();
+    await env.DB_2.prepare("UPDATE tickets SET assignee_id = NULL WHERE assignee_id = ?")
+      .bind(agent.id)
+      .run();
     await expectExact(ws.accountId);
 
     await env.DB_2.prepare("DELETE FROM inboxes WHERE id = ?").bind(other.id).run();

@@ -19,7 +19,13 @@ async function workspace(name: string, plan: PlanName, overrides: QuotaOverrides
     directorySql,
     workspace: created,
   } = await workspaceSql(
-    { name, plan, overrides, domain: { name: domain, encryptionKey: WORKER_SECRETS.ENCRYPTION_KEY } },
+    {
+      name,
+      plan,
+      overrides,
+      domain: { name: domain, encryptionKey: WORKER_SECRETS.ENCRYPTION_KEY },
+      shard: SHARD,
+    },
     "local",
   );
   const ws: TestWorkspace = {
@@ -31,6 +37,9 @@ async function workspace(name: string, plan: PlanName, overrides: QuotaOverrides
   return { sql, directorySql, ws };
 }
 
+/** The relay's workspaces live in the second shard: the Worker finds them through the directory. */
+const SHARD = "DB_2";
+
 /** An extra key of the account; `revoked` ones exist but are refused. */
 async function extraKey(accountId: string, permission: "read" | "write", revoked: boolean) {
   const token = generateToken();
@@ -38,7 +47,7 @@ async function extraKey(accountId: string, permission: "read" | "write", revoked
   const now = Date.now();
   const hash = await hashToken(token);
   const sql = `INSERT INTO api_keys (id, account_id, name, key_prefix, token_hash, permission, is_active, created_at, revoked_at) VALUES (${sqlText(id)}, ${sqlText(accountId)}, 'extra', ${sqlText(keyPrefixOf(token))}, ${sqlText(hash)}, '${permission}', ${revoked ? 0 : 1}, ${now}, ${revoked ? now : "NULL"});`;
-  return { sql, directorySql: directoryRowsSql(accountId, now, [hash]), key: { id, token } };
+  return { sql, directorySql: directoryRowsSql(accountId, SHARD, now, [hash]), key: { id, token } };
 }
 
 export default async function setup(project: TestProject) {
@@ -51,6 +60,7 @@ export default async function setup(project: TestProject) {
   const seeds = [main, limited, hourly, monthly, reader, revoked];
   const worker = await startWorker({
     db: seeds.map((w) => w.sql).join("\n"),
+    shard: SHARD,
     directory: seeds.map((w) => w.directorySql).join("\n"),
   });
   const certificate = await selfSignedCertificate("localhost");

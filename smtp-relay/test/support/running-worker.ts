@@ -39,15 +39,16 @@ export function wrangler(args: string[], persistTo: string): string {
 
 /**
  * A throwaway state directory with every database's migrations applied and `seed` run after them:
- * its directory rows, then its workspaces' rows in `DB` (a string seeds `DB` alone).
+ * its directory rows, then its workspaces' rows in their shard (`DB` unless named; a string seeds
+ * `DB` alone).
  */
 export function preparedState(seed: SeedSql | string): string {
   const state = mkdtempSync(join(tmpdir(), "relay-worker-"));
   for (const { binding } of d1Databases()) wrangler(["d1", "migrations", "apply", binding], state);
-  const { db, directory } = typeof seed === "string" ? { db: seed, directory: "" } : seed;
+  const { db, directory, shard } = typeof seed === "string" ? { db: seed, directory: "", shard: "DB" } : seed;
   for (const [binding, sql] of [
     ["DIRECTORY", directory],
-    ["DB", db],
+    [shard ?? "DB", db],
   ] as const) {
     if (!sql) continue;
     const seedFile = join(state, `seed-${binding}.sql`);

@@ -38,12 +38,14 @@ export default async function setup(project: TestProject) {
       overrides: { requests_per_minute: 100_000 },
       domain: { name: "example.com", encryptionKey: WORKER_SECRETS.ENCRYPTION_KEY },
       baseUrl: "http://127.0.0.1",
+      // The second shard: the dashboard finds its workspace through the directory.
+      shard: "DB_2",
     },
     "local",
   );
   const people = await peopleSql(workspace.account_id, workspace.user_id);
   const worker = await startWorker(
-    { db: `${sql}\n${people.sql}`, directory: `${directorySql}\n${people.directorySql}` },
+    { db: `${sql}\n${people.sql}`, shard: "DB_2", directory: `${directorySql}\n${people.directorySql}` },
     { ENVIRONMENT: "development" },
   );
   const context: BrowserTestContext = {
