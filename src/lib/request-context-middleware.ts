@@ -6,39 +6,47 @@ import { LEGACY_SHARD, shardOf } from "../db/directory/workspaces";
 import { envFor, findInShards, shardD1 } from "../db/shards";
 import type { AppEnv } from "../env";
 import { isDashboardPath, keepBookmarkCookie, readsFromCookie } from "./bookmark-cookie";
-import { BOOKMARK_HEADER, type ReadsFrom, readsFromHeader, sessionStart } from "./read-consistency";
+import {
+  BOOKMARK_HEADER,
+  formatBookmark,
+  type ReadsFrom,
+  readsFromHeader,
+  sentBookmark,
+  sessionStart,
+} from "./read-consistency";
 import type { RequestContext } from "./request-context";
 
 // Apart from request-context.ts: the context's type is part of AppEnv (env.ts), the middleware needs AppEnv.
 /**
  * The D1 sessions of one request, one per shard it reads (a request normally reads one: its
  * workspace's), each made on first use: routes that touch no database (health, docs) make none.
- * Every one starts as the request asks (read-consistency.ts); the bookmark the response carries is
- * the one of the shard used last, the workspace's.
+ * Every one starts as the request asks (read-consistency.ts: a bookmark only on its own shard); the
+ * bookmark the response carries is the one of the shard used last, the workspace's, named by it.
  */
 class RequestSessions {
   readonly #sessions = new Map<string, { session: D1DatabaseSession; db: Db }>();
-  #last: D1DatabaseSession | undefined;
+  #last: { shard: string; session: D1DatabaseSession } | undefined;
 
   constructor(
     private readonly env: Env,
-    private readonly start: D1SessionConstraint | D1SessionBookmark,
+    private readonly start: (shard: string) => D1SessionConstraint | D1SessionBookmark,
   ) {}
 
   db(shard: string): Db {
     let open = this.#sessions.get(shard);
     if (!open) {
-      const session = shardD1(this.env, shard).withSession(this.start);
+      const session = shardD1(this.env, shard).withSession(this.start(shard));
       open = { session, db: createSessionDb(session) };
       this.#sessions.set(shard, open);
     }
-    this.#last = open.session;
+    this.#last = { shard, session: open.session };
     return open.db;
   }
 
   /** The bookmark to answer with; none when no shard was read. */
   bookmark(): string | null {
-    return this.#last?.getBookmark() ?? null;
+    const bookmark = this.#last?.session.getBookmark();
+    return this.#last && bookmark ? formatBookmark({ shard: this.#last.shard, bookmark }) : null;
   }
 }
 
@@ -80,13 +88,13 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
     : dashboard
       ? readsFromCookie(c)
       : undefined;
-  const sessions = new RequestSessions(c.env, sessionStart(c.req.method, reads));
+  const sessions = new RequestSessions(c.env, (shard) => sessionStart(c.req.method, reads, shard));
   sessionsOf.set(c, sessions);
   const principal = c.get("principal");
   c.set("ctx", contextOn(c, sessions, principal?.accountId ?? "", principal?.shard ?? LEGACY_SHARD));
   await next();
   // A session that never queried has no bookmark of its own: the one sent, if any, is still good.
-  const bookmark = sessions.bookmark() ?? (reads === "first-unconstrained" ? undefined : reads);
+  const bookmark = sessions.bookmark() ?? sentBookmark(reads);
   if (bookmark) giveBookmark(c, bookmark, { api, dashboard, reads });
 });
 
