@@ -66,7 +66,9 @@ export async function findInShards<T, E extends { SHARDS?: string }>(
   env: E,
   find: (shardEnv: E) => Promise<T | null | undefined>,
 ): Promise<{ shard: string; found: T } | null> {
-  const answers = await Promise.all(everyShard(env).map(async ({ shard, env: scoped }) => ({ shard, found: await find(scoped) })));
+  const answers = await Promise.all(
+    everyShard(env).map(async ({ shard, env: scoped }) => ({ shard, found: await find(scoped) })),
+  );
   const hit = answers.find((answer) => answer.found !== null && answer.found !== undefined);
   return hit ? { shard: hit.shard, found: hit.found as T } : null;
 }
