@@ -12,18 +12,30 @@ const D1_DIR = join(ROOT, ".wrangler", "state", "v3", "d1", "miniflare-D1Databas
 /** Per table: its rows, and the bytes of its pages and of its indexes' pages. */
 export type TableSizes = Map<string, { rows: number; bytes: number }>;
 
-/** The local file of the database holding `table` (DB: tickets; LOGS: log_accounts). */
-function fileHolding(table: string): string {
-  for (const file of readdirSync(D1_DIR)) {
-    if (!file.endsWith(".sqlite") || file === "metadata.sqlite") continue;
+/** The local files of the databases holding `table` (every shard: tickets; LOGS: log_accounts). */
+function filesHolding(table: string): string[] {
+  const files = readdirSync(D1_DIR).filter((file) => {
+    if (!file.endsWith(".sqlite") || file === "metadata.sqlite") return false;
     const db = new DatabaseSync(join(D1_DIR, file), { readOnly: true });
     try {
-      if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)) return file;
+      return Boolean(db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table));
     } finally {
       db.close();
     }
-  }
-  throw new Error(`no local D1 database under ${D1_DIR} has a table ${table}`);
+  });
+  if (files.length === 0) throw new Error(`no local D1 database under ${D1_DIR} has a table ${table}`);
+  return files;
+}
+
+/** The sizes of `tables` in every file, added up. */
+function sizesInAll(files: string[], tables: readonly string[]): TableSizes {
+  const total: TableSizes = new Map();
+  for (const file of files)
+    for (const [table, size] of sizesIn(file, tables)) {
+      const sum = total.get(table) ?? { rows: 0, bytes: 0 };
+      total.set(table, { rows: sum.rows + size.rows, bytes: sum.bytes + size.bytes });
+    }
+  return total;
 }
 
 /** Rows and bytes (table plus its indexes, from dbstat's page sizes) of each of `tables`. */
@@ -49,10 +61,10 @@ function sizesIn(file: string, tables: readonly string[]): TableSizes {
   }
 }
 
-/** The sizes of `tables` of DB and of `logTables` of LOGS, together. */
+/**
+ * The sizes of `tables` in every workspace shard (added up: the bench's workspace is in one of them,
+ * and each figure is a growth) and of `logTables` of LOGS, together.
+ */
 export function localTableSizes(tables: readonly string[], logTables: readonly string[]): TableSizes {
-  return new Map([
-    ...sizesIn(fileHolding("tickets"), tables),
-    ...sizesIn(fileHolding("log_accounts"), logTables),
-  ]);
+  return new Map([...sizesInAll(filesHolding("tickets"), tables), ...sizesInAll(filesHolding("log_accounts"), logTables)]);
 }

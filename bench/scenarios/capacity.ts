@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { WebhookReceiver } from "../../test/support/webhook-receiver";
 import { call, describe, waitForEmptyQueue } from "../lib/api";
+import { shardNames } from "../../scripts/lib/databases";
 import { enrolCustomers } from "../lib/capacity-enrolments";
 import { localTableSizes, type TableSizes } from "../lib/dbstat";
 import { inParallel } from "../lib/inbound-mail";
@@ -80,6 +81,30 @@ const agentHeaders = (i: number): Record<string, string> => {
 };
 
 const sizes = () => localTableSizes(TABLES, LOG_TABLES);
+
+/** Days of email kept, for the table of shards a deployment needs (issue 43 sets them per plan). */
+const KEPT_DAYS = [30, 90, 400];
+
+/**
+ * The whole service: what N shards (wrangler.toml's SHARDS) hold together, and how many shards a
+ * deployment needs to keep a number of days of email at a rate. One workspace's own ceiling is its
+ * shard: a workspace lives in exactly one (src/db/shards.ts), so it never has more than 10 GB.
+ */
+function serviceLines(emailBytes: number, figures: Figure[]): string[] {
+  const shards = shardNames().length;
+  const held = (shards * DATABASE_BYTES) / emailBytes;
+  figures.push({ label: `emails the whole service holds with ${shards} shards`, value: round(held), unit: "" });
+  const needed = (rate: number, days: number) => Math.ceil((rate * DAY_SECONDS * days * emailBytes) / DATABASE_BYTES);
+  return [
+    `| Whole service, ${shards} shards (SHARDS) | Emails held | Days at 10/s | Days at 100/s | Days at 1,000/s |`,
+    "|---|---:|---:|---:|---:|",
+    `| email (with recipients, tags, events) | ${round(held).toLocaleString("en-US")} | ${RATES.map((r) => daysText(held, r)).join(" | ")} |`,
+    "",
+    `| Shards needed to keep | ${RATES.map((r) => `${r.toLocaleString("en-US")} emails/s`).join(" | ")} |`,
+    `|---|${RATES.map(() => "---:").join("|")}|`,
+    ...KEPT_DAYS.map((days) => `| ${days} days | ${RATES.map((r) => needed(r, days).toLocaleString("en-US")).join(" | ")} |`),
+  ];
+}
 
 /** Bytes per row of `of` for `tables` together: growth over growth, or the whole table if it did not grow. */
 function bytesPerRow(before: TableSizes, after: TableSizes, of: string, tables: readonly string[]) {
@@ -248,6 +273,8 @@ export const capacity: Scenario = {
         `| ${thing.label} | ${round(perRow)} | ${round(held).toLocaleString("en-US")} | ${RATES.map((r) => daysText(held, r)).join(" | ")} |`,
       );
     }
+    const email = bytesPerRow(before, between, "emails", THINGS[0].tables).perRow;
+    lines.push("", ...serviceLines(email, figures));
     lines.push("", "| Table (with its indexes) | Bytes per row | Rows measured |", "|---|---:|---:|");
     for (const table of [...TABLES, "request_logs"]) {
       const [from, to] = SECOND_PHASE.has(table)
