@@ -131,6 +131,8 @@ describe("npm start on a fresh copy", () => {
     expect(printed).toContain(`curl -H "Authorization: Bearer sk_`);
     token = /API key:\s+(sk_\w+)/.exec(printed)?.[1] ?? "";
     accountId = /account:\s+(acc_\w+)/.exec(printed)?.[1] ?? "";
+    // The first workspace of a fresh copy goes to the first shard (none holds any yet).
+    expect(printed).toMatch(/account:\s+acc_\w+\s+\(in shard DB\)/);
 
     expect(await (await api("/health")).json()).toEqual({ status: "ok" });
     const accounts = (await (await api("/v1/accounts", token)).json()) as { data: Array<{ id: string }> };
@@ -156,7 +158,7 @@ describe("npm start on a fresh copy", () => {
     expect(await mailbox.json()).toEqual({ data: expect.any(Array) });
   }, 60_000);
 
-  it("bootstraps another workspace while serving", async () => {
+  it("bootstraps another workspace while serving, in the other shard", async () => {
     const lines = npmRun(["bootstrap", "--", "--json", "--plan", "pro", "--name", "Second"])
       .trim()
       .split("\n");
@@ -168,6 +170,8 @@ describe("npm start on a fresh copy", () => {
     };
     expect(created).toEqual({
       account_id: expect.stringMatching(/^acc_/),
+      // DB holds the development workspace: the second goes to DB_2, and is served from there.
+      shard: "DB_2",
       key_id: expect.stringMatching(/^key_/),
       token: expect.stringMatching(/^sk_[0-9A-Za-z]{49}$/),
       user_id: expect.stringMatching(/^usr_/),

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { callJson, type seedWorkspace, sendingWorkspace } from "./helpers";
+import { callJson, type seedWorkspace, sendingWorkspace, shardD1Of } from "./helpers";
 
 export interface Campaign {
   id: string;
@@ -79,9 +79,10 @@ export interface RecipientRow {
 }
 
 export async function recipientsOf(campaignId: string) {
-  const rows = await env.DB_2.prepare(
-    "SELECT customer_id, email, state, email_id, detail FROM campaign_recipients WHERE campaign_id = ? ORDER BY email",
-  )
+  const rows = await shardD1Of()
+    .prepare(
+      "SELECT customer_id, email, state, email_id, detail FROM campaign_recipients WHERE campaign_id = ? ORDER BY email",
+    )
     .bind(campaignId)
     .all<RecipientRow>();
   return rows.results;
@@ -97,9 +98,10 @@ export interface CampaignEmail {
 }
 
 export async function emailsOf(campaignId: string) {
-  const rows = await env.DB_2.prepare(
-    "SELECT id, to_list AS [to], subject, html, text, status FROM emails WHERE campaign_id = ? ORDER BY to_list",
-  )
+  const rows = await shardD1Of()
+    .prepare(
+      "SELECT id, to_list AS [to], subject, html, text, status FROM emails WHERE campaign_id = ? ORDER BY to_list",
+    )
     .bind(campaignId)
     .all<CampaignEmail>();
   return rows.results;

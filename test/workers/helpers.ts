@@ -17,15 +17,25 @@ import type { PlanName, QuotaOverrides } from "../../src/lib/plans";
  * where such code would land) fails in every test.
  */
 export const TEST_SHARD = "DB_2";
+let shardInUse = TEST_SHARD;
+/**
+ * Makes `shard` the one this test file seeds in and reads by default (every helper's default), for
+ * a suite that runs once per shard (shard-families.ts). A file's modules are its own.
+ */
+export function useShard(shard: string) {
+  shardInUse = shard;
+}
+/** The shard this file seeds in: TEST_SHARD unless `useShard` named another. */
+export const seedShard = () => shardInUse;
 /** The D1 database of a shard (TEST_SHARD unless named). */
-export const shardD1Of = (shard: string = TEST_SHARD) => shardD1(env, shard);
+export const shardD1Of = (shard: string = shardInUse) => shardD1(env, shard);
 /**
  * `env` as code sees it once it knows a workspace's shard (src/db/shards.ts `envFor`): its `DB` is
  * that shard (TEST_SHARD unless named). For tests that call a sweep, sender or repo directly.
  */
-export const shardEnv = (shard: string = TEST_SHARD) => envFor(env, shard);
+export const shardEnv = (shard: string = shardInUse) => envFor(env, shard);
 /** A shard's database (TEST_SHARD, where seeded workspaces live, unless named). */
-export const db = (shard: string = TEST_SHARD) => createDb(shardD1(env, shard));
+export const db = (shard: string = shardInUse) => createDb(shardD1(env, shard));
 /** The directory: where each workspace lives, and what is found before its workspace is known. */
 export const directory = () => directoryDb(env);
 /** The LOGS database (request logs). */
@@ -49,7 +59,7 @@ export async function seedWorkspace(
   } = {},
 ): Promise<Workspace> {
   const accountId = newId("acc");
-  const shard = options.shard ?? TEST_SHARD;
+  const shard = options.shard ?? shardInUse;
   await db(shard)
     .insert(accounts)
     .values({
@@ -64,7 +74,7 @@ export async function seedWorkspace(
   return { accountId, token: key.token, keyId: key.id };
 }
 
-export async function addKey(accountId: string, permission: Permission, shard: string = TEST_SHARD) {
+export async function addKey(accountId: string, permission: Permission, shard: string = shardInUse) {
   return createKey(db(shard), directory(), accountId, { name: `${permission} key`, permission });
 }
 
@@ -128,7 +138,8 @@ function expectRequestId() {
 export async function verifiedDomain(accountId: string, domain: string) {
   const { createConnection } = await import("../../src/features/connections/connections.service");
   const connection = await createConnection(db(), env, accountId, domain);
-  await env.DB_2.prepare("UPDATE connections SET status = 'verified', verified_at = ? WHERE id = ?")
+  await shardD1Of()
+    .prepare("UPDATE connections SET status = 'verified', verified_at = ? WHERE id = ?")
     .bind(Date.now(), connection.id)
     .run();
   return connection;
@@ -136,7 +147,8 @@ export async function verifiedDomain(accountId: string, domain: string) {
 
 /** The account's connection of `domain`, connected and verified first when it has none. */
 export async function domainConnection(accountId: string, domain: string): Promise<string> {
-  const row = await env.DB_2.prepare("SELECT id FROM connections WHERE account_id = ? AND domain = ?")
+  const row = await shardD1Of()
+    .prepare("SELECT id FROM connections WHERE account_id = ? AND domain = ?")
     .bind(accountId, domain)
     .first<{ id: string }>();
   return row?.id ?? (await verifiedDomain(accountId, domain)).id;
@@ -185,7 +197,8 @@ export async function seedInbox(
 
 /** How many rows of `table` belong to the account (tests count what a request wrote). */
 export async function rowCount(table: string, accountId: string) {
-  const row = await env.DB_2.prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`)
+  const row = await shardD1Of()
+    .prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`)
     .bind(accountId)
     .first<{ n: number }>();
   return row?.n ?? 0;
@@ -193,9 +206,8 @@ export async function rowCount(table: string, accountId: string) {
 
 /** The events recorded for an account (the outbox), oldest first. */
 export async function eventsOf(accountId: string) {
-  const rows = await env.DB_2.prepare(
-    "SELECT event, inbox_id, data FROM events WHERE account_id = ? ORDER BY created_at, id",
-  )
+  const rows = await shardD1Of()
+    .prepare("SELECT event, inbox_id, data FROM events WHERE account_id = ? ORDER BY created_at, id")
     .bind(accountId)
     .all<{ event: string; inbox_id: string; data: string }>();
   return rows.results.map((r) => ({

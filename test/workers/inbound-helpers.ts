@@ -14,7 +14,7 @@ import overLimit from "../fixtures/inbound/over-limit.eml?raw";
 import plainText from "../fixtures/inbound/plain-text.eml?raw";
 import dsnHard from "../fixtures/inbound/postfix-dsn-hard.eml?raw";
 import dsnSoft from "../fixtures/inbound/postfix-dsn-soft.eml?raw";
-import { callJson, seedInbox, seedWorkspace } from "./helpers";
+import { callJson, seedInbox, seedWorkspace, shardD1Of } from "./helpers";
 
 /** The MIME fixtures: real shapes of real clients, with `{{...}}` for what each test decides. */
 export const FIXTURES = {
@@ -179,9 +179,10 @@ export async function messagesOf(token: string, ticketId: string) {
 
 /** Rows of `dropped_mail` for the account, oldest first. */
 export async function droppedOf(accountId: string) {
-  const { results } = await env.DB_2.prepare(
-    "SELECT reason, detail, raw_key, raw_size, message_id FROM dropped_mail WHERE account_id = ? ORDER BY id",
-  )
+  const { results } = await shardD1Of()
+    .prepare(
+      "SELECT reason, detail, raw_key, raw_size, message_id FROM dropped_mail WHERE account_id = ? ORDER BY id",
+    )
     .bind(accountId)
     .all<{
       reason: string;

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { mailboxEntriesOf } from "./dev-mailbox-helpers";
-import { call, callJson, eventually } from "./helpers";
+import { call, callJson, eventually, shardD1Of } from "./helpers";
 import { fill } from "./inbound-helpers";
 import { endpoint, inboxWithWebhooks } from "./webhook-helpers";
 
@@ -71,9 +71,10 @@ export const suppressionsOf = async (token: string) =>
 
 /** The reports about this email or sent to this address (`= NULL` matches nothing: another test's unmatched reports stay out). */
 export async function reportsOf(filter: { emailId?: string; rcptTo?: string }) {
-  const { results } = await env.DB_2.prepare(
-    "SELECT account_id, email_id, type, outcome, detail, raw_key, raw_size FROM mail_reports WHERE email_id = ?1 OR rcpt_to = ?2 ORDER BY id",
-  )
+  const { results } = await shardD1Of()
+    .prepare(
+      "SELECT account_id, email_id, type, outcome, detail, raw_key, raw_size FROM mail_reports WHERE email_id = ?1 OR rcpt_to = ?2 ORDER BY id",
+    )
     .bind(filter.emailId ?? null, filter.rcptTo ?? null)
     .all<{
       account_id: string | null;

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { surveyToken } from "../../src/mail/survey-token";
-import { call, callJson, eventually, ticketWorkspace, type Workspace } from "./helpers";
+import { call, callJson, eventually, shardD1Of, ticketWorkspace, type Workspace } from "./helpers";
 import { postForm } from "./people-helpers";
 
 /** What these helpers use of a workspace. */
@@ -64,10 +64,11 @@ export interface SurveyEmailRow {
 /** The survey emails written for a ticket (its links name the ticket). */
 export async function surveyEmailsOf(accountId: string, ticketId: string) {
   const ulid = ticketId.slice(4).toLowerCase();
-  const rows = await env.DB_2.prepare(
-    `SELECT id, status, subject, text, html, headers, from_address AS sender, to_list AS recipients FROM emails
+  const rows = await shardD1Of()
+    .prepare(
+      `SELECT id, status, subject, text, html, headers, from_address AS sender, to_list AS recipients FROM emails
      WHERE account_id = ? AND source = 'survey' AND text LIKE ?`,
-  )
+    )
     .bind(accountId, `%/s/${ulid}%`)
     .all<SurveyEmailRow>();
   return rows.results;
@@ -101,7 +102,8 @@ export async function getSurvey(token: string, id: string) {
 }
 
 export const surveyRequestOf = (ticketId: string) =>
-  env.DB_2.prepare("SELECT * FROM survey_requests WHERE ticket_id = ?")
+  shardD1Of()
+    .prepare("SELECT * FROM survey_requests WHERE ticket_id = ?")
     .bind(ticketId)
     .first<{ email_id: string; assignee_id: string | null; survey_id: string }>();
 
@@ -116,16 +118,18 @@ export async function seedRequest(
   assigneeId: string | null = null,
 ) {
   const ticket = await newTicket(desk.ws, desk.inbox.id, email);
-  await env.DB_2.prepare(
-    `INSERT INTO survey_requests (ticket_id, account_id, survey_id, inbox_id, customer_id, assignee_id, email_id, sent_at)
+  await shardD1Of()
+    .prepare(
+      `INSERT INTO survey_requests (ticket_id, account_id, survey_id, inbox_id, customer_id, assignee_id, email_id, sent_at)
      VALUES (?, ?, ?, ?, ?, ?, NULL, ?)`,
-  )
+    )
     .bind(ticket.id, desk.ws.accountId, surveyId, desk.inbox.id, ticket.customer_id, assigneeId, Date.now())
     .run();
   return ticket;
 }
 
 export const responsesOf = (ticketId: string) =>
-  env.DB_2.prepare("SELECT * FROM survey_responses WHERE ticket_id = ?")
+  shardD1Of()
+    .prepare("SELECT * FROM survey_responses WHERE ticket_id = ?")
     .bind(ticketId)
     .all<{ id: string; rating: number; comment: string | null; created_at: number; updated_at: number }>();

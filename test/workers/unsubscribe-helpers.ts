@@ -2,16 +2,17 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { newId } from "../../src/lib/ids";
 import { unsubscribeToken } from "../../src/mail/unsubscribe-token";
-import { call, callJson } from "./helpers";
+import { call, callJson, shardD1Of } from "./helpers";
 
 /** A campaign row written directly: the campaigns API is not what these tests are about. */
 export async function seedCampaign(accountId: string) {
   const id = newId("cmp");
   const now = Date.now();
-  await env.DB_2.prepare(
-    `INSERT INTO campaigns (id, account_id, name, "from", subject, created_at, updated_at)
+  await shardD1Of()
+    .prepare(
+      `INSERT INTO campaigns (id, account_id, name, "from", subject, created_at, updated_at)
      VALUES (?1, ?2, 'News', 'news@example.com', 'Hello', ?3, ?3)`,
-  )
+    )
     .bind(id, accountId, now)
     .run();
   return id;
@@ -44,19 +45,20 @@ export const pageButton = (token: string, headers: Record<string, string> = {}) 
   });
 
 export async function unsubscribedCount(campaignId: string) {
-  const row = await env.DB_2.prepare("SELECT unsubscribed_count AS n FROM campaigns WHERE id = ?")
+  const row = await shardD1Of()
+    .prepare("SELECT unsubscribed_count AS n FROM campaigns WHERE id = ?")
     .bind(campaignId)
     .first<{ n: number }>();
   return row?.n;
 }
 
 export async function subscriptionOf(customerId: string) {
-  const customer = await env.DB_2.prepare("SELECT unsubscribed, unsubscribed_at FROM customers WHERE id = ?")
+  const customer = await shardD1Of()
+    .prepare("SELECT unsubscribed, unsubscribed_at FROM customers WHERE id = ?")
     .bind(customerId)
     .first<{ unsubscribed: number; unsubscribed_at: number | null }>();
-  const records = await env.DB_2.prepare(
-    "SELECT campaign_id, method, created_at FROM unsubscribes WHERE customer_id = ?",
-  )
+  const records = await shardD1Of()
+    .prepare("SELECT campaign_id, method, created_at FROM unsubscribes WHERE customer_id = ?")
     .bind(customerId)
     .all<{ campaign_id: string | null; method: string; created_at: number }>();
   return { customer, records: records.results };
