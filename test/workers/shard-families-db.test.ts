@@ -1,0 +1,4 @@
+import { describe } from "vitest";
+import { familiesOn } from "./shard-families";
+
+describe("every family, for a workspace in the shard DB", () => familiesOn("DB"));
