@@ -1,3 +1,4 @@
+import { mapAtMost } from "../lib/at-most";
 import { LEGACY_SHARD } from "./directory/workspaces";
 
 /** Whatever a binding is, whether it answers as a D1 database. */
@@ -58,17 +59,19 @@ export const everyShard = <E extends { SHARDS?: string }>(env: E): Array<{ shard
   shardNames(env).map((shard) => ({ shard, env: envFor(env, shard) }));
 
 /**
- * Asks every shard at once (`find` runs on each), and answers the first, in `SHARDS` order, that
- * found something, with its shard. For a link made before links named their workspace: its id is
- * unique in the service, so at most one shard has it. One read per shard, in parallel.
+ * Asks every shard (`find` runs on each, six at a time: Workers' connections at once), and answers
+ * the first, in `SHARDS` order, that found something, with its shard. For a link made before links
+ * named their workspace: its id is unique in the service, so at most one shard has it. One read per
+ * shard, in parallel.
  */
 export async function findInShards<T, E extends { SHARDS?: string }>(
   env: E,
   find: (shardEnv: E) => Promise<T | null | undefined>,
 ): Promise<{ shard: string; found: T } | null> {
-  const answers = await Promise.all(
-    everyShard(env).map(async ({ shard, env: scoped }) => ({ shard, found: await find(scoped) })),
-  );
+  const answers = await mapAtMost(everyShard(env), async ({ shard, env: scoped }) => ({
+    shard,
+    found: await find(scoped),
+  }));
   const hit = answers.find((answer) => answer.found !== null && answer.found !== undefined);
   return hit ? { shard: hit.shard, found: hit.found as T } : null;
 }

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { type Db, runBatch } from "../../db/client";
 import type { LogsDb } from "../../db/logs/client";
 import { accounts } from "../../db/schema";
+import { mapAtMost } from "../../lib/at-most";
 import { requestIdToHex } from "./request-id-bytes";
 import type { RequestLogMessage } from "./request-logs.schemas";
 
@@ -23,7 +24,7 @@ export function accountRetentions(db: Db, ids: string[]) {
 export const retentionsIn =
   (shards: Db[]): Retentions =>
   async (ids) =>
-    (await Promise.all(shards.map((db) => accountRetentions(db, ids)))).flat();
+    (await mapAtMost(shards, (db) => accountRetentions(db, ids))).flat();
 
 /** Agents' `last_used_at` moves in whole hours, so a busy agent's row is rewritten hourly, not per batch. */
 const AGENT_USE_STEP_MS = 3_600_000;
