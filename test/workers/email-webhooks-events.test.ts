@@ -336,7 +336,7 @@ describe("email event webhooks: the events the mail pipeline makes", { timeout: 
     ]);
     for (const customer of [welcome, gone]) {
       const enrollment = await seedEnrollment(automation, customer.id);
-      await using instance = await runEnrollment(enrollment.id);
+      await using instance = await runEnrollment(enrollment);
       await instance.waitForStatus("complete");
     }
     const { envelopes } = await deliveredTo(hook.path, 3);
