@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { deliverEmail } from "../../src/features/emails/deliver";
 import { callJson, shardEnv } from "./helpers";
