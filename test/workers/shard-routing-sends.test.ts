@@ -11,11 +11,14 @@ import { createConnection } from "../../src/features/connections/connections.ser
 import worker from "../../src/index";
 import { CRON } from "../../src/jobs/schedules";
 import { callJson, db, eventually, seedWorkspace, shardD1Of } from "./helpers";
+import { awaitDeliveries, endpoint, openTicket } from "./webhook-helpers";
 
 /**
- * The send queue's consumer and the minute cron, through the Worker's own handlers, given work of
- * a workspace on each shard at once: each email is found, sent and recorded in its workspace's
- * shard alone (the consumer asks the directory for the batch's workspaces; the cron runs per shard).
+ * The send queue's consumer, the minute cron and the webhook dispatch queue with its sender,
+ * through the Worker's own handlers, given work of a workspace on each shard at once: each email
+ * and event is found, handled and recorded in its workspace's shard alone (the consumers ask the
+ * directory for their batch's workspaces, the cron runs per shard, the sender opens the shard its
+ * launcher names).
  */
 
 /** A workspace on `shard` that may send from a domain of its own. */
@@ -119,5 +122,52 @@ describe("sending for workspaces on both shards", { timeout: 60_000 }, () => {
       async () => (await statusIn("DB", a)) === "sent" && (await statusIn("DB_2", b)) === "sent",
     );
     expect([await sentCount("DB", a), await sentCount("DB_2", b)]).toEqual([1, 1]);
+  });
+});
+
+/** An inbox of `ws` (on its domain) whose webhook tells `url` of new tickets. */
+async function inboxTelling(ws: Sender, url: string) {
+  const { status, body } = await callJson<{ id: string }>("POST", "/v1/inboxes", {
+    token: ws.token,
+    body: {
+      name: "Support",
+      email_address: `support@${ws.domain}`,
+      webhooks: [{ url, events: ["ticket.created"], enabled: true }],
+    },
+  });
+  expect(status).toBe(201);
+  return body.id;
+}
+
+const deliveryStatusesIn = async (shard: string, accountId: string) =>
+  (
+    await shardD1Of(shard)
+      .prepare(
+        "SELECT d.status FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE e.account_id = ?",
+      )
+      .bind(accountId)
+      .all<{ status: string }>()
+  ).results.map((r) => r.status);
+
+describe("webhooks for workspaces on both shards", { timeout: 60_000 }, () => {
+  it("the dispatch queue and the sender deliver each workspace's event from its own shard, once", async () => {
+    const [first, second] = [await sender("DB"), await sender("DB_2")];
+    const [hookA, hookB] = [endpoint(), endpoint()];
+    const [inboxA, inboxB] = [await inboxTelling(first, hookA.url), await inboxTelling(second, hookB.url)];
+    const [ticketA, ticketB] = await Promise.all([
+      openTicket(first.token, inboxA, "On the first shard"),
+      openTicket(second.token, inboxB, "On the second shard"),
+    ]);
+    const [[a], [b]] = await Promise.all([awaitDeliveries(hookA.path, 1), awaitDeliveries(hookB.path, 1)]);
+    expect(JSON.parse(a?.body ?? "{}").data.ticket.id).toBe(ticketA.id);
+    expect(JSON.parse(b?.body ?? "{}").data.ticket.id).toBe(ticketB.id);
+    // Each attempt was recorded where its event is, and nothing of either in the other shard.
+    await eventually(
+      async () =>
+        (await deliveryStatusesIn("DB", first.accountId)).join() === "succeeded" &&
+        (await deliveryStatusesIn("DB_2", second.accountId)).join() === "succeeded",
+    );
+    expect(await deliveryStatusesIn("DB_2", first.accountId)).toEqual([]);
+    expect(await deliveryStatusesIn("DB", second.accountId)).toEqual([]);
   });
 });
