@@ -26,7 +26,7 @@ import {
   seedEnrollment,
   setSteps,
 } from "./automations-helpers";
-import { db, eventually } from "./helpers";
+import { db, eventually, shardEnv } from "./helpers";
 import { endpoint, receivedAt } from "./webhook-helpers";
 
 const emailsOf = (accountId: string) => db().select().from(emails).where(eq(emails.accountId, accountId));
@@ -49,13 +49,13 @@ describe("automation engine: a step runs once", () => {
     const automation = await seedAutomation(ws.accountId, [mail, call]);
     const enrollment = await seedEnrollment(automation, customer.id);
 
-    const first = await runStep(env, enrollment.id, mail);
-    const again = await runStep(env, enrollment.id, mail);
+    const first = await runStep(shardEnv(), enrollment.id, mail);
+    const again = await runStep(shardEnv(), enrollment.id, mail);
     expect(again).toEqual(first);
     expect(await emailsOf(ws.accountId)).toHaveLength(1);
 
-    expect(await runStep(env, enrollment.id, call)).toMatchObject({ status: "succeeded" });
-    expect(await runStep(env, enrollment.id, call)).toMatchObject({ status: "succeeded" });
+    expect(await runStep(shardEnv(), enrollment.id, call)).toMatchObject({ status: "succeeded" });
+    expect(await runStep(shardEnv(), enrollment.id, call)).toMatchObject({ status: "succeeded" });
     expect(await receivedAt(hook.path)).toHaveLength(1);
   });
 
@@ -79,7 +79,7 @@ describe("automation engine: a step runs once", () => {
       .update(automationEnrollments)
       .set({ currentStep: "stp_hook" })
       .where(eq(automationEnrollments.id, enrollment.id));
-    const retried = await runStep(env, enrollment.id, call);
+    const retried = await runStep(shardEnv(), enrollment.id, call);
     expect(retried).toMatchObject({
       status: "failed",
       error: "interrupted before its outcome was recorded; not repeated",
@@ -88,7 +88,7 @@ describe("automation engine: a step runs once", () => {
     expect((await historyOf(enrollment.id)).stp_hook?.status).toBe("failed");
 
     // The run, reaching the enrolment afterwards, goes past the step and completes.
-    await using instance = await runEnrollment(enrollment.id);
+    await using instance = await runEnrollment(enrollment);
     await instance.waitForStatus("complete");
     expect(await receivedAt(hook.path)).toHaveLength(0);
     expect((await enrollmentOf(enrollment.id))?.status).toBe("completed");
@@ -108,7 +108,7 @@ describe("automation engine: a step that keeps failing", () => {
       await m.disableRetryDelays();
       await m.mockStepError({ name: "1 stp_meta" }, new Error("D1 unavailable"), 4);
     });
-    await startEnrollments(env, [enrollment.id]);
+    await startEnrollments(env, [enrollment.id], enrollment.accountId);
     await instance.waitForStatus("complete");
     expect(await enrollmentOf(enrollment.id)).toMatchObject({
       status: "failed",
@@ -141,7 +141,7 @@ describe("automation engine: who gets the email", () => {
       [suppressed, "suppressed"],
     ] as const) {
       const enrollment = await seedEnrollment(automation, customer.id);
-      await using instance = await runEnrollment(enrollment.id);
+      await using instance = await runEnrollment(enrollment);
       await instance.waitForStatus("complete");
       const history = await historyOf(enrollment.id);
       expect(history.stp_mail).toMatchObject({ status: "skipped", error: reason });
@@ -165,14 +165,14 @@ describe("automation engine: update_customer", () => {
     const automation = await seedAutomation(ws.accountId, [grow, fits]);
     const enrollment = await seedEnrollment(automation, customer.id);
 
-    expect(await runStep(env, enrollment.id, grow)).toMatchObject({
+    expect(await runStep(shardEnv(), enrollment.id, grow)).toMatchObject({
       status: "failed",
       error: "the merged metadata would be over 16384 bytes",
     });
     expect(Object.keys(await metadataOf(customer.id))).toEqual(["kept"]);
     expect((await historyOf(enrollment.id)).stp_grow).toMatchObject({ status: "failed" });
 
-    expect(await runStep(env, enrollment.id, fits)).toMatchObject({ status: "succeeded" });
+    expect(await runStep(shardEnv(), enrollment.id, fits)).toMatchObject({ status: "succeeded" });
     expect(await metadataOf(customer.id)).toEqual({ small: 1 });
     expect((await historyOf(enrollment.id)).stp_fits).toMatchObject({ status: "succeeded" });
   });
@@ -191,7 +191,7 @@ describe("automation engine: edits, cancels, pauses", () => {
     ]);
     const enrollment = await seedEnrollment(automation, customer.id);
     const started = Date.now();
-    await using instance = await runEnrollment(enrollment.id, { sleeps: true });
+    await using instance = await runEnrollment(enrollment, { sleeps: true });
     const waiting = await eventually(async () => (await enrollmentOf(enrollment.id))?.nextRunAt);
     // While it waits, the enrolment says when it resumes and where it is.
     expect(waiting - started).toBeGreaterThanOrEqual(3_000);
@@ -218,7 +218,7 @@ describe("automation engine: edits, cancels, pauses", () => {
     };
     const automation = await seedAutomation(ws.accountId, [wait]);
     const enrollment = await seedEnrollment(automation, customer.id);
-    await using instance = await runEnrollment(enrollment.id, { sleeps: true });
+    await using instance = await runEnrollment(enrollment, { sleeps: true });
     await eventually(async () => (await enrollmentOf(enrollment.id))?.nextRunAt);
     await setSteps(automation.id, [
       { id: "stp_before", type: "update_customer", metadata: { before: true } },
@@ -238,7 +238,7 @@ describe("automation engine: edits, cancels, pauses", () => {
       { id: "stp_meta", type: "update_customer", metadata: { reached: true } },
     ]);
     const enrollment = await seedEnrollment(automation, customer.id);
-    await using instance = await runEnrollment(enrollment.id, { sleeps: true });
+    await using instance = await runEnrollment(enrollment, { sleeps: true });
     await eventually(async () => (await enrollmentOf(enrollment.id))?.nextRunAt);
     await db()
       .update(automationEnrollments)
@@ -261,7 +261,7 @@ describe("automation engine: edits, cancels, pauses", () => {
       },
     );
     const enrollment = await seedEnrollment(automation, customer.id);
-    await using instance = await runEnrollment(enrollment.id);
+    await using instance = await runEnrollment(enrollment);
     await instance.waitForStepResult({ name: "1 decide" });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await historyOf(enrollment.id)).toEqual({});
@@ -270,11 +270,11 @@ describe("automation engine: edits, cancels, pauses", () => {
     await db().update(automations).set({ status: "active" }).where(eq(automations.id, automation.id));
     // Another workspace's release reaches nothing.
     const other = await automationWorkspace();
-    await releaseHeldEnrollments(env, other.accountId, automation.id);
+    await releaseHeldEnrollments(shardEnv(), other.accountId, automation.id);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await historyOf(enrollment.id)).toEqual({});
 
-    await releaseHeldEnrollments(env, ws.accountId, automation.id);
+    await releaseHeldEnrollments(shardEnv(), ws.accountId, automation.id);
     await instance.waitForStatus("complete");
     expect(await metadataOf(customer.id)).toEqual({ go: 1 });
   });
@@ -301,7 +301,7 @@ describe("automation engine: tenancy and missing targets", () => {
       { id: "stp_meta", type: "update_customer", metadata: { done: true } },
     ]);
     const enrollment = await seedEnrollment(automation, customer.id);
-    await using instance = await runEnrollment(enrollment.id);
+    await using instance = await runEnrollment(enrollment);
     await instance.waitForStatus("complete");
     const history = await historyOf(enrollment.id);
     expect(history.stp_theirs).toMatchObject({
@@ -327,7 +327,7 @@ describe("automation engine: tenancy and missing targets", () => {
       { id: theirAutomation.id, accountId: ws.accountId },
       theirCustomer.id,
     );
-    await using first = await runEnrollment(forged.id);
+    await using first = await runEnrollment(forged);
     await first.waitForStatus("complete");
     expect(await historyOf(forged.id)).toEqual({});
 
@@ -335,7 +335,7 @@ describe("automation engine: tenancy and missing targets", () => {
       { id: "stp_meta", type: "update_customer", metadata: { touched: true } },
     ]);
     const alien = await seedEnrollment(ours, theirCustomer.id);
-    await using second = await runEnrollment(alien.id);
+    await using second = await runEnrollment(alien);
     await second.waitForStatus("complete");
     expect(await metadataOf(theirCustomer.id)).toEqual({});
   });

@@ -29,7 +29,7 @@ async function runOne(
   const customer = await seedCustomer(ws.accountId, { name: "Grace Hopper", metadata: { tier: "gold" } });
   const automation = await seedAutomation(ws.accountId, steps, { name: "Welcome flow" });
   const enrollment = await seedEnrollment(automation, customer.id, triggerData);
-  await using instance = await runEnrollment(enrollment.id);
+  await using instance = await runEnrollment(enrollment);
   await instance.waitForStatus("complete");
   return { ws, customer, automation, enrollment, history: await historyOf(enrollment.id) };
 }

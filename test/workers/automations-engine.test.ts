@@ -57,7 +57,7 @@ describe("automation engine: the steps", () => {
       { id: "stp_meta", type: "update_customer", metadata: { plan: "pro", stale: null } },
     ]);
     const enrollment = await seedEnrollment(automation, customer.id, { source: "test" });
-    await using instance = await runEnrollment(enrollment.id);
+    await using instance = await runEnrollment(enrollment);
     await instance.waitForStatus("complete");
 
     const done = await enrollmentOf(enrollment.id);
@@ -98,7 +98,7 @@ describe("automation engine: the steps", () => {
     ]);
     const enrollment = await seedEnrollment(automation, customer.id);
     const started = Date.now();
-    await using instance = await runEnrollment(enrollment.id);
+    await using instance = await runEnrollment(enrollment);
     await instance.waitForStatus("complete");
     const history = await historyOf(enrollment.id);
     const until = history.stp_wait?.detail.until as number;
@@ -121,7 +121,7 @@ describe("automation engine: the steps", () => {
     });
     const automation = await seedAutomation(ws.accountId, [mail("stp_first")]);
     const first = await seedEnrollment(automation, customer.id);
-    await using run = await runEnrollment(first.id);
+    await using run = await runEnrollment(first);
     await run.waitForStatus("complete");
     const [sent] = await emailsTo(ws.accountId);
     const link = /^<(.+)>$/.exec(
@@ -139,7 +139,7 @@ describe("automation engine: the steps", () => {
 
     const again = await seedAutomation(ws.accountId, [mail("stp_second")]);
     const second = await seedEnrollment(again, customer.id);
-    await using rerun = await runEnrollment(second.id);
+    await using rerun = await runEnrollment(second);
     await rerun.waitForStatus("complete");
     expect((await historyOf(second.id)).stp_second).toMatchObject({
       status: "skipped",

@@ -52,7 +52,7 @@ describe("add_to_group steps and group_joined automations", { timeout: 60_000 },
       { id: "stp_add", type: "add_to_group", contact_group_id: group },
     ]);
     const enrollment = await seedEnrollment(adder, customer.id);
-    await using instance = await runEnrollment(enrollment.id);
+    await using instance = await runEnrollment(enrollment);
     await instance.waitForStatus("complete");
     expect((await historyOf(enrollment.id)).stp_add).toMatchObject({
       status: "succeeded",

@@ -88,11 +88,17 @@ export async function seedEnrollment(
   return row;
 }
 
-/** Starts one enrolment's run with sleeps disabled; answers its introspector (dispose it). */
-export async function runEnrollment(enrollmentId: string, options: { sleeps?: boolean } = {}) {
-  const instance = await introspectWorkflowInstance(env.ENROLLMENT_WORKFLOW, enrollmentId);
+/**
+ * Starts one enrolment's run with sleeps disabled, naming its workspace as the API does (the run's
+ * steps find the shard from it); answers its introspector (dispose it).
+ */
+export async function runEnrollment(
+  enrollment: { id: string; accountId: string },
+  options: { sleeps?: boolean } = {},
+) {
+  const instance = await introspectWorkflowInstance(env.ENROLLMENT_WORKFLOW, enrollment.id);
   if (!options.sleeps) await instance.modify(async (m) => m.disableSleeps());
-  await startEnrollments(env, [enrollmentId]);
+  await startEnrollments(env, [enrollment.id], enrollment.accountId);
   return instance;
 }
 

@@ -13,7 +13,7 @@ import {
   manyMembers,
   recipientsOf,
 } from "./campaigns-helpers";
-import { db, eventually } from "./helpers";
+import { db, eventually, shardEnv } from "./helpers";
 
 /** A campaign moved to `sending` with its recipient rows, and no batch message queued yet. */
 async function startedCampaign(members: number, options: Parameters<typeof campaignWorkspace>[1] = {}) {
@@ -50,12 +50,13 @@ describe("campaign batches", { timeout: 60_000 }, () => {
     expect(countBy(await recipientsOf(campaign.id))).toEqual({ pending: 150 });
     expect((await campaignOf(ws.token, campaign.id)).stats.recipients).toBe(150);
 
-    // The same message twice in one batch and once more in a concurrent batch.
+    // The same message twice in one batch and once more in a concurrent batch, each naming its
+    // workspace as every batch message does (campaign-moves.ts queueBatch).
     const message = (id: string) => ({
       id,
       timestamp: new Date(),
       attempts: 1,
-      body: { campaignId: campaign.id },
+      body: { campaignId: campaign.id, accountId: ws.accountId },
     });
     const batches = [
       createMessageBatch("email-send", [message("a"), message("b")]),
@@ -77,10 +78,10 @@ describe("campaign batches", { timeout: 60_000 }, () => {
 
   it("pauses between batches and resumes where it stopped", async () => {
     const { ws, campaign } = await startedCampaign(250);
-    expect(await sendCampaignBatch(env, campaign.id)).toBe("continue");
+    expect(await sendCampaignBatch(shardEnv(), campaign.id)).toBe("continue");
     expect((await act(ws.token, campaign.id, "pause")).body.status).toBe("paused");
     // A batch message arriving after the pause sends nobody.
-    expect(await sendCampaignBatch(env, campaign.id)).toBe("done");
+    expect(await sendCampaignBatch(shardEnv(), campaign.id)).toBe("done");
     const paused = countBy(await recipientsOf(campaign.id));
     expect(paused.pending).toBe(150);
     expect((paused.queued ?? 0) + (paused.sent ?? 0)).toBe(100);
@@ -121,9 +122,9 @@ describe("campaign batches", { timeout: 60_000 }, () => {
 
   it("cancels mid-send: the rest is skipped, what was queued is still counted", async () => {
     const { ws, campaign } = await startedCampaign(150);
-    expect(await sendCampaignBatch(env, campaign.id)).toBe("continue");
+    expect(await sendCampaignBatch(shardEnv(), campaign.id)).toBe("continue");
     expect((await act(ws.token, campaign.id, "cancel")).body.status).toBe("cancelled");
-    expect(await sendCampaignBatch(env, campaign.id)).toBe("done");
+    expect(await sendCampaignBatch(shardEnv(), campaign.id)).toBe("done");
     await eventually(async () => (await campaignOf(ws.token, campaign.id)).stats.sent === 100);
     const rows = await recipientsOf(campaign.id);
     expect(countBy(rows)).toEqual({ sent: 100, skipped: 50 });
@@ -137,7 +138,7 @@ describe("campaign batches", { timeout: 60_000 }, () => {
     await env.DB_2.prepare("UPDATE customers SET unsubscribed = 1 WHERE id = ?")
       .bind(first?.customer_id)
       .run();
-    expect(await sendCampaignBatch(env, campaign.id)).toBe("continue");
+    expect(await sendCampaignBatch(shardEnv(), campaign.id)).toBe("continue");
     const sent = await sentCampaign(ws.token, campaign.id);
     expect(sent.stats).toMatchObject({ recipients: 2, sent: 2 });
     expect((await recipientsOf(campaign.id)).find((r) => r.customer_id === first?.customer_id)).toMatchObject(

@@ -18,7 +18,7 @@ import {
 } from "./automations-helpers";
 import { act, campaignOf, campaignWorkspace, createCampaign, emailsOf } from "./campaigns-helpers";
 import { createEndpoint, hmacHex, sweepAt } from "./email-webhooks-helpers";
-import { call, callJson, db, eventually, sendingWorkspace } from "./helpers";
+import { call, callJson, db, eventually, sendingWorkspace, shardEnv } from "./helpers";
 import { heldEmail, smtpEnv } from "./smtp-env";
 import { oneClick, seedCampaign, seedCustomer, tokenFor } from "./unsubscribe-helpers";
 import { awaitDeliveries, type Envelope, endpoint, envelopesAt, receivedAt } from "./webhook-helpers";
@@ -336,7 +336,7 @@ describe("email event webhooks: the events the mail pipeline makes", { timeout: 
     ]);
     for (const customer of [welcome, gone]) {
       const enrollment = await seedEnrollment(automation, customer.id);
-      await using instance = await runEnrollment(enrollment.id);
+      await using instance = await runEnrollment(enrollment);
       await instance.waitForStatus("complete");
     }
     const { envelopes } = await deliveredTo(hook.path, 3);
@@ -352,13 +352,13 @@ describe("email event webhooks: the events the mail pipeline makes", { timeout: 
     const hook = await listening(ws);
     const system = systemEmail(
       db(),
-      env,
+      shardEnv(),
       ws.accountId,
       { to: "ada@example.com", subject: "Sign in", text: "secret link", html: "<p>secret link</p>" },
       Date.now(),
     );
     await runBatch(db(), system.statements);
-    expect(await deliverEmail(env, system.row.id)).toEqual({ kind: "done", status: "sent" });
+    expect(await deliverEmail(shardEnv(), system.row.id)).toEqual({ kind: "done", status: "sent" });
     await recordBounce(db(), {
       accountId: ws.accountId,
       email: "ada@example.com",
@@ -368,7 +368,7 @@ describe("email event webhooks: the events the mail pipeline makes", { timeout: 
     });
     // The workspace's own email, through the same endpoint: its events are told.
     const own = await heldEmail("whk-system.test", ["bob@example.com"], [], ws);
-    expect(await deliverEmail(env, own.id)).toEqual({ kind: "done", status: "sent" });
+    expect(await deliverEmail(shardEnv(), own.id)).toEqual({ kind: "done", status: "sent" });
 
     const { envelopes } = await deliveredTo(hook.path, 2);
     expect(envelopes.map((e) => [e.event, e.data.email_id]).sort()).toEqual([

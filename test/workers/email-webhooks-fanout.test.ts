@@ -4,7 +4,7 @@ import { deliverEmailEvents } from "../../src/webhooks/email-delivery";
 import type { EmailDeliveryJob } from "../../src/webhooks/email-delivery-job";
 import { attemptEmailDeliveries, EVENTS_PER_SENDER } from "../../src/webhooks/email-sender-run";
 import { commitEvents, createEndpoint, sweepAt } from "./email-webhooks-helpers";
-import { db, seedWorkspace } from "./helpers";
+import { db, seedWorkspace, shardEnv } from "./helpers";
 import { awaitDeliveries, endpoint } from "./webhook-helpers";
 
 const sent = (i: number, at: number) => ({
@@ -43,9 +43,9 @@ describe("email event webhooks: fan-out of an announcement", { timeout: 60_000 }
     const launched: EmailDeliveryJob[][] = [];
     const launch = (jobs: EmailDeliveryJob[]) => {
       launched.push(jobs);
-      return attemptEmailDeliveries(db(), env, jobs);
+      return attemptEmailDeliveries(db(), shardEnv(), jobs);
     };
-    expect(await deliverEmailEvents(db(), env, eventIds, t0, launch, noFallback)).toBe(2 * count);
+    expect(await deliverEmailEvents(db(), shardEnv(), eventIds, t0, launch, noFallback)).toBe(2 * count);
 
     // Six launches for 240 attempts, where one per attempt took 240 invocations and connections.
     expect(launched.map((jobs) => jobs.length).sort((x, y) => x - y)).toEqual([20, 20, 50, 50, 50, 50]);
@@ -71,12 +71,12 @@ describe("email event webhooks: fan-out of an announcement", { timeout: 60_000 }
     const handed: EmailDeliveryJob[][] = [];
     const handOn = async (rest: EmailDeliveryJob[]) => {
       handed.push(rest);
-      await attemptEmailDeliveries(db(), env, rest, { budgetMs: 0 });
+      await attemptEmailDeliveries(db(), shardEnv(), rest, { budgetMs: 0 });
     };
     const outOfTime = (jobs: EmailDeliveryJob[]) =>
-      attemptEmailDeliveries(db(), env, jobs, { budgetMs: 0, handOn });
+      attemptEmailDeliveries(db(), shardEnv(), jobs, { budgetMs: 0, handOn });
     const ids = await commitEvents(ws.accountId, eight, t0);
-    expect(await deliverEmailEvents(db(), env, ids, t0, outOfTime, noFallback)).toBe(8);
+    expect(await deliverEmailEvents(db(), shardEnv(), ids, t0, outOfTime, noFallback)).toBe(8);
     expect(handed.map((jobs) => jobs.length)).toEqual([3]);
     expect(await awaitDeliveries(kept.path, 8)).toHaveLength(8);
     expect((await outboxOf(first.id)).every((row) => row.state === "succeeded" && row.attempts === 1)).toBe(
@@ -92,8 +92,9 @@ describe("email event webhooks: fan-out of an announcement", { timeout: 60_000 }
       Array.from({ length: 8 }, (_, i) => sent(i, t1)),
       t1,
     );
-    const alone = (jobs: EmailDeliveryJob[]) => attemptEmailDeliveries(db(), env, jobs, { budgetMs: 0 });
-    expect(await deliverEmailEvents(db(), env, more, t1, alone, noFallback)).toBe(8);
+    const alone = (jobs: EmailDeliveryJob[]) =>
+      attemptEmailDeliveries(db(), shardEnv(), jobs, { budgetMs: 0 });
+    expect(await deliverEmailEvents(db(), shardEnv(), more, t1, alone, noFallback)).toBe(8);
     expect(await awaitDeliveries(released.path, 5)).toHaveLength(5);
     const rows = await outboxOf(second.id);
     expect(rows.filter((row) => row.state === "succeeded" && row.attempts === 1)).toHaveLength(5);
@@ -119,11 +120,11 @@ describe("email event webhooks: fan-out of an announcement", { timeout: 60_000 }
     const slow = async (jobs: EmailDeliveryJob[]) => {
       late.push(jobs);
     };
-    expect(await deliverEmailEvents(db(), env, ids, t0, slow, noFallback)).toBe(1);
+    expect(await deliverEmailEvents(db(), shardEnv(), ids, t0, slow, noFallback)).toBe(1);
     await sweepAt(t0 + 61_000);
     expect(await awaitDeliveries(hook.path, 1)).toHaveLength(1);
 
-    await attemptEmailDeliveries(db(), env, late.flat());
+    await attemptEmailDeliveries(db(), shardEnv(), late.flat());
     expect(await awaitDeliveries(hook.path, 1)).toHaveLength(1);
     expect(await outboxOf(created.id)).toEqual([{ state: "succeeded", attempts: 2, next_attempt_at: null }]);
   });

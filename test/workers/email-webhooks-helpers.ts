@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { runBatch } from "../../src/db/client";
 import { insertFrom } from "../../src/features/email-webhooks/fact-events";
@@ -6,7 +5,7 @@ import { newId } from "../../src/lib/ids";
 import { type EmailLaunch, sweepEmailWebhooks } from "../../src/webhooks/email-delivery";
 import type { EmailEventName } from "../../src/webhooks/email-events";
 import { attemptEmailDeliveries } from "../../src/webhooks/email-sender-run";
-import { callJson, db } from "./helpers";
+import { callJson, db, shardEnv } from "./helpers";
 
 export interface EndpointBody {
   id: string;
@@ -66,10 +65,11 @@ export async function commitEvents(accountId: string, events: EmailEvent[], now 
 }
 
 /** Runs each chunk's attempts to their end inside the sweep, so the sweep's promise covers its deliveries. */
-export const inline: EmailLaunch = (jobs) => attemptEmailDeliveries(db(), env, jobs);
+export const inline: EmailLaunch = (jobs) => attemptEmailDeliveries(db(), shardEnv(), jobs);
 
+/** The minute cron's sweep of the test shard, as `everyShard` runs it there. */
 export const sweepAt = (now: number) =>
-  sweepEmailWebhooks(db(), env, now, inline, () => {
+  sweepEmailWebhooks(db(), shardEnv(), now, inline, () => {
     throw new Error("the inline launcher never fails");
   });
 

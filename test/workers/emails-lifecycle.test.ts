@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { deliverEmail } from "../../src/features/emails/deliver";
 import worker from "../../src/index";
 import { CRON } from "../../src/jobs/schedules";
-import { call, callJson, eventually, sendingWorkspace } from "./helpers";
+import { call, callJson, eventually, sendingWorkspace, shardEnv } from "./helpers";
 
 type Email = Record<string, unknown> & { id: string; status: string; scheduled_at: string | null };
 const inOneHour = () => new Date(Date.now() + 3_600_000).toISOString();
@@ -62,7 +62,7 @@ describe("scheduling", () => {
         })
       ).status,
     ).toBe(409);
-    expect((await deliverEmail(env, created.body.id)).kind).toBe("skipped");
+    expect((await deliverEmail(shardEnv(), created.body.id)).kind).toBe("skipped");
   });
 
   it("sends a due email exactly once when the sweep, the queue and a redelivery all fire", async () => {
@@ -79,8 +79,8 @@ describe("scheduling", () => {
         env,
         createExecutionContext(),
       ),
-      deliverEmail(env, body.id),
-      deliverEmail(env, body.id),
+      deliverEmail(shardEnv(), body.id),
+      deliverEmail(shardEnv(), body.id),
     ]);
     await eventually(
       async () =>

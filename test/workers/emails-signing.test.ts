@@ -4,7 +4,7 @@ import { deliverEmails } from "../../src/features/emails/deliver";
 import { encryptSecret } from "../../src/lib/crypto";
 import { generateDkimKeyPair } from "../../src/mail/dkim/keys";
 import { signDkim } from "../../src/mail/dkim/sign";
-import { call, callJson, sendingWorkspace } from "./helpers";
+import { call, callJson, sendingWorkspace, shardEnv } from "./helpers";
 
 type Workspace = Awaited<ReturnType<typeof sendingWorkspace>>;
 
@@ -40,7 +40,7 @@ describe("signing a queue batch", () => {
   it("signs with the key the connection holds now: a rotated key is used for the next email", async () => {
     const ws = await sendingWorkspace("rotate.test");
     const first = await dueEmail(ws, "before");
-    expect(await deliverEmails(env, [first])).toEqual([{ kind: "done", status: "sent" }]);
+    expect(await deliverEmails(shardEnv(), [first])).toEqual([{ kind: "done", status: "sent" }]);
 
     const keys = await generateDkimKeyPair();
     await env.DB_2.prepare(
@@ -49,7 +49,7 @@ describe("signing a queue batch", () => {
       .bind(await encryptSecret(env.ENCRYPTION_KEY, keys.privateKey), ws.connection.id)
       .run();
     const second = await dueEmail(ws, "after");
-    expect(await deliverEmails(env, [second])).toEqual([{ kind: "done", status: "sent" }]);
+    expect(await deliverEmails(shardEnv(), [second])).toEqual([{ kind: "done", status: "sent" }]);
 
     // RSASSA-PKCS1-v1_5 is deterministic: only the new key yields the very bytes that were sent.
     const { signed, mime, timestamp } = unsigned(await stored(second));
@@ -66,19 +66,19 @@ describe("signing a queue batch", () => {
     const ws = await sendingWorkspace("gone.test");
     const first = await dueEmail(ws, "before");
     const second = await dueEmail(ws, "after");
-    expect(await deliverEmails(env, [first])).toEqual([{ kind: "done", status: "sent" }]);
+    expect(await deliverEmails(shardEnv(), [first])).toEqual([{ kind: "done", status: "sent" }]);
 
     expect((await call("DELETE", `/v1/connections/${ws.connection.id}`, { token: ws.token })).status).toBe(
       200,
     );
-    expect(await deliverEmails(env, [second])).toEqual([{ kind: "done", status: "failed" }]);
+    expect(await deliverEmails(shardEnv(), [second])).toEqual([{ kind: "done", status: "failed" }]);
     expect((await emailRow(second))?.last_response).toMatch(/connection was deleted before sending/);
   });
 
   it("sends every email of a batch once, one listed twice included", async () => {
     const ws = await sendingWorkspace("batch.test");
     const [a, b] = [await dueEmail(ws, "a"), await dueEmail(ws, "b")];
-    const outcomes = await deliverEmails(env, [a, b, a]);
+    const outcomes = await deliverEmails(shardEnv(), [a, b, a]);
     expect(outcomes.map((o) => o.kind)).toEqual(["done", "done", "done"]);
     const sent = await env.DB_2.prepare(
       "SELECT e.id AS email_id, count(*) AS n FROM email_events v JOIN emails e ON e.seq = v.email_seq WHERE e.id IN (?, ?) AND v.type = 'sent' GROUP BY e.id",
@@ -86,6 +86,6 @@ describe("signing a queue batch", () => {
       .bind(a, b)
       .all<{ n: number }>();
     expect(sent.results.map((r) => r.n)).toEqual([1, 1]);
-    expect(await deliverEmails(env, [a])).toEqual([{ kind: "skipped" }]);
+    expect(await deliverEmails(shardEnv(), [a])).toEqual([{ kind: "skipped" }]);
   });
 });

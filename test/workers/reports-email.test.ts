@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import compactEmails from "../../migrations/0031_compact_emails.sql?raw";
 import { deliverEmail } from "../../src/features/emails/deliver";
 import worker from "../../src/index";
-import { call, callJson, eventually, seedWorkspace, sendingWorkspace } from "./helpers";
+import { call, callJson, eventually, seedWorkspace, sendingWorkspace, shardEnv } from "./helpers";
 import { deliver, FIXTURES } from "./inbound-helpers";
 import { MAILER_DAEMON, report, returnPathOf, setUp } from "./reports-helpers";
 import { heldEmail, smtpEnv } from "./smtp-env";
@@ -97,15 +97,18 @@ async function sentOf(setup: Awaited<ReturnType<typeof setUp>>, id: string, to: 
   };
 }
 
-/** The same queue messages handled again, as a redelivery does. */
-async function redeliver(ids: string[]) {
+/**
+ * The same queue messages handled again, as a redelivery does: each names its email's workspace,
+ * as enqueueEmails writes them.
+ */
+async function redeliver(accountId: string, ids: string[]) {
   const batch = createMessageBatch(
     "email-send",
     ids.map((emailId, i) => ({
       id: `redelivered-${i}`,
       timestamp: new Date(),
       attempts: 2,
-      body: { emailId },
+      body: { emailId, accountId },
     })),
   );
   const ctx = createExecutionContext();
@@ -169,7 +172,7 @@ describe("GET /v1/reports/email", () => {
       twice(() => deliver(report(FIXTURES.arf, angry as Sent, "angry@example.net"), bounceTo(angry as Sent))),
       twice(() => call("GET", urls.open)),
       twice(() => call("GET", urls.click)),
-      twice(() => redeliver(ids)),
+      twice(() => redeliver(setup.ws.accountId, ids)),
       // Two replies (two emails of the inbox), a resolve and a rating sent twice each, meanwhile.
       ...["On it.", "Fixed."].map((text) =>
         callJson("POST", `/v1/tickets/${ticket.id}/messages`, {
@@ -194,7 +197,7 @@ describe("GET /v1/reports/email", () => {
     const replyEmails = replies.map((r) => r.email_id);
     expect(replyEmails).toHaveLength(2);
     for (const id of replyEmails) await sentOf(setup, id, "ada@example.com");
-    await twice(() => redeliver(replyEmails));
+    await twice(() => redeliver(setup.ws.accountId, replyEmails));
 
     const all = await reportOf(setup.ws.token);
     const expected = {
@@ -336,9 +339,9 @@ describe("GET /v1/reports/email", () => {
       .bind(created.body.id)
       .run();
     await Promise.all([
-      deliverEmail(env, created.body.id),
-      deliverEmail(env, created.body.id),
-      redeliver([created.body.id]),
+      deliverEmail(shardEnv(), created.body.id),
+      deliverEmail(shardEnv(), created.body.id),
+      redeliver(ws.accountId, [created.body.id]),
     ]);
     await setAccountStatus(ws.accountId, "active");
     expect((await reportOf(ws.token)).totals).toMatchObject({ ...ZERO, accepted: 1, failed: 1 });

@@ -4,7 +4,7 @@ import { deliverEmails } from "../../src/features/emails/deliver";
 import { SmtpSession } from "../../src/mail/transports/smtp/client";
 import { MAX_SESSIONS } from "../../src/mail/transports/smtp/session-pool";
 import { type ReceivedMessage, SMTP_TEST_USER } from "../support/smtp-test-env";
-import { sendingWorkspace } from "./helpers";
+import { sendingWorkspace, shardEnv } from "./helpers";
 import { heldEmail, smtpEnv } from "./smtp-env";
 
 const mailbox = async () => (await (await fetch(env.SMTP_TEST.mailboxUrl)).json()) as ReceivedMessage[];
@@ -108,7 +108,7 @@ describe("handing an email to the transport", () => {
     const { id } = await heldEmail("unhanded.test", ["ada@example.com"]);
     // Building stores the message first: hold that put, before any hand-off.
     const { files, release } = heldPuts(env.FILES, `emails/${id}/`);
-    const delivering = deliverEmails({ ...env, EMAIL_TRANSPORT: "capture", FILES: files }, [id]);
+    const delivering = deliverEmails({ ...shardEnv(), EMAIL_TRANSPORT: "capture", FILES: files }, [id]);
     await until(async () => (await emailRow(id))?.status === "sending");
     expect(await emailRow(id)).toMatchObject({ status: "sending", handoff_attempt: null });
     release();

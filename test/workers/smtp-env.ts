@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { SMTP_TEST_USER, type SmtpTestEnv } from "../support/smtp-test-env";
-import { callJson, sendingWorkspace } from "./helpers";
+import { callJson, sendingWorkspace, shardEnv } from "./helpers";
 
 declare global {
   namespace Cloudflare {
@@ -10,9 +10,12 @@ declare global {
   }
 }
 
-/** The Worker's environment with the smtp transport pointed at the loopback smart host. */
+/**
+ * The Worker's environment as the send queue's consumer hands it on for a workspace of the test
+ * shard (its `DB` that shard), with the smtp transport pointed at the loopback smart host.
+ */
 export const smtpEnv = {
-  ...env,
+  ...shardEnv(),
   EMAIL_TRANSPORT: "smtp",
   SMTP_HOST: "localhost",
   SMTP_PORT: String(env.SMTP_TEST.submissionPort),

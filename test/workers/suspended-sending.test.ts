@@ -23,7 +23,7 @@ import {
   emailsOf,
   manyMembers,
 } from "./campaigns-helpers";
-import { callJson, db, seedWorkspace, sendingWorkspace } from "./helpers";
+import { callJson, db, seedWorkspace, sendingWorkspace, shardEnv } from "./helpers";
 import { surveyDesk, surveyEmailsOf } from "./surveys-helpers";
 import { setAccountStatus } from "./suspension-helpers";
 
@@ -63,14 +63,14 @@ describe("a suspended workspace sends nothing", () => {
     await env.DB_2.prepare("UPDATE emails SET status = 'queued', scheduled_at = NULL WHERE id = ?")
       .bind(id)
       .run();
-    expect(await deliverEmail(env, id)).toEqual({ kind: "done", status: "failed" });
+    expect(await deliverEmail(shardEnv(), id)).toEqual({ kind: "done", status: "failed" });
     const row = await emailRow(id);
     expect(row?.status).toBe("failed");
     expect(row?.last_response).toMatch(/^account_suspended: /);
     expect(await builtMessage(id)).toBeNull();
     // Reinstating does not send it later.
     await setAccountStatus(ws.accountId, "active");
-    expect(await deliverEmail(env, id)).toEqual({ kind: "skipped" });
+    expect(await deliverEmail(shardEnv(), id)).toEqual({ kind: "skipped" });
     expect(await builtMessage(id)).toBeNull();
   });
 
@@ -81,14 +81,14 @@ describe("a suspended workspace sends nothing", () => {
     await env.DB_2.prepare("UPDATE emails SET scheduled_at = ? WHERE id = ?")
       .bind(now - 1000, id)
       .run();
-    expect(await deliverEmail(env, id)).toEqual({ kind: "skipped" });
+    expect(await deliverEmail(shardEnv(), id)).toEqual({ kind: "skipped" });
     expect((await emailRow(id))?.status).toBe("scheduled");
     expect(await dueEmailIds(db(), now, now - 2 * 60_000, 5000)).not.toContain(id);
     expect(await builtMessage(id)).toBeNull();
 
     await setAccountStatus(ws.accountId, "active");
     expect(await dueEmailIds(db(), now, now - 2 * 60_000, 5000)).toContain(id);
-    expect(await deliverEmail(env, id)).toEqual({ kind: "done", status: "sent" });
+    expect(await deliverEmail(shardEnv(), id)).toEqual({ kind: "done", status: "sent" });
   });
 
   it("a sending campaign holds: its batch sends nobody, the sweep leaves it, and it resumes when reinstated", async () => {
@@ -97,7 +97,7 @@ describe("a suspended workspace sends nothing", () => {
     expect(await startSending(db(), ws.accountId, campaign.id, Date.now())).toBe(true);
     await setAccountStatus(ws.accountId, "suspended");
 
-    expect(await sendCampaignBatch(env, campaign.id)).toBe("done");
+    expect(await sendCampaignBatch(shardEnv(), campaign.id)).toBe("done");
     expect(await emailsOf(campaign.id)).toEqual([]);
     const later = Date.now() + HOUR;
     expect((await stalledSending(db(), later, 50)).map((c) => c.id)).not.toContain(campaign.id);
@@ -105,7 +105,7 @@ describe("a suspended workspace sends nothing", () => {
     await setAccountStatus(ws.accountId, "active");
     expect((await campaignOf(ws.token, campaign.id)).status).toBe("sending");
     expect((await stalledSending(db(), later, 50)).map((c) => c.id)).toContain(campaign.id);
-    expect(await sendCampaignBatch(env, campaign.id)).toBe("continue");
+    expect(await sendCampaignBatch(shardEnv(), campaign.id)).toBe("continue");
     expect(await emailsOf(campaign.id)).toHaveLength(3);
   });
 
@@ -129,7 +129,7 @@ describe("a suspended workspace sends nothing", () => {
     ]);
     const enrollment = await seedEnrollment(automation, customer.id);
     await setAccountStatus(ws.accountId, "suspended");
-    await using instance = await runEnrollment(enrollment.id);
+    await using instance = await runEnrollment(enrollment);
     await instance.waitForStatus("complete");
 
     expect(await enrollmentOf(enrollment.id)).toMatchObject({ status: "failed" });
@@ -145,7 +145,7 @@ describe("a suspended workspace sends nothing", () => {
     const desk = await surveyDesk();
     await setAccountStatus(desk.ws.accountId, "suspended");
     await env.DB_2.prepare("UPDATE tickets SET status = 'resolved' WHERE id = ?").bind(desk.ticket.id).run();
-    const ctx = { db: db(), env, accountId: desk.ws.accountId, now: Date.now() };
+    const ctx = { db: db(), env: shardEnv(), accountId: desk.ws.accountId, now: Date.now() };
     await sendSurveyEmail(ctx, desk.ticket.id);
     expect(await surveyEmailsOf(desk.ws.accountId, desk.ticket.id)).toEqual([]);
   });

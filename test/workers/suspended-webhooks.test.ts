@@ -17,7 +17,7 @@ import type { EmailDeliveryJob } from "../../src/webhooks/email-delivery-job";
 import { DISABLE_AFTER_FAILING_MS } from "../../src/webhooks/email-events";
 import { attemptEmailDeliveries } from "../../src/webhooks/email-sender-run";
 import { commitEvents, createEndpoint, type EndpointBody, sweepAt } from "./email-webhooks-helpers";
-import { call, callJson, db, eventually, seedWorkspace, sendingWorkspace } from "./helpers";
+import { call, callJson, db, eventually, seedWorkspace, sendingWorkspace, shardEnv } from "./helpers";
 import { deliver, FIXTURES, fill } from "./inbound-helpers";
 import { setAccountStatus } from "./suspension-helpers";
 import {
@@ -74,7 +74,12 @@ async function eventWithoutQueue(ws: { accountId: string }, ticketId: string) {
     sendBatch: () => Promise.reject(new Error("queue unavailable")),
   } as unknown as Queue;
   await updateTicket(
-    { db: db(), env: { ...env, WEBHOOK_QUEUE: brokenQueue }, accountId: ws.accountId, now: Date.now() },
+    {
+      db: db(),
+      env: { ...shardEnv(), WEBHOOK_QUEUE: brokenQueue },
+      accountId: ws.accountId,
+      now: Date.now(),
+    },
     ticketId,
     { priority: "urgent" },
   );
@@ -119,7 +124,7 @@ describe("a suspended workspace's inbox webhooks hold", { timeout: 60_000 }, () 
     await setAccountStatus(ws.accountId, "suspended");
 
     const batch = createMessageBatch("webhook-dispatch", [
-      { id: "m1", timestamp: new Date(), attempts: 1, body: { eventId } },
+      { id: "m1", timestamp: new Date(), attempts: 1, body: { eventId, accountId: ws.accountId } },
     ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env, ctx);
@@ -199,9 +204,9 @@ describe("a suspended workspace's email event webhooks hold", { timeout: 60_000 
     const noFallback = () => {
       throw new Error("the launch succeeds");
     };
-    expect(await deliverEmailEvents(db(), env, ids, t0, later, noFallback)).toBe(2);
+    expect(await deliverEmailEvents(db(), shardEnv(), ids, t0, later, noFallback)).toBe(2);
     await setAccountStatus(ws.accountId, "suspended");
-    await attemptEmailDeliveries(db(), env, handed.flat());
+    await attemptEmailDeliveries(db(), shardEnv(), handed.flat());
     await settle();
     expect(await receivedAt(hook.path)).toEqual([]);
     expect(await outboxOf(created.id)).toEqual([

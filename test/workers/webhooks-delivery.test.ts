@@ -11,7 +11,7 @@ import { updateTicket } from "../../src/features/tickets/tickets.service";
 import worker from "../../src/index";
 import { CRON } from "../../src/jobs/schedules";
 import { deliver, WEBHOOK_TIMEOUT_MS } from "../../src/webhooks/deliver";
-import { db, eventually } from "./helpers";
+import { db, eventually, shardEnv } from "./helpers";
 import {
   awaitDeliveries,
   endpoint,
@@ -30,7 +30,12 @@ async function eventWithoutQueue(ws: { accountId: string; token: string }, ticke
     sendBatch: () => Promise.reject(new Error("queue unavailable")),
   } as unknown as Queue;
   await updateTicket(
-    { db: db(), env: { ...env, WEBHOOK_QUEUE: brokenQueue }, accountId: ws.accountId, now: Date.now() },
+    {
+      db: db(),
+      env: { ...shardEnv(), WEBHOOK_QUEUE: brokenQueue },
+      accountId: ws.accountId,
+      now: Date.now(),
+    },
     ticketId,
     { priority: "urgent" },
   );
@@ -165,8 +170,10 @@ describe("webhook deliveries", { timeout: 30_000 }, () => {
     const event = await eventWithoutQueue(ws, ticket.id);
     expect(event.dispatched_at).toBeNull();
 
-    // The same message twice in one batch and once more in a concurrent batch.
-    const message = (id: string) => ({ id, timestamp: new Date(), attempts: 1, body: { eventId: event.id } });
+    // The same message twice in one batch and once more in a concurrent batch, each naming its
+    // workspace as every dispatch message does (webhooks/announce.ts).
+    const body = { eventId: event.id, accountId: ws.accountId };
+    const message = (id: string) => ({ id, timestamp: new Date(), attempts: 1, body });
     const batches = [
       createMessageBatch("webhook-dispatch", [message("a"), message("b")]),
       createMessageBatch("webhook-dispatch", [message("c")]),
@@ -181,7 +188,7 @@ describe("webhook deliveries", { timeout: 30_000 }, () => {
     for (const result of results) expect(result.retryBatch.retry).toBe(false);
     // And once more through the real Queue, after the attempt.
     await awaitDeliveries(hook.path, 1, 0);
-    await env.WEBHOOK_QUEUE.send({ eventId: event.id });
+    await env.WEBHOOK_QUEUE.send(body);
     expect(await awaitDeliveries(hook.path, 1, 2_500)).toHaveLength(1);
     const [updated] = await streamOf(ws);
     expect(updated?.deliveries.map((d) => d.status)).toEqual(["succeeded"]);
