@@ -1,4 +1,6 @@
 import { createMiddleware } from "hono/factory";
+import { createDb } from "../../db/client";
+import { everyShard } from "../../db/shards";
 import { type AppEnv, environmentOf } from "../../env";
 import { AppError } from "../../lib/errors";
 import { createRouter } from "../../lib/router";
@@ -20,6 +22,9 @@ export const developmentOnly = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/** Every shard's database: the mailbox shows the mail of every workspace. */
+const shardDbs = (env: Env) => everyShard(env).map((shard) => createDb(shard.env.DB));
+
 export const devMailboxRouter = createRouter();
 devMailboxRouter.use("/_dev/*", developmentOnly);
 devMailboxRouter.use("/_dev/mailbox", pageSecurity);
@@ -27,10 +32,10 @@ devMailboxRouter.use("/_dev/mailbox", pageSecurity);
 devMailboxRouter
   .openapi(mailboxPageRoute, async (c) =>
     c.html(
-      <MailboxPage messages={await newestMessages(c.var.ctx.db, c.env.FILES, c.env.ENCRYPTION_KEY)} />,
+      <MailboxPage messages={await newestMessages(shardDbs(c.env), c.env.FILES, c.env.ENCRYPTION_KEY)} />,
       200,
     ),
   )
   .openapi(mailboxJsonRoute, async (c) =>
-    c.json({ data: await newestMessages(c.var.ctx.db, c.env.FILES, c.env.ENCRYPTION_KEY) }, 200),
+    c.json({ data: await newestMessages(shardDbs(c.env), c.env.FILES, c.env.ENCRYPTION_KEY) }, 200),
   );

@@ -47,14 +47,9 @@ interface MailboxRow {
   createdAt: number;
 }
 
-/**
- * The newest emails handed to the transport, in every workspace (a development tool: the local
- * database is the developer's own), one entry per envelope the transport accepted: with the
- * capture transport, what each recipient's server would have stored.
- * Development only, so the scan of `emails` by `sent_at` needs no index of its own.
- */
-export async function newestMessages(db: Db, files: R2Bucket, secret: string): Promise<MailboxMessage[]> {
-  const rows: MailboxRow[] = await db
+/** One shard's newest emails handed to the transport (development only: no index of its own needed). */
+const newestIn = (db: Db): Promise<MailboxRow[]> =>
+  db
     .select({
       id: emails.id,
       from: emails.from,
@@ -67,24 +62,57 @@ export async function newestMessages(db: Db, files: R2Bucket, secret: string): P
     .where(isNotNull(emails.sentAt))
     .orderBy(desc(emails.createdAt), desc(emails.seq))
     .limit(MAILBOX_SIZE);
+
+/** The recipients the transport accepted, of these emails of one shard, by email id. */
+async function acceptedIn(db: Db, ids: string[]): Promise<Map<string, string[]>> {
+  const byEmail = new Map<string, string[]>();
+  if (ids.length === 0) return byEmail;
   // Recipients are keyed by (email, address): within an email they come in address order.
-  const accepted = await db.all<{ email_id: string; address: string }>(sql`
+  const rows = await db.all<{ email_id: string; address: string }>(sql`
     SELECT e.id AS email_id, r.address FROM email_recipients r JOIN emails e ON e.seq = r.email_seq
-    WHERE e.id IN (SELECT value FROM json_each(${JSON.stringify(rows.map((r) => r.id))}))
+    WHERE e.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))
       AND r.state IN ('accepted', 'bounced')
     ORDER BY r.email_seq, r.address`);
+  for (const row of rows) byEmail.set(row.email_id, [...(byEmail.get(row.email_id) ?? []), row.address]);
+  return byEmail;
+}
+
+/**
+ * The newest emails handed to the transport, in every workspace of every shard (`shards`, read in
+ * parallel: a development tool, the local databases are the developer's own), one entry per
+ * envelope the transport accepted: with the capture transport, what each recipient's server would
+ * have stored.
+ */
+export async function newestMessages(
+  shards: Db[],
+  files: R2Bucket,
+  secret: string,
+): Promise<MailboxMessage[]> {
+  const perShard = await Promise.all(shards.map(async (db) => ({ db, rows: await newestIn(db) })));
+  const newest = perShard
+    .flatMap(({ db, rows }) => rows.map((row) => ({ db, row })))
+    .sort((a, b) => b.row.createdAt - a.row.createdAt)
+    .slice(0, MAILBOX_SIZE);
+  const accepted = await Promise.all(
+    perShard.map(({ db }) =>
+      acceptedIn(
+        db,
+        newest.filter((n) => n.db === db).map((n) => n.row.id),
+      ),
+    ),
+  );
+  const recipientsOf = (id: string) => accepted.find((byEmail) => byEmail.has(id))?.get(id) ?? [];
   const messages = await Promise.all(
-    rows.map(async (row) => {
-      const recipients = accepted.filter((r) => r.email_id === row.id).map((r) => r.address);
-      return (await copiesOf(files, secret, row, recipients)).map((copy) => ({
+    newest.map(async ({ row }) =>
+      (await copiesOf(files, secret, row, recipientsOf(row.id))).map((copy) => ({
         id: row.id,
         from: row.from,
         to: JSON.parse(row.to) as string[],
         subject: row.subject,
         created_at: new Date(row.createdAt).toISOString(),
         ...copy,
-      }));
-    }),
+      })),
+    ),
   );
   return messages.flat();
 }
