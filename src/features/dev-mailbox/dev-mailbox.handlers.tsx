@@ -1,6 +1,4 @@
 import { createMiddleware } from "hono/factory";
-import { createDb } from "../../db/client";
-import { everyShard } from "../../db/shards";
 import { type AppEnv, environmentOf } from "../../env";
 import { AppError } from "../../lib/errors";
 import { createRouter } from "../../lib/router";
@@ -22,20 +20,10 @@ export const developmentOnly = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-/** Every shard's database: the mailbox shows the mail of every workspace. */
-const shardDbs = (env: Env) => everyShard(env).map((shard) => createDb(shard.env.DB));
-
 export const devMailboxRouter = createRouter();
 devMailboxRouter.use("/_dev/*", developmentOnly);
 devMailboxRouter.use("/_dev/mailbox", pageSecurity);
 
 devMailboxRouter
-  .openapi(mailboxPageRoute, async (c) =>
-    c.html(
-      <MailboxPage messages={await newestMessages(shardDbs(c.env), c.env.FILES, c.env.ENCRYPTION_KEY)} />,
-      200,
-    ),
-  )
-  .openapi(mailboxJsonRoute, async (c) =>
-    c.json({ data: await newestMessages(shardDbs(c.env), c.env.FILES, c.env.ENCRYPTION_KEY) }, 200),
-  );
+  .openapi(mailboxPageRoute, async (c) => c.html(<MailboxPage messages={await newestMessages(c.env)} />, 200))
+  .openapi(mailboxJsonRoute, async (c) => c.json({ data: await newestMessages(c.env) }, 200));

@@ -1,6 +1,7 @@
 import { desc, isNotNull, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { createDb, type Db } from "../../db/client";
 import { emails } from "../../db/schema";
+import { everyShard } from "../../db/shards";
 import { bounceAddress } from "../../mail/bounce-address";
 import { messageKey } from "../emails/message-key";
 
@@ -47,9 +48,9 @@ interface MailboxRow {
   createdAt: number;
 }
 
-/** One shard's newest emails handed to the transport (development only: no index of its own needed). */
-const newestIn = (db: Db): Promise<MailboxRow[]> =>
-  db
+/** The newest emails of one shard handed to the transport, with the recipients it accepted. */
+async function newestOfShard(db: Db) {
+  const rows: MailboxRow[] = await db
     .select({
       id: emails.id,
       from: emails.from,
@@ -62,49 +63,36 @@ const newestIn = (db: Db): Promise<MailboxRow[]> =>
     .where(isNotNull(emails.sentAt))
     .orderBy(desc(emails.createdAt), desc(emails.seq))
     .limit(MAILBOX_SIZE);
-
-/** The recipients the transport accepted, of these emails of one shard, by email id. */
-async function acceptedIn(db: Db, ids: string[]): Promise<Map<string, string[]>> {
-  const byEmail = new Map<string, string[]>();
-  if (ids.length === 0) return byEmail;
   // Recipients are keyed by (email, address): within an email they come in address order.
-  const rows = await db.all<{ email_id: string; address: string }>(sql`
+  const accepted = await db.all<{ email_id: string; address: string }>(sql`
     SELECT e.id AS email_id, r.address FROM email_recipients r JOIN emails e ON e.seq = r.email_seq
-    WHERE e.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))
+    WHERE e.id IN (SELECT value FROM json_each(${JSON.stringify(rows.map((r) => r.id))}))
       AND r.state IN ('accepted', 'bounced')
     ORDER BY r.email_seq, r.address`);
-  for (const row of rows) byEmail.set(row.email_id, [...(byEmail.get(row.email_id) ?? []), row.address]);
-  return byEmail;
+  return rows.map((row) => ({
+    row,
+    recipients: accepted.filter((r) => r.email_id === row.id).map((r) => r.address),
+  }));
 }
 
 /**
- * The newest emails handed to the transport, in every workspace of every shard (`shards`, read in
- * parallel: a development tool, the local databases are the developer's own), one entry per
- * envelope the transport accepted: with the capture transport, what each recipient's server would
- * have stored.
+ * The newest emails handed to the transport, in every workspace of every shard (a development
+ * tool: the local databases are the developer's own; the shards are read in parallel), one entry
+ * per envelope the transport accepted: with the capture transport, what each recipient's server
+ * would have stored. Development only, so the scan of `emails` by `sent_at` needs no index of its own.
  */
-export async function newestMessages(
-  shards: Db[],
-  files: R2Bucket,
-  secret: string,
-): Promise<MailboxMessage[]> {
-  const perShard = await Promise.all(shards.map(async (db) => ({ db, rows: await newestIn(db) })));
-  const newest = perShard
-    .flatMap(({ db, rows }) => rows.map((row) => ({ db, row })))
+export async function newestMessages(env: Env): Promise<MailboxMessage[]> {
+  const shards = await Promise.all(
+    everyShard(env).map(({ env: scoped }) => newestOfShard(createDb(scoped.DB))),
+  );
+  // Each shard's come newest first; a stable sort keeps that order between equal times.
+  const newest = shards
+    .flat()
     .sort((a, b) => b.row.createdAt - a.row.createdAt)
     .slice(0, MAILBOX_SIZE);
-  const accepted = await Promise.all(
-    perShard.map(({ db }) =>
-      acceptedIn(
-        db,
-        newest.filter((n) => n.db === db).map((n) => n.row.id),
-      ),
-    ),
-  );
-  const recipientsOf = (id: string) => accepted.find((byEmail) => byEmail.has(id))?.get(id) ?? [];
   const messages = await Promise.all(
-    newest.map(async ({ row }) =>
-      (await copiesOf(files, secret, row, recipientsOf(row.id))).map((copy) => ({
+    newest.map(async ({ row, recipients }) =>
+      (await copiesOf(env.FILES, env.ENCRYPTION_KEY, row, recipients)).map((copy) => ({
         id: row.id,
         from: row.from,
         to: JSON.parse(row.to) as string[],
