@@ -1,10 +1,9 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { runStep } from "../../src/features/automations/engine/run-step";
 import type { Step } from "../../src/features/automations/steps";
 import { historyOf, seedAutomation, seedCustomer, seedEnrollment } from "./automations-helpers";
 import { act, campaignOf, campaignWorkspace, createCampaign } from "./campaigns-helpers";
-import { call, callJson, eventually } from "./helpers";
+import { call, callJson, eventually, shardEnv } from "./helpers";
 import { setUp } from "./reports-helpers";
 import { openTicket } from "./webhook-helpers";
 
@@ -107,8 +106,8 @@ describe("the email report's suppressed count", () => {
     };
     const automation = await seedAutomation(setup.ws.accountId, [mail]);
     const enrollment = await seedEnrollment(automation, customer.id);
-    await Promise.all([runStep(env, enrollment.id, mail), runStep(env, enrollment.id, mail)]);
-    await runStep(env, enrollment.id, mail);
+    await Promise.all([runStep(shardEnv(), enrollment.id, mail), runStep(shardEnv(), enrollment.id, mail)]);
+    await runStep(shardEnv(), enrollment.id, mail);
     expect((await historyOf(enrollment.id)).stp_mail).toMatchObject({
       status: "skipped",
       error: "suppressed",
