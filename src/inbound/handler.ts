@@ -1,4 +1,5 @@
 import { createDb, type Db } from "../db/client";
+import { envFor } from "../db/shards";
 import { type AnnounceSince, announcerOf } from "../features/email-webhooks/announce-batch";
 import { newId } from "../lib/ids";
 import { describeError, log } from "../lib/logger";
@@ -7,11 +8,12 @@ import { type InboundMail, parseMail } from "./parse";
 import { forgetRaw, keepRaw, MAX_INBOUND_BYTES, type RawMail, rawKeyOf, readRaw } from "./raw-mail";
 import { type InboundContext, type Received, receive } from "./receive";
 import { type MailboxRoute, routeRecipient } from "./recipient";
+import { bouncedEmail } from "./reports/bounced-email";
 import { namedRecipient } from "./reports/named-recipient";
 import { sentByDaemon } from "./reports/plain-notice";
 import { type ReadOptions, readReport } from "./reports/read-report";
 import { type ReportOutcome, receiveReport } from "./reports/receive-report";
-import { emailById, emailByMessageId, type ReportedEmail } from "./reports/reports.repo";
+import { emailByMessageId, type ReportedEmail } from "./reports/reports.repo";
 
 export type Outcome =
   | { kind: "rejected"; reason: string }
@@ -186,27 +188,31 @@ export async function handleEmail(
   const route = await routeRecipient(env, env.ENCRYPTION_KEY, message.to);
   if (route.kind === "reject") return reject(message, route.reason);
   if (route.kind === "bounce") {
-    // Found by the email's id alone, before its workspace is known: in `DB`, where every email is so far.
-    const db = createDb(env.DB);
-    const email = await emailById(db, route.emailId);
+    // Its workspace is known once the email is found: the report goes to that workspace's shard.
+    const { env: shardEnv, email } = await bouncedEmail(env, route.emailId);
     const key = `reports/${route.emailId}/${crypto.randomUUID()}.eml`;
     return keptWhile(env, message, key, async (raw) =>
-      report(db, env.ENCRYPTION_KEY, announcerOf(env, execution), message, raw, await parsed(raw.bytes), {
-        email,
-        recipientTag: route.recipientTag,
-        accountId: null,
-      }),
+      report(
+        createDb(shardEnv.DB),
+        env.ENCRYPTION_KEY,
+        announcerOf(shardEnv, execution),
+        message,
+        raw,
+        await parsed(raw.bytes),
+        { email, recipientTag: route.recipientTag, accountId: null },
+      ),
     );
   }
   const ctx: InboundContext = {
     db: route.db,
-    env,
+    // Its DB is the inbox's shard, for what opens the binding itself (announcing email events).
+    env: envFor(env, route.shard),
     accountId: route.inbox.accountId,
     now: Date.now(),
     defer: (work) => execution.waitUntil(work),
   };
   const messageId = newId("msg");
   return keptWhile(env, message, rawKeyOf(ctx.accountId, messageId), (raw) =>
-    accept(ctx, route, message, messageId, raw, announcerOf(env, execution)),
+    accept(ctx, route, message, messageId, raw, announcerOf(ctx.env, execution)),
   );
 }

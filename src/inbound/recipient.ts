@@ -6,9 +6,10 @@ import { findInbox, type InboxRow } from "../features/inboxes/inboxes.repo";
 import { BOUNCE_LOCAL_PART, verifyBounceToken } from "../mail/bounce-address";
 import { verifyReplyToken } from "../mail/reply-token";
 
-/** An inbox a recipient leads to, and its workspace's shard (where the mail is stored). */
+/** An inbox a recipient leads to, and its workspace's shard (where the mail is stored): its binding and database. */
 interface Mailbox {
   inbox: InboxRow;
+  shard: string;
   db: Db;
 }
 
@@ -52,7 +53,7 @@ async function mailboxAt(env: object, holders: AddressHolder[], address: string)
   if (!holder) return null;
   const db = createDb(shardD1(env, holder.shard));
   const inbox = await findInbox(db, holder.accountId, holder.inboxId);
-  return inbox?.emailAddress === address ? { inbox, db } : null;
+  return inbox?.emailAddress === address ? { inbox, shard: holder.shard, db } : null;
 }
 
 /**

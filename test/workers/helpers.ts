@@ -135,23 +135,27 @@ function expectRequestId() {
 }
 
 /** Connects `domain` for the account and marks it verified, as a passed DNS check would. */
-export async function verifiedDomain(accountId: string, domain: string) {
+export async function verifiedDomain(accountId: string, domain: string, shard: string = shardInUse) {
   const { createConnection } = await import("../../src/features/connections/connections.service");
-  const connection = await createConnection(db(), env, accountId, domain);
-  await shardD1Of()
+  const connection = await createConnection(db(shard), shardEnv(shard), accountId, domain);
+  await shardD1Of(shard)
     .prepare("UPDATE connections SET status = 'verified', verified_at = ? WHERE id = ?")
     .bind(Date.now(), connection.id)
     .run();
   return connection;
 }
 
-/** The account's connection of `domain`, connected and verified first when it has none. */
-export async function domainConnection(accountId: string, domain: string): Promise<string> {
-  const row = await shardD1Of()
+/** The account's connection of `domain` (in its `shard`), connected and verified first when it has none. */
+export async function domainConnection(
+  accountId: string,
+  domain: string,
+  shard: string = shardInUse,
+): Promise<string> {
+  const row = await shardD1Of(shard)
     .prepare("SELECT id FROM connections WHERE account_id = ? AND domain = ?")
     .bind(accountId, domain)
     .first<{ id: string }>();
-  return row?.id ?? (await verifiedDomain(accountId, domain)).id;
+  return row?.id ?? (await verifiedDomain(accountId, domain, shard)).id;
 }
 
 /** A workspace that may send from `domain`. */

@@ -14,14 +14,17 @@ export interface EmailBody {
 
 export const MAILER_DAEMON = "";
 
-/** A workspace with a sending domain and an inbox whose webhooks take every ticket and message event. */
-export async function setUp() {
+/**
+ * A workspace (in `shard`, TEST_SHARD unless named) with a sending domain and an inbox whose
+ * webhooks take every ticket and message event.
+ */
+export async function setUp(shard?: string) {
   const hook = endpoint();
   const domain = `rep-${crypto.randomUUID().slice(0, 8)}.test`;
   const address = `support@${domain}`;
   const { ws } = await inboxWithWebhooks(
     [{ url: hook.url, events: ["ticket.created", "ticket.updated", "message.created", "inbox.updated"] }],
-    { emailAddress: address },
+    { emailAddress: address, ...(shard ? { shard } : {}) },
   );
   return { ws, hook, domain, address };
 }

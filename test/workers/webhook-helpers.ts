@@ -67,11 +67,16 @@ export interface WebhookInput {
 /** A workspace with an inbox carrying `webhooks`, made through the API as a user would. */
 export async function inboxWithWebhooks(
   webhooks: WebhookInput[],
-  options: { ws?: { accountId: string; token: string }; emailAddress?: string } = {},
+  options: {
+    ws?: { accountId: string; token: string };
+    emailAddress?: string;
+    /** The shard of `ws`, or of the workspace made here: TEST_SHARD unless named. */
+    shard?: string;
+  } = {},
 ) {
-  const ws = options.ws ?? (await seedWorkspace());
+  const ws = options.ws ?? (await seedWorkspace(options.shard ? { shard: options.shard } : {}));
   const emailAddress = options.emailAddress ?? `support-${crypto.randomUUID().slice(0, 8)}@acme.test`;
-  await domainConnection(ws.accountId, emailAddress.slice(emailAddress.lastIndexOf("@") + 1));
+  await domainConnection(ws.accountId, emailAddress.slice(emailAddress.lastIndexOf("@") + 1), options.shard);
   const { status, body } = await callJson<{
     id: string;
     webhooks: Array<Required<WebhookInput>>;

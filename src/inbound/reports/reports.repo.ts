@@ -25,16 +25,19 @@ async function withRecipients(db: Db, email: { id: string; accountId: string } |
 }
 
 /**
- * The email a verified bounce token names. Not scoped to a workspace: the token, signed by the
- * service, is what names it, as an inbox address names its inbox.
+ * The email a verified bounce token names, with its recipients, in one query. Not scoped to a
+ * workspace: the token, signed by the service, is what names it, as an inbox address names its inbox.
  */
 export async function emailById(db: Db, emailId: string): Promise<ReportedEmail | null> {
-  const [email] = await db
-    .select({ id: emails.id, accountId: emails.accountId })
+  const rows = await db
+    .select({ id: emails.id, accountId: emails.accountId, address: emailRecipients.address })
     .from(emails)
-    .where(eq(emails.id, emailId))
-    .limit(1);
-  return withRecipients(db, email);
+    .leftJoin(emailRecipients, eq(emailRecipients.emailSeq, emails.seq))
+    .where(eq(emails.id, emailId));
+  const [first] = rows;
+  if (!first) return null;
+  const recipients = rows.flatMap((r) => (r.address === null ? [] : [r.address.toLowerCase()]));
+  return { id: first.id, accountId: first.accountId, recipients };
 }
 
 /** The workspace's email with this Message-ID (what a report sent to an inbox address names). */
