@@ -117,7 +117,7 @@ describe("sending a campaign", () => {
     const parsed = await PostalMime.parse(raw);
     const header = (name: string) => parsed.headers.filter((h) => h.key === name).map((h) => h.value);
     const [link] = header("list-unsubscribe");
-    expect(link).toMatch(/^<http\S+\/u\/[0-9a-z]{84}>$/);
+    expect(link).toMatch(/^<http\S+\/u\/[0-9a-z]{84}\?w=acc_[0-9A-Z]{26}>$/);
     expect(header("list-unsubscribe-post")).toEqual(["List-Unsubscribe=One-Click"]);
     expect(parsed.html).toContain(link?.slice(1, -1));
     const [dkim] = header("dkim-signature");

@@ -4,7 +4,7 @@ import { runBatch } from "../../src/db/client";
 import { deliverEmail } from "../../src/features/emails/deliver";
 import { systemEmail } from "../../src/features/emails/system-mail";
 import { generateDkimKeyPair } from "../../src/mail/dkim/keys";
-import { callJson, db, seedWorkspace } from "./helpers";
+import { callJson, db, seedWorkspace, shardEnv } from "./helpers";
 import { sentSystemEmail } from "./people-helpers";
 
 const mail = { to: "ada@example.com", subject: "Sign in", text: "secret link", html: "<p>secret link</p>" };
@@ -13,9 +13,14 @@ describe("the service's own mail", () => {
   it("is DKIM-signed for SYSTEM_FROM's domain when the deployment has a system key", async () => {
     const ws = await seedWorkspace();
     const keys = await generateDkimKeyPair();
-    const email = systemEmail(db(), env, ws.accountId, mail, Date.now());
+    const email = systemEmail(db(), shardEnv(), ws.accountId, mail, Date.now());
     await runBatch(db(), email.statements);
-    const signedEnv = { ...env, SYSTEM_DKIM_PRIVATE_KEY: keys.privateKey, SYSTEM_DKIM_SELECTOR: "sys1" };
+    // As the send queue's consumer hands it on: the env of the workspace's shard.
+    const signedEnv = {
+      ...shardEnv(),
+      SYSTEM_DKIM_PRIVATE_KEY: keys.privateKey,
+      SYSTEM_DKIM_SELECTOR: "sys1",
+    };
     expect(await deliverEmail(signedEnv, email.row.id)).toEqual({ kind: "done", status: "sent" });
     const raw = (await (await env.FILES.get(`emails/${email.row.id}/message.eml`))?.text()) ?? "";
     expect(raw).toMatch(/^DKIM-Signature:/);

@@ -25,12 +25,5 @@ devMailboxRouter.use("/_dev/*", developmentOnly);
 devMailboxRouter.use("/_dev/mailbox", pageSecurity);
 
 devMailboxRouter
-  .openapi(mailboxPageRoute, async (c) =>
-    c.html(
-      <MailboxPage messages={await newestMessages(c.var.ctx.db, c.env.FILES, c.env.ENCRYPTION_KEY)} />,
-      200,
-    ),
-  )
-  .openapi(mailboxJsonRoute, async (c) =>
-    c.json({ data: await newestMessages(c.var.ctx.db, c.env.FILES, c.env.ENCRYPTION_KEY) }, 200),
-  );
+  .openapi(mailboxPageRoute, async (c) => c.html(<MailboxPage messages={await newestMessages(c.env)} />, 200))
+  .openapi(mailboxJsonRoute, async (c) => c.json({ data: await newestMessages(c.env) }, 200));

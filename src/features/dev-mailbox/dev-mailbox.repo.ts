@@ -1,6 +1,7 @@
 import { desc, isNotNull, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { createDb, type Db } from "../../db/client";
 import { emails } from "../../db/schema";
+import { everyShard } from "../../db/shards";
 import { bounceAddress } from "../../mail/bounce-address";
 import { messageKey } from "../emails/message-key";
 
@@ -47,13 +48,8 @@ interface MailboxRow {
   createdAt: number;
 }
 
-/**
- * The newest emails handed to the transport, in every workspace (a development tool: the local
- * database is the developer's own), one entry per envelope the transport accepted: with the
- * capture transport, what each recipient's server would have stored.
- * Development only, so the scan of `emails` by `sent_at` needs no index of its own.
- */
-export async function newestMessages(db: Db, files: R2Bucket, secret: string): Promise<MailboxMessage[]> {
+/** The newest emails of one shard handed to the transport, with the recipients it accepted. */
+async function newestOfShard(db: Db) {
   const rows: MailboxRow[] = await db
     .select({
       id: emails.id,
@@ -73,18 +69,38 @@ export async function newestMessages(db: Db, files: R2Bucket, secret: string): P
     WHERE e.id IN (SELECT value FROM json_each(${JSON.stringify(rows.map((r) => r.id))}))
       AND r.state IN ('accepted', 'bounced')
     ORDER BY r.email_seq, r.address`);
+  return rows.map((row) => ({
+    row,
+    recipients: accepted.filter((r) => r.email_id === row.id).map((r) => r.address),
+  }));
+}
+
+/**
+ * The newest emails handed to the transport, in every workspace of every shard (a development
+ * tool: the local databases are the developer's own; the shards are read in parallel), one entry
+ * per envelope the transport accepted: with the capture transport, what each recipient's server
+ * would have stored. Development only, so the scan of `emails` by `sent_at` needs no index of its own.
+ */
+export async function newestMessages(env: Env): Promise<MailboxMessage[]> {
+  const shards = await Promise.all(
+    everyShard(env).map(({ env: scoped }) => newestOfShard(createDb(scoped.DB))),
+  );
+  // Each shard's come newest first; a stable sort keeps that order between equal times.
+  const newest = shards
+    .flat()
+    .sort((a, b) => b.row.createdAt - a.row.createdAt)
+    .slice(0, MAILBOX_SIZE);
   const messages = await Promise.all(
-    rows.map(async (row) => {
-      const recipients = accepted.filter((r) => r.email_id === row.id).map((r) => r.address);
-      return (await copiesOf(files, secret, row, recipients)).map((copy) => ({
+    newest.map(async ({ row, recipients }) =>
+      (await copiesOf(env.FILES, env.ENCRYPTION_KEY, row, recipients)).map((copy) => ({
         id: row.id,
         from: row.from,
         to: JSON.parse(row.to) as string[],
         subject: row.subject,
         created_at: new Date(row.createdAt).toISOString(),
         ...copy,
-      }));
-    }),
+      })),
+    ),
   );
   return messages.flat();
 }
