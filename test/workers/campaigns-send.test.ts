@@ -97,10 +97,11 @@ describe("sending a campaign", () => {
     expect(bob?.html).toContain("Hi friend, news for bob@example.org.");
     expect(bob?.text).toMatch(/Hello there\n\nUnsubscribe: http\S+\/u\/[0-9a-z]{84}/);
 
-    // Each email's link names its own customer and this campaign.
+    // Each email's link names its own customer and this campaign…
     const recipients = await recipientsOf(campaign.id);
     for (const email of [ada, bob]) {
-      const token = /\/u\/([0-9a-z]{84})"/.exec(email?.html ?? "")?.[1] ?? "";
+      // …in the campaign's workspace (`w`), found at once.
+      const token = new RegExp(`/u/([0-9a-z]{84})\\?w=${ws.accountId}"`).exec(email?.html ?? "")?.[1] ?? "";
       const target = await verifyUnsubscribeToken(env.ENCRYPTION_KEY, token);
       const recipient = recipients.find((r) => r.email_id === email?.id);
       expect(target).toEqual({ customerId: recipient?.customer_id, campaignId: campaign.id });
