@@ -15,6 +15,7 @@ import {
   sessionStart,
 } from "./read-consistency";
 import type { RequestContext } from "./request-context";
+import { isAccountId, WORKSPACE_PARAM } from "./workspace-link";
 
 // Apart from request-context.ts: the context's type is part of AppEnv (env.ts), the middleware needs AppEnv.
 /**
@@ -173,4 +174,17 @@ export async function enterWorkspaceOf(
   if (named) return enterWorkspace(c, named);
   const located = await findInShards(c.env, (env) => locate(createDb(env.DB)));
   return located ? enterWorkspace(c, located.found) : null;
+}
+
+/**
+ * `enterWorkspaceOf` for a public link: the workspace its `w` parameter names (workspace-link.ts),
+ * else the one `locate` finds asking every shard. A `w` that is no account id finds nothing.
+ */
+export async function enterLinkWorkspace(
+  c: Context<AppEnv>,
+  locate: (db: Db) => Promise<string | null | undefined>,
+): Promise<RequestContext | null> {
+  const named = c.req.query(WORKSPACE_PARAM);
+  if (named !== undefined && !isAccountId(named)) return null;
+  return enterWorkspaceOf(c, named, locate);
 }

@@ -1,5 +1,6 @@
 import { constantTimeEqual, signHex } from "../lib/crypto";
 import { hmacKey } from "../lib/keys";
+import { inWorkspace } from "../lib/workspace-link";
 
 /**
  * The token of a survey rating link `/s/{token}`: the ticket's ULID (its survey request is keyed
@@ -40,7 +41,12 @@ export async function verifySurveyToken(secret: string, token: string): Promise<
   return constantTimeEqual(await mac(secret, choice), match[3] ?? "") ? choice : null;
 }
 
-/** A rating link on the service's public host. */
-export async function surveyUrl(env: Pick<Env, "PUBLIC_BASE_URL" | "ENCRYPTION_KEY">, choice: SurveyChoice) {
-  return `${env.PUBLIC_BASE_URL.replace(/\/$/, "")}/s/${await surveyToken(env.ENCRYPTION_KEY, choice)}`;
+/** A rating link on the service's public host, naming the ticket's workspace (workspace-link.ts). */
+export async function surveyUrl(
+  env: Pick<Env, "PUBLIC_BASE_URL" | "ENCRYPTION_KEY">,
+  choice: SurveyChoice,
+  accountId: string,
+) {
+  const token = await surveyToken(env.ENCRYPTION_KEY, choice);
+  return inWorkspace(`${env.PUBLIC_BASE_URL.replace(/\/$/, "")}/s/${token}`, accountId);
 }

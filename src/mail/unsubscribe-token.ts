@@ -1,5 +1,6 @@
 import { constantTimeEqual, signHex } from "../lib/crypto";
 import { hmacKey } from "../lib/keys";
+import { inWorkspace } from "../lib/workspace-link";
 
 /**
  * The token of an unsubscribe link `/u/{token}`: the customer's and the campaign's ULIDs and an
@@ -44,12 +45,17 @@ export async function verifyUnsubscribeToken(
   return constantTimeEqual(await mac(secret, target), match[3] ?? "") ? target : null;
 }
 
-/** The one-click link of RFC 8058, on the service's public host. */
+/**
+ * The one-click link of RFC 8058, on the service's public host, naming the customer's workspace
+ * (workspace-link.ts): the post goes to the URL as it is, query included.
+ */
 export async function unsubscribeUrl(
   env: Pick<Env, "PUBLIC_BASE_URL" | "ENCRYPTION_KEY">,
   target: UnsubscribeTarget,
+  accountId: string,
 ) {
-  return `${env.PUBLIC_BASE_URL.replace(/\/$/, "")}/u/${await unsubscribeToken(env.ENCRYPTION_KEY, target)}`;
+  const token = await unsubscribeToken(env.ENCRYPTION_KEY, target);
+  return inWorkspace(`${env.PUBLIC_BASE_URL.replace(/\/$/, "")}/u/${token}`, accountId);
 }
 
 /** The two headers every campaign email carries (both in the DKIM signature's `h=` list). */

@@ -1,5 +1,6 @@
 import type { customers, inboxes, tickets } from "../db/schema";
 import { iso } from "../lib/time";
+import { inWorkspace } from "../lib/workspace-link";
 
 type InboxRow = typeof inboxes.$inferSelect;
 type TicketRow = typeof tickets.$inferSelect;
@@ -12,8 +13,9 @@ export const inboxData = (inbox: InboxRow) => ({
   email_address: inbox.emailAddress,
 });
 
-export const publicUrlOf = (baseUrl: string, sharedUuid: string) =>
-  `${baseUrl.replace(/\/+$/, "")}/portal/tickets/${sharedUuid}`;
+/** A ticket's public page, naming its workspace (workspace-link.ts). */
+export const publicUrlOf = (baseUrl: string, sharedUuid: string, accountId: string) =>
+  inWorkspace(`${baseUrl.replace(/\/+$/, "")}/portal/tickets/${sharedUuid}`, accountId);
 
 export const ticketData = (ticket: TicketRow, baseUrl: string) => ({
   id: ticket.id,
@@ -22,7 +24,7 @@ export const ticketData = (ticket: TicketRow, baseUrl: string) => ({
   status: ticket.status,
   priority: ticket.priority,
   shared_uuid: ticket.sharedUuid,
-  public_url: publicUrlOf(baseUrl, ticket.sharedUuid),
+  public_url: publicUrlOf(baseUrl, ticket.sharedUuid, ticket.accountId),
   metadata: JSON.parse(ticket.metadata) as Record<string, unknown>,
   created_at: iso(ticket.createdAt),
   updated_at: iso(ticket.updatedAt),

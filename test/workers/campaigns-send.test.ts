@@ -97,10 +97,11 @@ describe("sending a campaign", () => {
     expect(bob?.html).toContain("Hi friend, news for bob@example.org.");
     expect(bob?.text).toMatch(/Hello there\n\nUnsubscribe: http\S+\/u\/[0-9a-z]{84}/);
 
-    // Each email's link names its own customer and this campaign.
+    // Each email's link names its own customer and this campaign…
     const recipients = await recipientsOf(campaign.id);
     for (const email of [ada, bob]) {
-      const token = /\/u\/([0-9a-z]{84})"/.exec(email?.html ?? "")?.[1] ?? "";
+      // …in the campaign's workspace (`w`), found at once.
+      const token = new RegExp(`/u/([0-9a-z]{84})\\?w=${ws.accountId}"`).exec(email?.html ?? "")?.[1] ?? "";
       const target = await verifyUnsubscribeToken(env.ENCRYPTION_KEY, token);
       const recipient = recipients.find((r) => r.email_id === email?.id);
       expect(target).toEqual({ customerId: recipient?.customer_id, campaignId: campaign.id });
@@ -117,7 +118,7 @@ describe("sending a campaign", () => {
     const parsed = await PostalMime.parse(raw);
     const header = (name: string) => parsed.headers.filter((h) => h.key === name).map((h) => h.value);
     const [link] = header("list-unsubscribe");
-    expect(link).toMatch(/^<http\S+\/u\/[0-9a-z]{84}>$/);
+    expect(link).toMatch(/^<http\S+\/u\/[0-9a-z]{84}\?w=acc_[0-9A-Z]{26}>$/);
     expect(header("list-unsubscribe-post")).toEqual(["List-Unsubscribe=One-Click"]);
     expect(parsed.html).toContain(link?.slice(1, -1));
     const [dkim] = header("dkim-signature");

@@ -6,7 +6,7 @@ import { registerWorkspace } from "../../src/db/directory/workspaces";
 import { accounts } from "../../src/db/schema";
 import { insertKey } from "../../src/features/keys/keys.repo";
 import { newId } from "../../src/lib/ids";
-import { call, callJson, db, directory, seedWorkspace } from "./helpers";
+import { call, callJson, db, directory, seedWorkspace, TEST_SHARD } from "./helpers";
 
 /**
  * The directory names what is found before the workspace is known (an API key's hash) and where
@@ -45,7 +45,7 @@ describe("the directory", () => {
     const home = await env.DIRECTORY.prepare("SELECT shard FROM workspaces WHERE account_id = ?")
       .bind(ws.accountId)
       .first<{ shard: string }>();
-    expect(home).toEqual({ shard: "DB" });
+    expect(home).toEqual({ shard: TEST_SHARD });
     expect((await callJson("GET", "/v1/accounts", { token: created.body.token })).status).toBe(200);
   });
 
@@ -84,7 +84,7 @@ describe("the directory", () => {
     const unnamed = newId("acc");
     await db().insert(accounts).values({ id: unnamed, name: "Unnamed", plan: "free" });
     expect((await call("GET", `/changelog/${unnamed}`)).status).toBe(404);
-    await registerWorkspace(directory(), unnamed, "DB", Date.now());
+    await registerWorkspace(directory(), unnamed, TEST_SHARD, Date.now());
     expect((await call("GET", `/changelog/${unnamed}`)).status).toBe(200);
   });
 });

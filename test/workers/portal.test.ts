@@ -213,7 +213,7 @@ describe("GET /portal/tickets/{shared_uuid}", () => {
   });
 
   it("reads the ticket and its thread through indexes", async () => {
-    const { ticket, thread } = publicTicketQueries(db(), "shr_X");
+    const { ticket, thread } = publicTicketQueries(db(), "acc_X", "shr_X");
     expectIndexed(await planOf(ticket), "tickets");
     expectIndexed(await planOf(thread), "messages");
   });

@@ -87,7 +87,10 @@ export async function sentSurveyEmail(accountId: string, ticketId: string) {
 /** The rating links' tokens of a survey email's text, by rating. */
 export function tokensIn(text: string) {
   return new Map(
-    [...text.matchAll(/^(\d+): http\S+\/s\/([0-9a-z]{60})$/gm)].map((m) => [Number(m[1]), m[2] ?? ""]),
+    [...text.matchAll(/^(\d+): http\S+\/s\/([0-9a-z]{60})\?w=acc_[0-9A-Z]{26}$/gm)].map((m) => [
+      Number(m[1]),
+      m[2] ?? "",
+    ]),
   );
 }
 

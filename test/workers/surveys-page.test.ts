@@ -36,7 +36,7 @@ describe("the rating page /s/{token}", { timeout: 30_000 }, () => {
       const html = await page.text();
       expect(html).toContain("How did we do?");
       expect(html).toContain("<strong>4</strong> out of 5");
-      expect(html).toContain(`<form method="post" action="/s/${token}"`);
+      expect(html).toContain(`<form method="post" action="/s/${token}?w=${desk.ws.accountId}"`);
     }
     expect((await responsesOf(desk.ticket.id)).results).toHaveLength(0);
     expect((await getSurvey(desk.ws.token, desk.survey.id)).summary).toEqual({

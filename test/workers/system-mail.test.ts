@@ -15,6 +15,7 @@ describe("the service's own mail", () => {
     const keys = await generateDkimKeyPair();
     const email = systemEmail(db(), shardEnv(), ws.accountId, mail, Date.now());
     await runBatch(db(), email.statements);
+    // As the send queue's consumer hands it on: the env of the workspace's shard.
     const signedEnv = {
       ...shardEnv(),
       SYSTEM_DKIM_PRIVATE_KEY: keys.privateKey,

@@ -49,7 +49,9 @@ describe("tickets", () => {
     });
     expect(body.id).toMatch(/^tkv_/);
     expect(body.shared_uuid).toMatch(/^shr_/);
-    expect(body.public_url).toBe(`${env.PUBLIC_BASE_URL}/portal/tickets/${body.shared_uuid}`);
+    expect(body.public_url).toBe(
+      `${env.PUBLIC_BASE_URL}/portal/tickets/${body.shared_uuid}?w=${ws.accountId}`,
+    );
     expect((await create()).body.client_id).toBe("SUP-00002");
 
     const events = await eventsOf(ws.accountId);

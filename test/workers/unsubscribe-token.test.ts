@@ -10,7 +10,10 @@ describe("unsubscribe tokens", () => {
     expect(token).toMatch(/^[0-9a-z]{84}$/);
     expect(await verifyUnsubscribeToken(env.ENCRYPTION_KEY, token)).toEqual(target);
     expect(await verifyUnsubscribeToken(env.ENCRYPTION_KEY, token.toUpperCase())).toEqual(target);
-    expect(await unsubscribeUrl(env, target)).toBe(`${env.PUBLIC_BASE_URL.replace(/\/$/, "")}/u/${token}`);
+    const accountId = newId("acc");
+    expect(await unsubscribeUrl(env, target, accountId)).toBe(
+      `${env.PUBLIC_BASE_URL.replace(/\/$/, "")}/u/${token}?w=${accountId}`,
+    );
   });
 
   it("refuse a tampered token, another secret's, or another customer's ids with this MAC", async () => {

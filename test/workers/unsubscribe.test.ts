@@ -24,14 +24,15 @@ const NOTHING = { customer: { unsubscribed: 0, unsubscribed_at: null }, records:
 
 describe("GET /u/{token}", () => {
   it("shows the address and a button posting to the same URL, and changes nothing", async () => {
-    const { customerId, campaignId, token } = await recipient("tom&jerry@example.com");
+    const { ws, customerId, campaignId, token } = await recipient("tom&jerry@example.com");
     const res = await call("GET", `/u/${token}`);
     expect(res.status).toBe(200);
     expectPageHeaders(res);
     expect(res.headers.get("Set-Cookie")).toBeNull();
     const html = await res.text();
     expect(html).toContain("tom&amp;jerry@example.com");
-    expect(html).toContain(`<form method="post" action="/u/${token}">`);
+    // The button posts to the link naming the customer's workspace, found at once.
+    expect(html).toContain(`<form method="post" action="/u/${token}?w=${ws.accountId}">`);
     expect(html).toContain('name="source" value="page"');
     expect(await subscriptionOf(customerId)).toEqual(NOTHING);
     expect(await unsubscribedCount(campaignId)).toBe(0);

@@ -62,7 +62,11 @@ function catchAppError(run: () => void): AppError | null {
 
 /** One recipient's email: the campaign's content with their variables and unsubscribe link. */
 async function emailFor(env: Env, campaign: CampaignRow, r: PendingRecipient, now: number) {
-  const url = await unsubscribeUrl(env, { customerId: r.customerId, campaignId: campaign.id });
+  const url = await unsubscribeUrl(
+    env,
+    { customerId: r.customerId, campaignId: campaign.id },
+    campaign.accountId,
+  );
   const values = { email: r.email, name: r.name, unsubscribeUrl: url };
   const email = normalizeEmail(
     {

@@ -69,6 +69,7 @@ async function buildSigned(env: Env, connection: ConnectionRow | null, email: Em
       ? await applyTracking(email.html, {
           baseUrl: env.PUBLIC_BASE_URL,
           emailId: email.id,
+          accountId: email.accountId,
           key: env.ENCRYPTION_KEY,
           opens: email.trackOpens,
           clicks: email.trackClicks,

@@ -31,7 +31,10 @@ export async function acknowledgeContact(ctx: TicketContext, ticketId: string, c
     inboxOf(ctx, ticket.inboxId),
     customerOf(ctx, ticket.customerId),
   ]);
-  const content = acknowledgement(clientId, publicUrlOf(ctx.env.PUBLIC_BASE_URL, ticket.sharedUuid));
+  const content = acknowledgement(
+    clientId,
+    publicUrlOf(ctx.env.PUBLIC_BASE_URL, ticket.sharedUuid, ticket.accountId),
+  );
   try {
     const email = await prepareReply(
       ctx,

@@ -1,7 +1,9 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { idPattern } from "../../lib/ids";
+import { enterLinkWorkspace } from "../../lib/request-context-middleware";
 import { createRouter } from "../../lib/router";
+import { inWorkspace } from "../../lib/workspace-link";
 import { PublicMessagePage } from "../../ui/message-page";
 import { RETRY_AFTER_SECONDS, TOO_MANY_POSTS } from "../../ui/public-error-page";
 import { addMessage } from "../messages/messages.service";
@@ -11,22 +13,34 @@ import { contactRouter } from "./contact.handlers";
 import { TicketNotFoundPage } from "./portal.components";
 import { actingFor, FIELD_HELP, formValues, normalizeLineBreaks, postedData } from "./portal.forms";
 import { REPLY_POSTS } from "./portal.limits";
-import { findPublicTicket, findReplyTarget } from "./portal.repo";
+import { accountOfSharedTicket, findPublicTicket, findReplyTarget } from "./portal.repo";
 import { publicTicketRoute, replyRoute } from "./portal.routes";
 import { TicketPage } from "./ticket.page";
 
 const SHARED_ID = new RegExp(idPattern("shr"));
 
-/** A malformed id cannot match a row: answer without a database trip. */
-const isSharedId = (id: string) => SHARED_ID.test(id);
+/**
+ * Enters the workspace of the ticket a page's `shr_` id names: the one the link names, else the
+ * one holding the ticket. Null for a malformed id (no database trip) or a ticket found nowhere.
+ */
+async function enterTicketWorkspace(c: Context<AppEnv>, sharedUuid: string) {
+  if (!SHARED_ID.test(sharedUuid)) return null;
+  return enterLinkWorkspace(c, (db) => accountOfSharedTicket(db, sharedUuid));
+}
+
+/** The ticket page, the reply form's action naming the ticket's workspace. */
+const ticketPath = (sharedUuid: string, accountId: string) =>
+  inWorkspace(`/portal/tickets/${sharedUuid}`, accountId);
 
 /** A refused reply: the ticket page again, the text kept to fix and resend. */
 async function refusedReply(c: Context<AppEnv>, posted: unknown) {
   const sharedUuid = c.req.param("shared_uuid") ?? "";
-  const ticket = isSharedId(sharedUuid) ? await findPublicTicket(c.var.ctx.db, sharedUuid) : null;
-  if (!ticket) return c.html(<TicketNotFoundPage />, 404);
+  const ctx = await enterTicketWorkspace(c, sharedUuid);
+  const ticket = ctx ? await findPublicTicket(ctx.db, ctx.accountId, sharedUuid) : null;
+  if (!ctx || !ticket) return c.html(<TicketNotFoundPage />, 404);
   const reply = { message: formValues(posted).message ?? "", error: FIELD_HELP.message };
-  return c.html(<TicketPage ticket={ticket} sharedUuid={sharedUuid} reply={reply} />, 400);
+  const page = <TicketPage ticket={ticket} sharedUuid={sharedUuid} accountId={ctx.accountId} reply={reply} />;
+  return c.html(page, 400);
 }
 
 /**
@@ -40,19 +54,20 @@ portalRouter.use("/portal/*", pageSecurity, formOrigin);
 portalRouter
   .openapi(publicTicketRoute, async (c) => {
     const { shared_uuid: sharedUuid } = c.req.valid("param");
-    const ticket = isSharedId(sharedUuid) ? await findPublicTicket(c.var.ctx.db, sharedUuid) : null;
-    if (!ticket) return c.html(<TicketNotFoundPage />, 404);
-    return c.html(<TicketPage ticket={ticket} sharedUuid={sharedUuid} />, 200);
+    const ctx = await enterTicketWorkspace(c, sharedUuid);
+    const ticket = ctx ? await findPublicTicket(ctx.db, ctx.accountId, sharedUuid) : null;
+    if (!ctx || !ticket) return c.html(<TicketNotFoundPage />, 404);
+    return c.html(<TicketPage ticket={ticket} sharedUuid={sharedUuid} accountId={ctx.accountId} />, 200);
   })
   .openapi(
     replyRoute,
     async (c) => {
       const { shared_uuid: sharedUuid } = c.req.valid("param");
       const form = c.req.valid("form");
-      const ctx = c.var.ctx;
-      const target = isSharedId(sharedUuid) ? await findReplyTarget(ctx.db, sharedUuid) : null;
-      if (!target) return c.html(<TicketNotFoundPage />, 404);
-      const ticketPage = `/portal/tickets/${sharedUuid}`;
+      const ctx = await enterTicketWorkspace(c, sharedUuid);
+      const target = ctx ? await findReplyTarget(ctx.db, ctx.accountId, sharedUuid) : null;
+      if (!ctx || !target) return c.html(<TicketNotFoundPage />, 404);
+      const ticketPage = ticketPath(sharedUuid, ctx.accountId);
       if (form.website) return c.redirect(ticketPage, 303);
       const attempt = { ip: clientIp(c.req.header("CF-Connecting-IP")), email: target.customerEmail };
       if (!(await admitAttempt(ctx.db, REPLY_POSTS, attempt, ctx.now))) {

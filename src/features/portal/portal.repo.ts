@@ -25,8 +25,12 @@ export interface PublicMessage {
  * customer must not see ever leaves the database: spam tickets, internal notes and drafts (by flag
  * or by status) are filtered in SQL.
  */
-export function publicTicketQueries(db: Db, sharedUuid: string) {
-  const visibleTicket = and(eq(tickets.sharedUuid, sharedUuid), ne(tickets.status, "spam"));
+export function publicTicketQueries(db: Db, accountId: string, sharedUuid: string) {
+  const visibleTicket = and(
+    eq(tickets.sharedUuid, sharedUuid),
+    eq(tickets.accountId, accountId),
+    ne(tickets.status, "spam"),
+  );
   const ticket = db
     .select({
       inboxName: inboxes.name,
@@ -61,9 +65,26 @@ export function publicTicketQueries(db: Db, sharedUuid: string) {
   return { ticket, thread };
 }
 
-/** The ticket behind a shared id with its public thread, in one D1 round trip. */
-export async function findPublicTicket(db: Db, sharedUuid: string): Promise<PublicTicket | null> {
-  const { ticket, thread } = publicTicketQueries(db, sharedUuid);
+/**
+ * The workspace of the ticket behind a shared id, by the id alone: for a link naming none. Spam
+ * tickets too: their pages answer 404 all the same.
+ */
+export async function accountOfSharedTicket(db: Db, sharedUuid: string): Promise<string | null> {
+  const rows = await db
+    .select({ accountId: tickets.accountId })
+    .from(tickets)
+    .where(eq(tickets.sharedUuid, sharedUuid))
+    .limit(1);
+  return rows[0]?.accountId ?? null;
+}
+
+/** The ticket behind a shared id in its workspace, with its public thread, in one D1 round trip. */
+export async function findPublicTicket(
+  db: Db,
+  accountId: string,
+  sharedUuid: string,
+): Promise<PublicTicket | null> {
+  const { ticket, thread } = publicTicketQueries(db, accountId, sharedUuid);
   const [ticketRows, messageRows] = await db.batch([ticket, thread]);
   const found = ticketRows[0];
   return found ? { ...found, messages: messageRows } : null;
@@ -73,7 +94,7 @@ export async function findPublicTicket(db: Db, sharedUuid: string): Promise<Publ
  * What a reply from the ticket page needs: the ticket, its workspace and its customer. Found by
  * the shared id alone (the capability), with the page's rule: a spam ticket is not found.
  */
-export function replyTargetQuery(db: Db, sharedUuid: string) {
+export function replyTargetQuery(db: Db, accountId: string, sharedUuid: string) {
   return db
     .select({
       ticketId: tickets.id,
@@ -86,12 +107,14 @@ export function replyTargetQuery(db: Db, sharedUuid: string) {
       customers,
       and(eq(customers.accountId, tickets.accountId), eq(customers.id, tickets.customerId)),
     )
-    .where(and(eq(tickets.sharedUuid, sharedUuid), ne(tickets.status, "spam")))
+    .where(
+      and(eq(tickets.sharedUuid, sharedUuid), eq(tickets.accountId, accountId), ne(tickets.status, "spam")),
+    )
     .limit(1);
 }
 
-export async function findReplyTarget(db: Db, sharedUuid: string) {
-  return (await replyTargetQuery(db, sharedUuid))[0] ?? null;
+export async function findReplyTarget(db: Db, accountId: string, sharedUuid: string) {
+  return (await replyTargetQuery(db, accountId, sharedUuid))[0] ?? null;
 }
 
 /**

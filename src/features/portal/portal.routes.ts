@@ -1,3 +1,4 @@
+import { WorkspaceLinkQuery } from "../../lib/workspace-link";
 import { formBody, htmlPage, page } from "../sessions/login.routes";
 import { ContactFormSchema, InboxIdParams, ReplyFormSchema, SharedUuidParams } from "./portal.schemas";
 
@@ -26,7 +27,7 @@ export const publicTicketRoute = page({
   summary: "Public ticket page",
   description:
     "The customer's view of a ticket as an HTML page: inbox, subject, `client_id`, status and the public thread (customer messages and replies; never internal notes or drafts), with a form to reply (POST /portal/tickets/{shared_uuid}/messages). No authentication: the unguessable `shr_` id is the capability. Spam tickets answer 404.",
-  request: { params: SharedUuidParams },
+  request: { params: SharedUuidParams, query: WorkspaceLinkQuery },
   responses: {
     200: htmlPage("The ticket page."),
     404: htmlPage("No such ticket, a malformed id, or a spam ticket."),
@@ -41,7 +42,7 @@ export const replyRoute = page({
   summary: "Reply from the ticket page",
   description:
     "The ticket page's form (same origin only; no session: the `shr_` link is the capability). Adds a `customer` message written by the ticket's customer exactly as POST /v1/tickets/{id}/messages with `type: customer` does: `pending`, `on_hold`, `resolved` and `closed` go back to `open` and a snooze ends (`spam` stays, but a spam ticket has no page); `message.created` fires, `ticket.updated` does not. Then redirects (303) to the ticket page at the new message. At most 20 replies per IP and 20 per ticket customer in 15 minutes (429). A filled honeypot, or a blocked customer, gets the same redirect and nothing is stored. A refused message (empty, or over the API's body limit) shows the page again with the text kept (400).",
-  request: { params: SharedUuidParams, body: formBody(ReplyFormSchema) },
+  request: { params: SharedUuidParams, query: WorkspaceLinkQuery, body: formBody(ReplyFormSchema) },
   responses: {
     303: { description: "Stored (or dropped, see above); to the ticket page." },
     400: htmlPage("The ticket page again, saying what to fix."),

@@ -1,3 +1,4 @@
+import { inWorkspace } from "../../lib/workspace-link";
 import { Layout } from "../../ui/layout";
 import { shownText } from "./html-to-text";
 import { FieldError, Honeypot } from "./portal.components";
@@ -55,6 +56,8 @@ function ReplyForm(props: { action: string; message?: string | undefined; error?
 export function TicketPage(props: {
   ticket: PublicTicket;
   sharedUuid: string;
+  /** The ticket's workspace, named in the form's action (workspace-link.ts). */
+  accountId: string;
   reply?: { message: string; error: string } | undefined;
 }) {
   const { ticket } = props;
@@ -73,7 +76,7 @@ export function TicketPage(props: {
         )}
       </section>
       <ReplyForm
-        action={`/portal/tickets/${props.sharedUuid}/messages`}
+        action={inWorkspace(`/portal/tickets/${props.sharedUuid}/messages`, props.accountId)}
         message={props.reply?.message}
         error={props.reply?.error}
       />

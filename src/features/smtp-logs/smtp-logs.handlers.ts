@@ -16,6 +16,6 @@ export const smtpLogsRouter = createRouter()
     return c.json(standardList(rows.map(toSmtpLog), total, { limit, offset }), 200);
   })
   .openapi(recordSmtpLogsRoute, async (c) => {
-    const recorded = await recordSmtpLogs(c.var.ctx.db, c.req.valid("json").logs);
+    const recorded = await recordSmtpLogs(c.env, c.req.valid("json").logs);
     return c.json({ recorded }, 200);
   });

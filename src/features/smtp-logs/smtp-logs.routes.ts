@@ -23,7 +23,7 @@ export const recordSmtpLogsRoute = createRoute({
   tags: ["Operator"],
   summary: "Record SMTP relay logs (relay only)",
   description:
-    "Not part of the public API: the SMTP relay posts its session records here, authenticated with the deployment's `RELAY_TOKEN` secret (compared in constant time; the route answers 404 when the secret is unset). Records name the SHA-256 of the password presented at AUTH, never the password; rows are attributed to the account of the key with that hash, if any.",
+    "Not part of the public API: the SMTP relay posts its session records here, authenticated with the deployment's `RELAY_TOKEN` secret (compared in constant time; the route answers 404 when the secret is unset). Records name the SHA-256 of the password presented at AUTH, never the password; rows are attributed to the account of the key with that hash, if any, and stored in that workspace's database (the directory names each hash's workspace in one read for the whole batch; each shard holding one of its keys is then read and written once, in parallel); rows of no account are stored in the first database (`DB`).",
   "x-permission": "relay",
   security: [{ relayToken: [] }],
   middleware: [requireRelayToken] as const,

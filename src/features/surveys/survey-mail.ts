@@ -21,6 +21,7 @@ const MAX_SUBJECT_TOPIC = 150;
 export interface SurveyMailInput {
   kind: SurveyKind;
   question: string;
+  accountId: string;
   ticketId: string;
   ticketSubject: string;
   inboxName: string;
@@ -34,7 +35,7 @@ export async function surveyMail(
   const links = await Promise.all(
     ratingsOf(input.kind).map(async (rating) => {
       const choice: SurveyChoice = { ticketId: input.ticketId, rating };
-      return { rating, url: await surveyUrl(env, choice) };
+      return { rating, url: await surveyUrl(env, choice, input.accountId) };
     }),
   );
   const topic = oneLine(input.ticketSubject).slice(0, MAX_SUBJECT_TOPIC);

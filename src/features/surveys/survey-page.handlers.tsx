@@ -1,28 +1,36 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
+import { enterLinkWorkspace } from "../../lib/request-context-middleware";
 import { createRouter } from "../../lib/router";
+import { inWorkspace } from "../../lib/workspace-link";
 import { verifySurveyToken } from "../../mail/survey-token";
 import { formOrigin, pageSecurity } from "../sessions/page-security";
 import { SurveyClosedPage, SurveyNotFoundPage, SurveyRatingPage, SurveyThanksPage } from "./survey.pages";
 import { editable, type FoundRequest, findResponse, recordAnswer } from "./survey-answer";
 import { isRatingOf, ratingsOf } from "./survey-mail";
 import { surveyPageRoute, surveyPostRoute } from "./survey-page.routes";
-import { findRequest } from "./survey-requests.repo";
+import { accountOfRequest, findRequest } from "./survey-requests.repo";
 
-/** The survey request a token names and its rating; null for a tampered token or a gone survey. */
+/**
+ * The survey request a token names and its rating, the request entering its workspace (the one
+ * the link names, else the one holding the request); null for a tampered token, a gone survey or
+ * a link naming another workspace.
+ */
 async function choiceOf(c: Context<AppEnv>, token: string) {
   const choice = await verifySurveyToken(c.env.ENCRYPTION_KEY, token);
   if (!choice) return null;
-  const found = await findRequest(c.var.ctx.db, choice.ticketId);
+  const ctx = await enterLinkWorkspace(c, (db) => accountOfRequest(db, choice.ticketId));
+  if (!ctx) return null;
+  const found = await findRequest(ctx.db, ctx.accountId, choice.ticketId);
   if (!found || !isRatingOf(found.survey.kind, choice.rating)) return null;
-  return { found, rating: choice.rating };
+  return { ctx, found, rating: choice.rating };
 }
 
 const viewOf = (found: FoundRequest, rating: number, token: string, comment: string | null) => ({
   question: found.survey.question,
   rating,
   top: Math.max(...ratingsOf(found.survey.kind)),
-  action: `/s/${token}`,
+  action: inWorkspace(`/s/${token}`, found.request.accountId),
   comment,
 });
 
@@ -39,8 +47,8 @@ surveyPagesRouter
     const choice = await choiceOf(c, token);
     if (!choice) return c.html(<SurveyNotFoundPage />, 404);
     const { request } = choice.found;
-    const current = await findResponse(c.var.ctx.db, request.accountId, request.ticketId);
-    if (current && !editable(current, c.var.ctx.now)) return c.html(<SurveyClosedPage />, 410);
+    const current = await findResponse(choice.ctx.db, request.accountId, request.ticketId);
+    if (current && !editable(current, choice.ctx.now)) return c.html(<SurveyClosedPage />, 410);
     const view = viewOf(choice.found, choice.rating, token, current?.comment ?? null);
     return c.html(<SurveyRatingPage {...view} answered={current !== null} />, 200);
   })
@@ -50,7 +58,7 @@ surveyPagesRouter
     if (!choice) return c.html(<SurveyNotFoundPage />, 404);
     const { comment } = c.req.valid("form");
     const text = comment === undefined ? undefined : comment.trim() || null;
-    const outcome = await recordAnswer(c.var.ctx.db, choice.found, choice.rating, text, c.var.ctx.now);
+    const outcome = await recordAnswer(choice.ctx.db, choice.found, choice.rating, text, choice.ctx.now);
     if (outcome.kind === "closed") return c.html(<SurveyClosedPage />, 410);
     const view = viewOf(choice.found, outcome.response.rating, token, outcome.response.comment);
     return c.html(<SurveyThanksPage {...view} />, 200);

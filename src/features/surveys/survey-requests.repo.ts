@@ -81,7 +81,7 @@ export const claimedBy = (ticketId: string, emailId: string): SQL =>
   sql`EXISTS (SELECT 1 FROM survey_requests WHERE ticket_id = ${ticketId} AND email_id = ${emailId})`;
 
 /** The survey request a rating link names, with its survey (gone when the survey was deleted). */
-export async function findRequest(db: Db, ticketId: string) {
+export async function findRequest(db: Db, accountId: string, ticketId: string) {
   const rows = await db
     .select({
       request: surveyRequests,
@@ -89,7 +89,17 @@ export async function findRequest(db: Db, ticketId: string) {
     })
     .from(surveyRequests)
     .innerJoin(surveys, eq(surveys.id, surveyRequests.surveyId))
-    .where(eq(surveyRequests.ticketId, ticketId))
+    .where(and(eq(surveyRequests.accountId, accountId), eq(surveyRequests.ticketId, ticketId)))
     .limit(1);
   return rows[0] ?? null;
+}
+
+/** The workspace of a ticket's survey request, by the ticket alone: for a link naming none. */
+export async function accountOfRequest(db: Db, ticketId: string): Promise<string | null> {
+  const rows = await db
+    .select({ accountId: surveyRequests.accountId })
+    .from(surveyRequests)
+    .where(eq(surveyRequests.ticketId, ticketId))
+    .limit(1);
+  return rows[0]?.accountId ?? null;
 }

@@ -22,6 +22,7 @@ async function surveyEmail(ctx: TicketContext, found: Found): Promise<Normalized
   const mail = await surveyMail(ctx.env, {
     kind: survey.kind,
     question: survey.question,
+    accountId: ticket.accountId,
     ticketId: ticket.id,
     ticketSubject: ticket.subject,
     inboxName: inbox.name,

@@ -11,7 +11,7 @@ export function toTicket(view: TicketView, baseUrl: string) {
     status: ticket.status,
     priority: ticket.priority,
     shared_uuid: ticket.sharedUuid,
-    public_url: publicUrlOf(baseUrl, ticket.sharedUuid),
+    public_url: publicUrlOf(baseUrl, ticket.sharedUuid, ticket.accountId),
     metadata: JSON.parse(ticket.metadata) as Record<string, unknown>,
     inbox_id: ticket.inboxId,
     customer_id: ticket.customerId,

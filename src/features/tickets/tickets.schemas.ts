@@ -37,7 +37,12 @@ export const TicketSchema = z
     status: TicketStatus,
     priority: TicketPriority,
     shared_uuid: z.string().openapi({ example: "shr_01JD3Z6X8Y9ABCDEFGHJKMNPQR" }),
-    public_url: z.string(),
+    public_url: z.string().openapi({
+      description:
+        "The ticket's public page (no authentication: the `shr_` id is the capability). It names the ticket's workspace (`?w=<account id>`) so the page finds its database at once; a link without it, as made before, opens the same page.",
+      example:
+        "https://support.example.com/portal/tickets/shr_01JD3Z6X8Y9ABCDEFGHJKMNPQR?w=acc_01JD3Z6X8Y9ABCDEFGHJKMNPQR",
+    }),
     metadata: z.record(z.string(), z.unknown()).openapi({ description: "Free-form JSON object." }),
     inbox_id: z.string(),
     customer_id: z.string(),

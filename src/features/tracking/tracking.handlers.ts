@@ -1,10 +1,15 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
 import { AppError } from "../../lib/errors";
 import { describeError, log } from "../../lib/logger";
+import type { RequestContext } from "../../lib/request-context";
+import { enterLinkWorkspace } from "../../lib/request-context-middleware";
 import { createRouter } from "../../lib/router";
+import { WORKSPACE_PARAM } from "../../lib/workspace-link";
 import { verifyTrackingSignature } from "../../mail/tracking/signature";
 import { announceEmailEventsSince } from "../email-webhooks/announce";
 import { eventIdMark } from "../email-webhooks/fact-events";
-import { recordClick, recordOpen } from "./tracking.repo";
+import { accountOfEmail, recordClick, recordOpen } from "./tracking.repo";
 import { clickRedirectRoute, openPixelRoute } from "./tracking.routes";
 
 const executionOf = (c: { executionCtx: unknown }) => c.executionCtx as ExecutionContext;
@@ -14,16 +19,33 @@ const PIXEL = Uint8Array.from(atob("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAAB
   c.charCodeAt(0),
 );
 
+/**
+ * Enters the workspace of a tracked email: the one its link names, when the email is that
+ * workspace's (one read in its shard), else the one holding the email (every shard asked, for
+ * links made before links named their workspace). Null when neither holds it.
+ */
+async function enterEmailWorkspace(c: Context<AppEnv>, emailId: string): Promise<RequestContext | null> {
+  const ctx = await enterLinkWorkspace(c, (db) => accountOfEmail(db, emailId));
+  if (!ctx || c.req.query(WORKSPACE_PARAM) === undefined) return ctx;
+  return (await accountOfEmail(ctx.db, emailId)) === ctx.accountId ? ctx : null;
+}
+
+/** Counts an open of a tracked email, in its workspace's shard, and announces its webhook event. */
+async function countOpen(c: Context<AppEnv>, emailId: string) {
+  const ctx = await enterEmailWorkspace(c, emailId);
+  if (!ctx) return;
+  const mark = eventIdMark();
+  if (await recordOpen(ctx.db, emailId, ctx.now, mark))
+    announceEmailEventsSince(ctx.env.DB, ctx.env, mark, executionOf(c));
+}
+
 export const trackingRouter = createRouter()
   .openapi(openPixelRoute, async (c) => {
     const { id, signature } = c.req.valid("param");
     if (await verifyTrackingSignature(c.env.ENCRYPTION_KEY, "open", id, "", signature)) {
       // Counting must never break the image: mail clients show broken images prominently.
-      const mark = eventIdMark();
       c.executionCtx.waitUntil(
-        recordOpen(c.var.ctx.db, id, c.var.ctx.now, mark)
-          .then((wrote) => wrote && announceEmailEventsSince(c.env.DB, c.env, mark, executionOf(c)))
-          .catch((e: unknown) => log.warn("tracking.open_failed", describeError(e))),
+        countOpen(c, id).catch((e: unknown) => log.warn("tracking.open_failed", describeError(e))),
       );
     }
     return c.body(PIXEL, 200, { "Content-Type": "image/gif", "Cache-Control": "no-store, max-age=0" });
@@ -42,8 +64,9 @@ export const trackingRouter = createRouter()
         "Invalid link",
         "This tracking link was altered; it redirects nowhere.",
       );
+    const ctx = await enterEmailWorkspace(c, id);
     const mark = eventIdMark();
-    if (await recordClick(c.var.ctx.db, id, u, c.var.ctx.now, mark))
-      announceEmailEventsSince(c.env.DB, c.env, mark, executionOf(c));
+    if (ctx && (await recordClick(ctx.db, id, u, ctx.now, mark)))
+      announceEmailEventsSince(ctx.env.DB, ctx.env, mark, executionOf(c));
     return c.redirect(u, 302);
   });

@@ -4,6 +4,16 @@ import { emails } from "../../db/schema";
 import { deliveryOutcomes } from "../../mail/delivery-outcomes";
 import { eventIdMark, eventsWrittenSince, wroteEvents } from "../email-webhooks/fact-events";
 
+/** The workspace of an email, by its id alone (unique in the service). */
+export async function accountOfEmail(db: Db, emailId: string): Promise<string | null> {
+  const rows = await db
+    .select({ accountId: emails.accountId })
+    .from(emails)
+    .where(eq(emails.id, emailId))
+    .limit(1);
+  return rows[0]?.accountId ?? null;
+}
+
 /**
  * Counts an open (first and last time, and how many), with its event. Answers whether it wrote a
  * webhook event (the first open, for a workspace with a subscribed endpoint) since `mark`.

@@ -1,22 +1,30 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { namedList } from "../../lib/pagination";
+import { enterLinkWorkspace } from "../../lib/request-context-middleware";
 import { createRouter } from "../../lib/router";
 import { iso } from "../../lib/time";
+import { inWorkspace } from "../../lib/workspace-link";
 import { verifyUnsubscribeToken } from "../../mail/unsubscribe-token";
 import { announcerOf } from "../email-webhooks/announce-batch";
 import { pageSecurity } from "../sessions/page-security";
 import { UnsubscribedPage, UnsubscribeNotFoundPage, UnsubscribePage } from "./unsubscribe.pages";
-import { findTokenCustomer, listUnsubscribed, unsubscribeBatch } from "./unsubscribe.repo";
+import { accountOfCustomer, findTokenCustomer, listUnsubscribed, unsubscribeBatch } from "./unsubscribe.repo";
 import { listUnsubscribedRoute, unsubscribePageRoute, unsubscribePostRoute } from "./unsubscribe.routes";
 import { PAGE_SOURCE } from "./unsubscribe.schemas";
 
-/** The token's customer and campaign; null for a tampered or unknown token or a deleted customer. */
+/**
+ * The token's customer and campaign, the request entering the customer's workspace (the one the
+ * link names, else the one holding the customer); null for a tampered or unknown token, a deleted
+ * customer or a link naming another workspace.
+ */
 async function targetOf(c: Context<AppEnv>, token: string) {
   const target = await verifyUnsubscribeToken(c.env.ENCRYPTION_KEY, token);
   if (!target) return null;
-  const customer = await findTokenCustomer(c.var.ctx.db, target.customerId);
-  return customer ? { customer, campaignId: target.campaignId } : null;
+  const ctx = await enterLinkWorkspace(c, (db) => accountOfCustomer(db, target.customerId));
+  if (!ctx) return null;
+  const customer = await findTokenCustomer(ctx.db, ctx.accountId, target.customerId);
+  return customer ? { ctx, customer, campaignId: target.campaignId } : null;
 }
 
 /**
@@ -37,7 +45,7 @@ unsubscribeRouter
     const page = (
       <UnsubscribePage
         email={found.customer.email}
-        action={`/u/${token}`}
+        action={inWorkspace(`/u/${token}`, found.customer.accountId)}
         alreadyUnsubscribed={found.customer.unsubscribed}
       />
     );
@@ -50,16 +58,17 @@ unsubscribeRouter
     // Without a form content type there is no parsed body: still a one-click post.
     const form = (c.req.valid("form") as { source?: string } | undefined) ?? {};
     // Its contact.unsubscribed event, if the batch wrote one, is announced at once.
+    const { ctx } = found;
     await unsubscribeBatch(
-      c.var.ctx.db,
+      ctx.db,
       {
         accountId: found.customer.accountId,
         customerId: found.customer.id,
         campaignId: found.campaignId,
         method: form.source === PAGE_SOURCE ? "link" : "one_click",
-        now: c.var.ctx.now,
+        now: ctx.now,
       },
-      announcerOf(c.env, c.executionCtx as unknown as ExecutionContext),
+      announcerOf(ctx.env, c.executionCtx as unknown as ExecutionContext),
     );
     return c.html(<UnsubscribedPage />, 200);
   });

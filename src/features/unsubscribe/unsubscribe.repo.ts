@@ -4,8 +4,18 @@ import { campaigns, customers, type UnsubscribeMethod, unsubscribes } from "../.
 import { type AnnounceSince, runBatchAnnouncing } from "../email-webhooks/announce-batch";
 import { unsubscribedEventStatement } from "../email-webhooks/fact-events";
 
-/** The customer a token names, with its workspace: the token carries no account, the row does. */
-export async function findTokenCustomer(db: Db, customerId: string) {
+/** The workspace of a customer, by its id alone: for a link that does not name its workspace. */
+export async function accountOfCustomer(db: Db, customerId: string): Promise<string | null> {
+  const rows = await db
+    .select({ accountId: customers.accountId })
+    .from(customers)
+    .where(eq(customers.id, customerId))
+    .limit(1);
+  return rows[0]?.accountId ?? null;
+}
+
+/** The customer a token names, in the workspace the request entered for it. */
+export async function findTokenCustomer(db: Db, accountId: string, customerId: string) {
   const rows = await db
     .select({
       id: customers.id,
@@ -14,7 +24,7 @@ export async function findTokenCustomer(db: Db, customerId: string) {
       unsubscribed: customers.unsubscribed,
     })
     .from(customers)
-    .where(eq(customers.id, customerId))
+    .where(and(eq(customers.accountId, accountId), eq(customers.id, customerId)))
     .limit(1);
   return rows[0] ?? null;
 }

@@ -1,4 +1,5 @@
 import { defineRoute, jsonResponse } from "../../lib/openapi";
+import { WorkspaceLinkQuery } from "../../lib/workspace-link";
 import { htmlPage, page } from "../sessions/login.routes";
 import {
   UnsubscribedListSchema,
@@ -21,7 +22,7 @@ export const unsubscribePageRoute = page({
   summary: "Unsubscribe confirmation page",
   description:
     "The `List-Unsubscribe` link of every campaign email, opened in a browser: an HTML page naming the address that will be unsubscribed, with a button that posts to the same URL. Opening it (a link scanner's prefetch too) changes nothing. No authentication and no cookie: the signed token is the capability. The page runs no script.",
-  request: { params: UnsubscribeTokenParams },
+  request: { params: UnsubscribeTokenParams, query: WorkspaceLinkQuery },
   responses: { 200: htmlPage("The confirmation page."), ...PAGE_ERRORS },
 });
 
@@ -34,6 +35,7 @@ export const unsubscribePostRoute = page({
     "Unsubscribes the token's customer from campaigns: RFC 8058's one-click post from a mail client (body `List-Unsubscribe=One-Click`, urlencoded or multipart; recorded as `one_click`) or the confirmation page's button (`source=page`; recorded as `link`). No authentication, no cookie and no origin check: mail providers post from their servers, the token is the secret, and the action is idempotent. The first unsubscribe sets the customer's `unsubscribed` and `unsubscribed_at`, records how and from which campaign (GET /v1/campaigns/unsubscribed), and adds 1 to the campaign's `stats.unsubscribed`, all at once; an already unsubscribed customer changes nothing and is counted once, even under concurrent posts. Answers the same 200 page either way.",
   request: {
     params: UnsubscribeTokenParams,
+    query: WorkspaceLinkQuery,
     body: {
       content: {
         "application/x-www-form-urlencoded": { schema: UnsubscribeFormSchema },

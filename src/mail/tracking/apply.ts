@@ -1,8 +1,11 @@
+import { inWorkspace } from "../../lib/workspace-link";
 import { trackingSignature } from "./signature";
 
 export interface TrackingOptions {
   baseUrl: string;
   emailId: string;
+  /** The email's workspace, named in every link (workspace-link.ts); not signed, not secret. */
+  accountId: string;
   key: string;
   opens: boolean;
   clicks: boolean;
@@ -33,7 +36,10 @@ export async function applyTracking(html: string, options: TrackingOptions): Pro
       matches.map(async (match) => {
         const url = decodeEntities(match[3] ?? "");
         const signature = await trackingSignature(options.key, "click", options.emailId, url);
-        const target = `${base}${clickPath(options.emailId)}?u=${encodeURIComponent(url)}&s=${signature}`;
+        const target = inWorkspace(
+          `${base}${clickPath(options.emailId)}?u=${encodeURIComponent(url)}&s=${signature}`,
+          options.accountId,
+        );
         return `${match[1]}"${encodeAttribute(target)}"`;
       }),
     );
@@ -42,7 +48,8 @@ export async function applyTracking(html: string, options: TrackingOptions): Pro
   }
   if (options.opens) {
     const signature = await trackingSignature(options.key, "open", options.emailId);
-    const pixel = `<img src="${base}${openPath(options.emailId, signature)}" width="1" height="1" alt="" style="display:none;border:0">`;
+    const src = inWorkspace(`${base}${openPath(options.emailId, signature)}`, options.accountId);
+    const pixel = `<img src="${encodeAttribute(src)}" width="1" height="1" alt="" style="display:none;border:0">`;
     out = /<\/body>/i.test(out) ? out.replace(/<\/body>/i, `${pixel}</body>`) : `${out}${pixel}`;
   }
   return out;

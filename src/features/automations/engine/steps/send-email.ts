@@ -31,7 +31,11 @@ type EmailStep = Extract<Step, { type: "send_email" }>;
  * unsubscribe page unsubscribes the customer and counts it against no campaign.
  */
 const linkFor = (env: Env, p: Progress) =>
-  unsubscribeUrl(env, { customerId: p.enrollment.customerId, campaignId: `cmp_${p.automation.id.slice(4)}` });
+  unsubscribeUrl(
+    env,
+    { customerId: p.enrollment.customerId, campaignId: `cmp_${p.automation.id.slice(4)}` },
+    p.enrollment.accountId,
+  );
 
 /** The step's email to the enrolled customer: campaigns' variables, unsubscribe link and headers. */
 async function emailFor(env: Env, p: Progress, step: EmailStep, email: string, now: number) {
