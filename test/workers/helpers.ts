@@ -20,7 +20,8 @@ export const TEST_SHARD = "DB_2";
 let shardInUse = TEST_SHARD;
 /**
  * Makes `shard` the one this test file seeds in and reads by default (every helper's default), for
- * a suite that runs once per shard (shard-families.ts). A file's modules are its own.
+ * a suite that runs once per shard (shard-families.ts). The files a pool worker runs share modules
+ * (isolate: false), one file at a time: set it in `beforeAll`, and back to TEST_SHARD in `afterAll`.
  */
 export function useShard(shard: string) {
   shardInUse = shard;

@@ -7,12 +7,12 @@
  */
 import { env } from "cloudflare:workers";
 import PostalMime from "postal-mime";
-import { expect, it, vi } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { shardD1 } from "../../src/db/shards";
 import { activeAutomation, enrollmentsOf, trigger } from "./automations-api-helpers";
 import { act, campaignOf, campaignWorkspace, createCampaign, emailsOf } from "./campaigns-helpers";
 import { dashboardGet, signIn } from "./dashboard-helpers";
-import { call, callJson, eventually, seedShard, useShard } from "./helpers";
+import { call, callJson, eventually, seedShard, TEST_SHARD, useShard } from "./helpers";
 import { CUSTOMER, deliver, FIXTURES, generatedMail } from "./inbound-helpers";
 import { postForm } from "./people-helpers";
 import { MAILER_DAEMON, report, sentEmail, setUp, suppressionsOf } from "./reports-helpers";
@@ -63,7 +63,10 @@ const pathOf = (url: string) => {
 };
 
 export function familiesOn(shard: "DB" | "DB_2") {
-  useShard(shard);
+  // Modules are shared by the files a pool worker runs one after another (isolate: false): the
+  // shard is this file's only while it runs.
+  beforeAll(() => useShard(shard));
+  afterAll(() => useShard(TEST_SHARD));
   // Each test sends through the queues and waits for them; a loaded machine outlasts 5 s.
   vi.setConfig({ testTimeout: 60_000 });
 
