@@ -66,7 +66,10 @@ export function familiesOn(shard: "DB" | "DB_2") {
   // Modules are shared by the files a pool worker runs one after another (isolate: false): the
   // shard is this file's only while it runs.
   beforeAll(() => useShard(shard));
-  afterAll(() => useShard(TEST_SHARD));
+  afterAll(() => {
+    useShard(TEST_SHARD);
+    vi.resetConfig();
+  });
   // Each test sends through the queues and waits for them; a loaded machine outlasts 5 s.
   vi.setConfig({ testTimeout: 60_000 });
 
