@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { shardOf } from "../../src/db/directory/workspaces";
-import { callJson, directory, seedInbox, sendingWorkspace } from "./helpers";
+import { call, callJson, directory, seedInbox, sendingWorkspace } from "./helpers";
 import { deliver, FIXTURES, fill } from "./inbound-helpers";
 import { apiView, runMove, talliesOn, wholeOn } from "./workspace-move-helpers";
 
@@ -45,5 +45,42 @@ describe("moving a workspace between shards", () => {
     expect(await shardOf(directory(), ws.accountId, Date.now() + 60_000)).toBe("DB");
     await wholeOn("DB", "DB_2", ws.accountId, before);
     expect(await apiView(ws.token)).toEqual(view);
+  });
+});
+
+describe("the freeze", () => {
+  it("refuses writes with 503 and Retry-After while reads go on; the retried write succeeds after the switch", async () => {
+    const { ws, inbox } = await busyWorkspace();
+    const view = await apiView(ws.token);
+    const reports = await runMove(ws.accountId, "DB", {
+      between: async (report) => {
+        if (report.step !== "copying" && report.step !== "verifying") return;
+        expect(await apiView(ws.token)).toEqual(view);
+        const refused = await call("POST", "/v1/customers", {
+          token: ws.token,
+          body: { email: "new@example.com" },
+        });
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get("Retry-After")).toBe("10");
+        expect(await refused.json()).toMatchObject({ code: "workspace_moving" });
+        // Mail to the workspace's inbox is a temporary failure: the sending server tries again.
+        const raw = fill(FIXTURES.plainText, { TO: inbox.emailAddress }).replace("Printer on fire", "During");
+        expect((await deliver(raw, { to: inbox.emailAddress })).outcome).toBe("failed");
+      },
+    });
+    expect(reports.at(-1)?.step).toBe("done");
+    const created = await call("POST", "/v1/customers", {
+      token: ws.token,
+      body: { email: "new@example.com" },
+    });
+    expect(created.status).toBe(201);
+    const raw = fill(FIXTURES.plainText, { TO: inbox.emailAddress }).replace("Printer on fire", "After");
+    expect(await deliver(raw, { to: inbox.emailAddress })).toEqual({ outcome: "accepted" });
+    const { body } = await callJson<{ data: Array<{ subject: string }> }>("GET", "/v1/tickets?limit=100", {
+      token: ws.token,
+    });
+    expect(body.data.map((t) => t.subject)).toContain("After");
+    expect((await talliesOn("DB", ws.accountId)).tickets?.count).toBe(4);
+    expect((await talliesOn("DB_2", ws.accountId)).tickets?.count).toBe(0);
   });
 });
