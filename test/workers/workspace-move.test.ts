@@ -28,6 +28,21 @@ async function busyWorkspace() {
     });
     expect(status).toBe(200);
   }
+  const entry = await callJson("POST", "/v1/changelog", {
+    token: ws.token,
+    body: { title: "Faster printers", body_markdown: "**Yes**", category: "new" },
+  });
+  expect(entry.status).toBe(201);
+  const group = await callJson<{ id: string }>("POST", "/v1/contact-groups", {
+    token: ws.token,
+    body: { name: "VIP" },
+  });
+  expect(group.status).toBe(201);
+  const added = await callJson("POST", `/v1/contact-groups/${group.body.id}/members`, {
+    token: ws.token,
+    body: { members: [{ email: "vip1@example.com" }, { email: "vip2@example.com" }] },
+  });
+  expect(added.status).toBe(200);
   return { ws, inbox };
 }
 
@@ -38,6 +53,8 @@ describe("moving a workspace between shards", () => {
     expect(before.tickets?.count).toBe(3);
     expect(before.emails?.count).toBe(5);
     expect(before.email_recipients?.count).toBe(10);
+    expect(before.changelog_entries?.count).toBe(1);
+    expect(before.contact_group_members?.count).toBe(2);
     const view = await apiView(ws.token);
 
     const reports = await runMove(ws.accountId, "DB");

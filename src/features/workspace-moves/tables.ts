@@ -1,5 +1,6 @@
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as schema from "../../db/schema";
+import * as changelog from "../../db/schema/changelog";
 
 /**
  * What a move copies, in order: one pass per table, parents before children, and every table a
@@ -129,7 +130,7 @@ export const MOVED_TABLES: MovedTable[] = [
 export const NOT_MOVED = ["sign_in_attempts", "move_cursors"];
 
 const tablesByName = new Map<string, SQLiteTable>(
-  (Object.values(schema) as unknown[])
+  ([...Object.values(schema), ...Object.values(changelog)] as unknown[])
     .filter((value): value is SQLiteTable => value instanceof SQLiteTable)
     .map((table) => [getTableConfig(table).name, table]),
 );
