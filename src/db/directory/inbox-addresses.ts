@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray } from "drizzle-orm";
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { DirectoryDb } from "./client";
 import { inboxAddresses, workspaceMoves, workspaces } from "./schema";
 import { LEGACY_SHARD } from "./workspaces";
@@ -36,19 +36,17 @@ const holderColumns = {
   inboxId: inboxAddresses.inboxId,
   shard: workspaces.shard,
   claimedAt: inboxAddresses.claimedAt,
-  movedAccount: workspaceMoves.accountId,
+  // Named apart: a batch answers rows by column name, and account_id is taken.
+  moving: sql<number>`${workspaceMoves.frozenUntil} IS NOT NULL`.mapWith(Number).as("moving"),
 };
 
 const withShard = ({
-  movedAccount,
+  moving,
   ...row
-}: Omit<AddressHolder, "shard" | "frozen"> & {
-  shard: string | null;
-  movedAccount: string | null;
-}): AddressHolder => ({
+}: Omit<AddressHolder, "shard" | "frozen"> & { shard: string | null; moving: number }): AddressHolder => ({
   ...row,
   shard: row.shard ?? LEGACY_SHARD,
-  frozen: movedAccount !== null,
+  frozen: Boolean(moving),
 });
 
 /** The claims of these addresses with their workspaces' shards (exposed so tests can check its plan). */
