@@ -40,6 +40,7 @@ import { ticketsRouter } from "./features/tickets/tickets.handlers";
 import { trackingRouter } from "./features/tracking/tracking.handlers";
 import { unsubscribedListRouter, unsubscribeRouter } from "./features/unsubscribe/unsubscribe.handlers";
 import { usersRouter } from "./features/users/users.handlers";
+import { workspaceMovesRouter } from "./features/workspace-moves/move.handlers";
 import { requestBodyLimit } from "./lib/body-limit";
 import { emptyBodyIsNoBody } from "./lib/empty-body";
 import { notFoundOrMethodNotAllowed } from "./lib/method-not-allowed";
@@ -75,6 +76,7 @@ export function createApp() {
   app.use("*", requestBodyLimit);
 
   app.route("/", systemRouter);
+  app.route("/", workspaceMovesRouter);
   app.route("/", trackingRouter);
   app.route("/", keysRouter);
   app.route("/", accountsRouter);

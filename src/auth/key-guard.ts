@@ -3,6 +3,7 @@ import { createDb } from "../db/client";
 import { countingEnv } from "../db/counting-d1";
 import { directoryDb } from "../db/directory/client";
 import { workspaceOfKeyHash } from "../db/directory/key-hashes";
+import { homeOf } from "../db/directory/workspaces";
 import { shardD1 } from "../db/shards";
 import type { Principal } from "../env";
 import { describeError, log } from "../lib/logger";
@@ -139,21 +140,31 @@ export class KeyGuard extends DurableObject<Env> {
    * most every 30 s without holding up the request.
    */
   private async noteUse(key: CachedKey, now: number): Promise<void> {
-    const db = createDb(shardD1(this.env, key.principal.shard));
     if (key.lastUsedAt === null) {
       key.lastUsedAt = now;
       this.lastUsedWrittenAt = now;
-      await recordKeyUse(db, key.principal.keyId, now);
+      await this.writeUse(key, now);
       return;
     }
     key.lastUsedAt = now;
     if (now - this.lastUsedWrittenAt < LAST_USED_WRITE_INTERVAL_MS) return;
     this.lastUsedWrittenAt = now;
     this.ctx.waitUntil(
-      recordKeyUse(db, key.principal.keyId, now).then(
+      this.writeUse(key, now).then(
         () => undefined,
         (error: unknown) => log.warn("key_guard.last_used_failed", describeError(error)),
       ),
     );
+  }
+
+  /**
+   * `last_used_at` goes to the shard the directory names now (the record's may be from before a
+   * move); while the workspace is being moved it is not written (a later use writes it).
+   */
+  private async writeUse(key: CachedKey, now: number): Promise<void> {
+    const home = await homeOf(directoryDb(this.env), key.principal.accountId);
+    if (home?.frozen) return;
+    const db = createDb(shardD1(this.env, home?.shard ?? key.principal.shard));
+    await recordKeyUse(db, key.principal.keyId, now);
   }
 }

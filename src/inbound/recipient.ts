@@ -3,6 +3,7 @@ import { directoryDb } from "../db/directory/client";
 import { type AddressHolder, holdersOf } from "../db/directory/inbox-addresses";
 import { shardD1 } from "../db/shards";
 import { findInbox, type InboxRow } from "../features/inboxes/inboxes.repo";
+import { workspaceMoving } from "../lib/workspace-moving";
 import { BOUNCE_LOCAL_PART, verifyBounceToken } from "../mail/bounce-address";
 import { verifyReplyToken } from "../mail/reply-token";
 
@@ -51,6 +52,8 @@ async function bounceRoute(secret: string, address: string, token: string): Prom
 async function mailboxAt(env: object, holders: AddressHolder[], address: string): Promise<Mailbox | null> {
   const holder = holders.find((h) => h.address === address);
   if (!holder) return null;
+  // Its workspace is being moved: a temporary failure, which the sending server retries.
+  if (holder.frozen) throw workspaceMoving();
   const db = createDb(shardD1(env, holder.shard));
   const inbox = await findInbox(db, holder.accountId, holder.inboxId);
   return inbox?.emailAddress === address ? { inbox, shard: holder.shard, db } : null;

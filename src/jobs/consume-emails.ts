@@ -1,12 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { directoryDb } from "../db/directory/client";
-import { LEGACY_SHARD, shardsOf } from "../db/directory/workspaces";
+import { homesOf, LEGACY_SHARD } from "../db/directory/workspaces";
 import { envFor } from "../db/shards";
 import { sendCampaignRun } from "../features/campaigns/send-run";
 import { announceEmailEventsSince } from "../features/email-webhooks/announce";
 import { eventIdMark } from "../features/email-webhooks/fact-events";
 import { deliverEmails } from "../features/emails/deliver";
 import { describeError, log } from "../lib/logger";
+import { MOVING_RETRY_SECONDS } from "../lib/workspace-moving";
 
 /**
  * `accountId` names the workspace, whose shard the directory names; a message queued before it
@@ -74,18 +75,27 @@ export async function consumeEmails(
     }
   }
   const accounts = [...sends, ...campaigns].flatMap((m) => (m.accountId ? [m.accountId] : []));
-  const shards = accounts.length > 0 ? await shardsOf(directoryDb(env), accounts) : new Map<string, string>();
-  const shardOf = (accountId: string | undefined) => (accountId && shards.get(accountId)) || LEGACY_SHARD;
+  const homes = accounts.length > 0 ? await homesOf(directoryDb(env), accounts) : new Map();
+  const shardOf = (accountId: string | undefined) =>
+    (accountId && homes.get(accountId)?.shard) || LEGACY_SHARD;
+  // A workspace being moved takes no writes: its messages come back once the move is over.
+  const moving = (m: { message: Message<unknown>; accountId?: string | undefined }) => {
+    if (!(m.accountId && homes.get(m.accountId)?.frozen)) return false;
+    m.message.retry({ delaySeconds: MOVING_RETRY_SECONDS });
+    return true;
+  };
   const byShard = new Map<string, Send[]>();
   for (const send of sends) {
+    if (moving(send)) continue;
     const shard = shardOf(send.accountId);
     byShard.set(shard, [...(byShard.get(shard) ?? []), send]);
   }
+  const campaignsNow = campaigns.filter((c) => !moving(c));
   await Promise.all([
-    ...campaigns.map((c) => consumeCampaignBatch(c.message, c, envFor(env, shardOf(c.accountId)))),
+    ...campaignsNow.map((c) => consumeCampaignBatch(c.message, c, envFor(env, shardOf(c.accountId)))),
     ...[...byShard].map(([shard, group]) => sendEmails(group, envFor(env, shard))),
   ]);
-  const touched = new Set([...byShard.keys(), ...campaigns.map((c) => shardOf(c.accountId))]);
+  const touched = new Set([...byShard.keys(), ...campaignsNow.map((c) => shardOf(c.accountId))]);
   for (const shard of touched) announceEmailEventsSince(envFor(env, shard).DB, envFor(env, shard), mark, ctx);
 }
 

@@ -1,5 +1,6 @@
 import { createDb } from "../db/client";
 import { directoryDb } from "../db/directory/client";
+import { movesInProgress } from "../db/directory/workspace-moves";
 import { createLogsDb } from "../db/logs/client";
 import { everyShard } from "../db/shards";
 import { retentionsIn } from "../features/request-logs/log-writes.repo";
@@ -49,6 +50,20 @@ async function everyMinuteIn(shard: string, env: Env, time: number, ctx: Executi
   if (emailEvents > 0) logged("email_webhooks.swept", { attempts: emailEvents });
 }
 
+/**
+ * The shards a move is copying from or to, its freeze still running: their minute's sweeps and
+ * prunes wait (at most the freeze: a minute past the move's last step). They write to rows of every
+ * workspace the shard holds, the one being copied included, and a write there during the copy would
+ * be lost or make the check before the switch fail; a sweep that is late by the move's length does
+ * its work at its next run. The directory unreachable holds nothing (no move can run then either).
+ */
+async function shardsHeldByMoves(env: Env, time: number): Promise<Set<string>> {
+  const moves = await movesInProgress(directoryDb(env)).catch(() => []);
+  return new Set(
+    moves.filter((move) => (move.frozenUntil ?? 0) > time).flatMap((move) => [move.fromShard, move.toShard]),
+  );
+}
+
 export async function handleScheduled(
   controller: ScheduledController,
   env: Env,
@@ -60,7 +75,12 @@ export async function handleScheduled(
       const shards = everyShard(env);
       // Shard by shard, each on its own: one that fails (unreachable) holds up no other's sweeps.
       const failures: unknown[] = [];
+      const held = await shardsHeldByMoves(env, time);
       for (const { shard, env: scoped } of shards) {
+        if (held.has(shard)) {
+          log.info("cron.shard_held", { shard, reason: "a workspace is being moved from or to it" });
+          continue;
+        }
         await everyMinuteIn(shard, scoped, time, ctx).catch((error: unknown) => {
           log.error("cron.shard_failed", { shard, ...describeError(error) });
           failures.push(error);

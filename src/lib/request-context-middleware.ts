@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { createDb, createSessionDb, type Db } from "../db/client";
 import { directoryDb } from "../db/directory/client";
-import { LEGACY_SHARD, shardOf } from "../db/directory/workspaces";
+import { homeOf, LEGACY_SHARD, shardOf } from "../db/directory/workspaces";
 import { envFor, findInShards, shardD1 } from "../db/shards";
 import type { AppEnv } from "../env";
 import { isDashboardPath, keepBookmarkCookie, readsFromCookie } from "./bookmark-cookie";
@@ -16,6 +16,7 @@ import {
 } from "./read-consistency";
 import type { RequestContext } from "./request-context";
 import { isAccountId, WORKSPACE_PARAM } from "./workspace-link";
+import { isWriteMethod, workspaceMoving } from "./workspace-moving";
 
 // Apart from request-context.ts: the context's type is part of AppEnv (env.ts), the middleware needs AppEnv.
 /**
@@ -92,7 +93,14 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   const sessions = new RequestSessions(c.env, (shard) => sessionStart(c.req.method, reads, shard));
   sessionsOf.set(c, sessions);
   const principal = c.get("principal");
-  c.set("ctx", contextOn(c, sessions, principal?.accountId ?? "", principal?.shard ?? LEGACY_SHARD));
+  // The key guard names the shard its record was read from, which may be older than a move; the
+  // directory (cached in the isolate for SHARD_CACHE_MS) has the last word, and knows a freeze.
+  const home = principal ? await homeOf(directoryDb(c.env), principal.accountId) : null;
+  if (home?.frozen && isWriteMethod(c.req.method)) throw workspaceMoving();
+  c.set(
+    "ctx",
+    contextOn(c, sessions, principal?.accountId ?? "", home?.shard ?? principal?.shard ?? LEGACY_SHARD),
+  );
   await next();
   // A session that never queried has no bookmark of its own: the one sent, if any, is still good.
   const bookmark = sessions.bookmark() ?? sentBookmark(reads);
@@ -107,9 +115,10 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
 export async function enterWorkspace(c: Context<AppEnv>, accountId: string): Promise<RequestContext | null> {
   const sessions = sessionsOf.get(c);
   if (!sessions) throw new Error("enterWorkspace ran before requestContext");
-  const shard = await shardOf(directoryDb(c.env), accountId);
-  if (!shard) return null;
-  const ctx = contextOn(c, sessions, accountId, shard);
+  const home = await homeOf(directoryDb(c.env), accountId);
+  if (!home) return null;
+  if (home.frozen && isWriteMethod(c.req.method)) throw workspaceMoving();
+  const ctx = contextOn(c, sessions, accountId, home.shard);
   c.set("ctx", ctx);
   return ctx;
 }

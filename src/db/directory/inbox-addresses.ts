@@ -1,6 +1,6 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { DirectoryDb } from "./client";
-import { inboxAddresses, workspaces } from "./schema";
+import { inboxAddresses, workspaceMoves, workspaces } from "./schema";
 import { LEGACY_SHARD } from "./workspaces";
 
 /** An inbox an address is claimed for, and the shard of its workspace. */
@@ -10,6 +10,8 @@ export interface AddressHolder {
   inboxId: string;
   shard: string;
   claimedAt: number;
+  /** Its workspace is being moved (features/workspace-moves): its mail waits. */
+  frozen: boolean;
 }
 
 /** Who claims an address: an inbox of a workspace. */
@@ -34,19 +36,29 @@ const holderColumns = {
   inboxId: inboxAddresses.inboxId,
   shard: workspaces.shard,
   claimedAt: inboxAddresses.claimedAt,
+  // Named apart: a batch answers rows by column name, and account_id is taken.
+  moving: sql<number>`${workspaceMoves.frozenUntil} IS NOT NULL`.mapWith(Number).as("moving"),
 };
 
-const withShard = (row: Omit<AddressHolder, "shard"> & { shard: string | null }): AddressHolder => ({
+const withShard = ({
+  moving,
+  ...row
+}: Omit<AddressHolder, "shard" | "frozen"> & { shard: string | null; moving: number }): AddressHolder => ({
   ...row,
   shard: row.shard ?? LEGACY_SHARD,
+  frozen: Boolean(moving),
 });
 
 /** The claims of these addresses with their workspaces' shards (exposed so tests can check its plan). */
-export const holdersQuery = (directory: DirectoryDb, addresses: string[]) =>
+export const holdersQuery = (directory: DirectoryDb, addresses: string[], now = Date.now()) =>
   directory
     .select(holderColumns)
     .from(inboxAddresses)
     .leftJoin(workspaces, eq(workspaces.accountId, inboxAddresses.accountId))
+    .leftJoin(
+      workspaceMoves,
+      and(eq(workspaceMoves.accountId, inboxAddresses.accountId), gt(workspaceMoves.frozenUntil, now)),
+    )
     .where(inArray(inboxAddresses.address, addresses))
     .limit(addresses.length);
 

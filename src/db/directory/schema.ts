@@ -77,3 +77,23 @@ export const inboxAddresses = sqliteTable(
   },
   (t) => [index("inbox_addresses_inbox_id").on(t.inboxId)],
 );
+
+/**
+ * A workspace being moved to another shard (src/db/directory/workspace-moves.ts): at most one move
+ * per workspace, from the shard `workspaces` names to `to_shard`. `step` is where the command is,
+ * `cursor` where its copy or deletion stands (JSON). `frozen_until`, renewed by every step, is the
+ * freeze's end: while it is in the future the workspace's writes are refused (503), and one not
+ * renewed ends by itself, leaving the workspace on its shard. `sealed` is the workspace's status,
+ * kept while its rows on the shard being left are set inert (`moving`) just before the switch.
+ */
+export const workspaceMoves = sqliteTable("workspace_moves", {
+  accountId: text("account_id").primaryKey(),
+  fromShard: text("from_shard").notNull(),
+  toShard: text("to_shard").notNull(),
+  step: text("step").notNull(),
+  cursor: text("cursor").notNull().default("{}"),
+  frozenUntil: integer("frozen_until"),
+  sealed: text("sealed"),
+  startedAt: integer("started_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});

@@ -1,6 +1,6 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { DirectoryDb } from "./client";
-import { workspaces } from "./schema";
+import { workspaceMoves, workspaces } from "./schema";
 
 /**
  * The shard every workspace the directory does not name lives in: the first database, which held
@@ -24,60 +24,101 @@ export async function registerWorkspace(
 }
 
 /**
- * How long an isolate keeps a workspace's shard. A workspace changes shard only when an operator
- * moves it, and a move freezes the workspace's writes for longer than this before it copies a row
- * (docs/operations-and-deployment.md, "The directory"), so no write lands on a shard the workspace
- * has left.
+ * How long an isolate keeps a workspace's shard, and whether it is frozen (being moved). A workspace
+ * changes shard only when an operator moves it (features/workspace-moves), and a move freezes the
+ * workspace's writes and then waits longer than this before it copies a row, so every isolate has
+ * seen the freeze by then; an isolate that read the freeze keeps it until it reads again, so it
+ * never writes to the shard being left, even just after the switch.
  */
 export const SHARD_CACHE_MS = 10_000;
 const SHARD_CACHE_SIZE = 10_000;
-const shardCache = new Map<string, { shard: string; until: number }>();
 
-function remember(accountId: string, shard: string, now: number) {
+/** Where a workspace lives, and whether a move has frozen its writes (as read, at most 10 s ago). */
+export interface WorkspaceHome {
+  shard: string;
+  frozen: boolean;
+}
+const shardCache = new Map<string, WorkspaceHome & { until: number }>();
+
+function remember(accountId: string, home: WorkspaceHome, now: number) {
   // The oldest entry goes first when the cache is full: a Map keeps insertion order.
   if (shardCache.size >= SHARD_CACHE_SIZE) shardCache.delete(shardCache.keys().next().value as string);
   shardCache.delete(accountId);
-  shardCache.set(accountId, { shard, until: now + SHARD_CACHE_MS });
+  shardCache.set(accountId, { ...home, until: now + SHARD_CACHE_MS });
+}
+
+/** This isolate reads the workspace's home again at its next use (a move it made changed it). */
+export function forgetHome(accountId: string): void {
+  shardCache.delete(accountId);
 }
 
 /**
- * The shards of several workspaces: those the isolate read within `SHARD_CACHE_MS` from its cache,
- * the rest in one read of the directory (none when all are cached). A workspace the directory does
- * not know is missing from the answer, and not kept: one created a moment later is found at once.
+ * Where several workspaces live: those the isolate read within `SHARD_CACHE_MS` from its cache, the
+ * rest in one read of the directory (none when all are cached), with their freeze. A workspace the
+ * directory does not know is missing from the answer, and not kept: one created a moment later is
+ * found at once.
  */
-export async function shardsOf(
+export async function homesOf(
   directory: DirectoryDb,
   accountIds: Iterable<string>,
   now = Date.now(),
-): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
+): Promise<Map<string, WorkspaceHome>> {
+  const found = new Map<string, WorkspaceHome>();
   const missing: string[] = [];
   for (const accountId of new Set(accountIds)) {
     const cached = shardCache.get(accountId);
-    if (cached && cached.until > now) found.set(accountId, cached.shard);
+    if (cached && cached.until > now) found.set(accountId, { shard: cached.shard, frozen: cached.frozen });
     else missing.push(accountId);
   }
   if (missing.length === 0) return found;
   const rows = await directory
-    .select({ accountId: workspaces.accountId, shard: workspaces.shard })
+    .select({
+      accountId: workspaces.accountId,
+      shard: workspaces.shard,
+      frozenUntil: workspaceMoves.frozenUntil,
+    })
     .from(workspaces)
+    .leftJoin(
+      workspaceMoves,
+      and(eq(workspaceMoves.accountId, workspaces.accountId), gt(workspaceMoves.frozenUntil, now)),
+    )
     .where(
       missing.length === 1
         ? eq(workspaces.accountId, missing[0] as string)
         : sql`${workspaces.accountId} IN (SELECT value FROM json_each(${JSON.stringify(missing)}))`,
     );
   for (const row of rows) {
-    found.set(row.accountId, row.shard);
-    remember(row.accountId, row.shard, now);
+    const home = { shard: row.shard, frozen: row.frozenUntil !== null };
+    found.set(row.accountId, home);
+    remember(row.accountId, home, now);
   }
   return found;
 }
 
-/** The shard of a workspace, or null for one the directory does not know (see `shardsOf`). */
+/** The shards of several workspaces (see `homesOf`). */
+export async function shardsOf(
+  directory: DirectoryDb,
+  accountIds: Iterable<string>,
+  now = Date.now(),
+): Promise<Map<string, string>> {
+  const homes = await homesOf(directory, accountIds, now);
+  return new Map([...homes].map(([accountId, home]) => [accountId, home.shard]));
+}
+
+/** Where a workspace lives, or null for one the directory does not know (see `homesOf`). */
+export async function homeOf(
+  directory: DirectoryDb,
+  accountId: string,
+  now = Date.now(),
+): Promise<WorkspaceHome | null> {
+  return (await homesOf(directory, [accountId], now)).get(accountId) ?? null;
+}
+
+/** The shard of a workspace, or null for one the directory does not know (see `homesOf`). */
 export async function shardOf(
   directory: DirectoryDb,
   accountId: string,
   now = Date.now(),
 ): Promise<string | null> {
-  return (await shardsOf(directory, [accountId], now)).get(accountId) ?? null;
+  return (await homeOf(directory, accountId, now))?.shard ?? null;
 }

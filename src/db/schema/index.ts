@@ -7,6 +7,7 @@ export * from "./email-webhooks";
 export * from "./emails";
 export * from "./events";
 export * from "./inbound";
+export * from "./moves";
 export * from "./people";
 export * from "./reports";
 export * from "./smtp-logs";

@@ -6,9 +6,10 @@ import {
 } from "cloudflare:workers";
 import { countingEnv } from "../../../db/counting-d1";
 import { directoryDb } from "../../../db/directory/client";
-import { LEGACY_SHARD, shardOf } from "../../../db/directory/workspaces";
+import { homeOf, LEGACY_SHARD } from "../../../db/directory/workspaces";
 import { envFor } from "../../../db/shards";
 import { describeError, log } from "../../../lib/logger";
+import { workspaceMoving } from "../../../lib/workspace-moving";
 import { endEnrollment } from "./end";
 import { ACTIVATED_EVENT, type EnrollmentParams } from "./lifecycle";
 import { type Decision, nextDecision } from "./progress";
@@ -43,9 +44,11 @@ export class EnrollmentWorkflow extends WorkflowEntrypoint<Env, EnrollmentParams
     const { accountId } = event.payload;
     // Each step opens the workspace's shard as the directory names it then: a workspace moved
     // between two steps (a wait of days) is found where it is now.
+    // While the workspace is being moved a step throws, and the Workflow retries it later.
     const env = async () => {
-      const shard = accountId ? await shardOf(directoryDb(this.env), accountId) : null;
-      return envFor(this.env, shard ?? LEGACY_SHARD);
+      const home = accountId ? await homeOf(directoryDb(this.env), accountId) : null;
+      if (home?.frozen) throw workspaceMoving();
+      return envFor(this.env, home?.shard ?? LEGACY_SHARD);
     };
     try {
       await this.steps(id, step, env);

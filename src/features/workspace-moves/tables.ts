@@ -1,0 +1,168 @@
+import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import * as schema from "../../db/schema";
+import * as changelog from "../../db/schema/changelog";
+
+/**
+ * What a move copies, in order: one pass per table, parents before children, and every table a
+ * trigger writes after the tables whose triggers write it (test/workers/workspace-move-tables.test.ts
+ * checks that every table of the shard's migrations is here or named in NOT_MOVED).
+ *
+ * - `rows` says how a workspace's rows are found and chunked: by `account_id`, walked in rowid
+ *   order; `emails`, walked along their list index (account_seq, created_at, seq); or as children
+ *   of a chunk of parents (each parent has few: an email's recipients, an event's deliveries).
+ * - `renumbered`: an integer key the target gives anew (another workspace there may hold the
+ *   number). Nothing a client sees is such a number (ids are text; lists are ordered by time and
+ *   the number as a tie-break, kept because the copy inserts in the same order).
+ * - `computed`: columns the target fills from its own rows (a renumbered parent's new number,
+ *   found by the parent's text key, which the source reads as `extras`).
+ * - `derived`: written by triggers when the rows before it are copied: the target's rows for the
+ *   workspace are deleted first, then the source's copied, so the counts are the source's.
+ * - `refresh`: a table whose counters the triggers of a later table bumped: its rows are written
+ *   again (an update in place) after that table.
+ */
+export type RowsOf =
+  | { by: "account" }
+  | { by: "emails" }
+  | { by: "parent"; parent: "emails" | "events" | "campaigns" | "email_webhook_outbox"; fk: string };
+
+export interface MovedTable {
+  table: string;
+  rows: RowsOf;
+  renumbered?: string;
+  computed?: Record<string, string>;
+  /** Source expressions (`p` is the parent, `t` the row) read beside the row, named `__x0`... */
+  extras?: string[];
+  /** Columns left out of the checksum besides the renumbered and computed ones. */
+  unchecked?: string[];
+  kind?: "derived" | "refresh";
+}
+
+const ACCOUNT_SEQ = "(SELECT seq FROM accounts WHERE id = ?1)";
+const emailSeqOfParent = "(SELECT seq FROM emails WHERE id = j.value ->> '$.__x0')";
+const account = { by: "account" } as const;
+const childOf = (parent: "emails" | "events" | "campaigns" | "email_webhook_outbox", fk: string): RowsOf => ({
+  by: "parent",
+  parent,
+  fk,
+});
+
+export const MOVED_TABLES: MovedTable[] = [
+  // The target's row is inert (`moving`) until the switch (move.service.ts `seal`); its seq, which
+  // the email indexes use for the workspace, is the target's to give (a trigger does).
+  { table: "accounts", rows: account, computed: { seq: "NULL", status: "'moving'" }, unchecked: ["status"] },
+  { table: "users", rows: account },
+  { table: "sessions", rows: account },
+  { table: "login_tokens", rows: account },
+  { table: "invitations", rows: account },
+  { table: "invitation_mail_counts", rows: account },
+  { table: "api_keys", rows: account },
+  { table: "connections", rows: account },
+  { table: "inboxes", rows: account },
+  { table: "tags", rows: account },
+  { table: "customers", rows: account },
+  { table: "unsubscribes", rows: account },
+  { table: "contact_groups", rows: account },
+  { table: "contact_group_members", rows: account },
+  { table: "tickets", rows: account },
+  { table: "ticket_tags", rows: account },
+  { table: "messages", rows: account },
+  { table: "message_attachments", rows: account },
+  { table: "events", rows: account },
+  { table: "webhook_deliveries", rows: childOf("events", "event_id") },
+  { table: "changelog_entries", rows: account },
+  { table: "smtp_logs", rows: account },
+  { table: "suppressions", rows: account },
+  { table: "bounces", rows: account, renumbered: "id" },
+  { table: "campaigns", rows: account },
+  { table: "campaign_recipients", rows: account },
+  { table: "surveys", rows: account },
+  { table: "survey_inboxes", rows: account },
+  { table: "survey_requests", rows: account },
+  { table: "survey_responses", rows: account },
+  { table: "automations", rows: account },
+  { table: "automation_enrollments", rows: account },
+  { table: "enrollment_steps", rows: account },
+  { table: "emails", rows: { by: "emails" }, renumbered: "seq", computed: { account_seq: ACCOUNT_SEQ } },
+  ...(["email_recipients", "email_tags", "email_events"] as const).map(
+    (table): MovedTable => ({
+      table,
+      rows: childOf("emails", "email_seq"),
+      ...(table === "email_events" ? { renumbered: "id" } : {}),
+      computed: {
+        email_seq: emailSeqOfParent,
+        ...(table === "email_events" ? {} : { account_seq: ACCOUNT_SEQ }),
+      },
+      extras: ["p.id"],
+    }),
+  ),
+  { table: "email_daily", rows: account },
+  { table: "idempotency_keys", rows: account },
+  { table: "dropped_mail", rows: account, renumbered: "id" },
+  { table: "mail_reports", rows: account, renumbered: "id" },
+  { table: "webhook_endpoints", rows: account },
+  { table: "email_webhook_outbox", rows: account, renumbered: "id" },
+  {
+    table: "email_webhook_attempts",
+    rows: childOf("email_webhook_outbox", "outbox_id"),
+    renumbered: "id",
+    computed: {
+      outbox_id:
+        "(SELECT id FROM email_webhook_outbox WHERE endpoint_id = j.value ->> '$.__x0' AND event_id = j.value ->> '$.__x1')",
+    },
+    extras: ["p.endpoint_id", "p.event_id"],
+  },
+  // Counters the triggers of the tables above wrote while they were copied.
+  { table: "contact_groups", rows: account, kind: "refresh" },
+  { table: "surveys", rows: account, kind: "refresh" },
+  { table: "support_durations", rows: account, renumbered: "id", kind: "derived" },
+  { table: "support_daily", rows: account, kind: "derived" },
+  { table: "ticket_counts", rows: account, kind: "derived" },
+  { table: "ticket_facet_counts", rows: account, kind: "derived" },
+  { table: "events_counts", rows: account, kind: "derived" },
+  { table: "campaign_recipient_counts", rows: childOf("campaigns", "campaign_id"), kind: "derived" },
+  { table: "account_usage", rows: account, kind: "derived" },
+];
+
+/**
+ * Shard tables that hold no workspace's rows: sign-in attempts are counted by email and address
+ * hash across workspaces (a rate limit, pruned within the hour); a move's own cursor.
+ */
+export const NOT_MOVED = ["sign_in_attempts", "move_cursors"];
+
+const tablesByName = new Map<string, SQLiteTable>(
+  ([...Object.values(schema), ...Object.values(changelog)] as unknown[])
+    .filter((value): value is SQLiteTable => value instanceof SQLiteTable)
+    .map((table) => [getTableConfig(table).name, table]),
+);
+
+/** The columns of a shard table, as its migrations made them. */
+export function columnsOf(table: string): string[] {
+  const found = tablesByName.get(table);
+  if (!found) throw new Error(`No table ${table} in the shard schema`);
+  return getTableConfig(found).columns.map((column) => column.name);
+}
+
+/** The columns a copy writes: generated ones the target computes itself. */
+export function writableColumnsOf(table: string): string[] {
+  const found = tablesByName.get(table);
+  if (!found) throw new Error(`No table ${table} in the shard schema`);
+  return getTableConfig(found)
+    .columns.filter((column) => !column.generated)
+    .map((column) => column.name);
+}
+
+/** The primary key columns of a shard table (for the upsert of a row copied again). */
+export function primaryKeyOf(table: string): string[] {
+  const found = tablesByName.get(table);
+  if (!found) throw new Error(`No table ${table} in the shard schema`);
+  const config = getTableConfig(found);
+  const single = config.columns.filter((column) => column.primary).map((column) => column.name);
+  return single.length > 0 ? single : (config.primaryKeys[0]?.columns.map((column) => column.name) ?? []);
+}
+
+/** Every table a move copies, once each (for checksums and deletion). */
+export const movedTableNames = (): string[] => [...new Set(MOVED_TABLES.map((t) => t.table))];
+
+/** The pass that checks a table (its first: a refresh pass copies the same rows again). */
+export const checkedPasses = (): MovedTable[] =>
+  MOVED_TABLES.filter((pass, i) => MOVED_TABLES.findIndex((p) => p.table === pass.table) === i);
