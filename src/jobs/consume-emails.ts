@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { createDb } from "../db/client";
 import { directoryDb } from "../db/directory/client";
 import { homesOf, LEGACY_SHARD } from "../db/directory/workspaces";
 import { envFor } from "../db/shards";
@@ -6,6 +7,12 @@ import { sendCampaignRun } from "../features/campaigns/send-run";
 import { announceEmailEventsSince } from "../features/email-webhooks/announce";
 import { eventIdMark } from "../features/email-webhooks/fact-events";
 import { deliverEmails } from "../features/emails/deliver";
+import {
+  isTrackingFact,
+  recordLater,
+  type TrackingFact,
+  TrackingFactSchema,
+} from "../features/tracking/tracking-later";
 import { describeError, log } from "../lib/logger";
 import { MOVING_RETRY_SECONDS } from "../lib/workspace-moving";
 
@@ -60,7 +67,13 @@ export async function consumeEmails(
   const sends: Array<Send & { accountId?: string | undefined }> = [];
   const campaigns: Array<{ message: Message<unknown>; campaignId: string; accountId?: string | undefined }> =
     [];
+  const facts: Array<{ message: Message<unknown> } & TrackingFact> = [];
   for (const message of batch.messages) {
+    const fact = isTrackingFact(message.body) ? TrackingFactSchema.safeParse(message.body) : null;
+    if (fact?.success) {
+      facts.push({ message, ...fact.data });
+      continue;
+    }
     // Most messages are emails: a zod refusal builds an error object, so it is not tried first.
     const campaign = isCampaignMessage(message.body) ? CampaignBatchSchema.safeParse(message.body) : null;
     if (campaign?.success) {
@@ -74,7 +87,7 @@ export async function consumeEmails(
       message.ack();
     }
   }
-  const accounts = [...sends, ...campaigns].flatMap((m) => (m.accountId ? [m.accountId] : []));
+  const accounts = [...sends, ...campaigns, ...facts].flatMap((m) => (m.accountId ? [m.accountId] : []));
   const homes = accounts.length > 0 ? await homesOf(directoryDb(env), accounts) : new Map();
   const shardOf = (accountId: string | undefined) =>
     (accountId && homes.get(accountId)?.shard) || LEGACY_SHARD;
@@ -91,12 +104,29 @@ export async function consumeEmails(
     byShard.set(shard, [...(byShard.get(shard) ?? []), send]);
   }
   const campaignsNow = campaigns.filter((c) => !moving(c));
+  const factsNow = facts.filter((f) => !moving(f));
   await Promise.all([
     ...campaignsNow.map((c) => consumeCampaignBatch(c.message, c, envFor(env, shardOf(c.accountId)))),
     ...[...byShard].map(([shard, group]) => sendEmails(group, envFor(env, shard))),
+    ...factsNow.map((f) => recordFact(f, envFor(env, shardOf(f.accountId)))),
   ]);
-  const touched = new Set([...byShard.keys(), ...campaignsNow.map((c) => shardOf(c.accountId))]);
+  const touched = new Set([
+    ...byShard.keys(),
+    ...campaignsNow.map((c) => shardOf(c.accountId)),
+    ...factsNow.map((f) => shardOf(f.accountId)),
+  ]);
   for (const shard of touched) announceEmailEventsSince(envFor(env, shard).DB, envFor(env, shard), mark, ctx);
+}
+
+/** An open or click that waited out its workspace's move (tracking-later.ts), recorded now. */
+async function recordFact(fact: { message: Message<unknown> } & TrackingFact, env: Env) {
+  try {
+    await recordLater(createDb(env.DB), fact);
+    fact.message.ack();
+  } catch (error) {
+    log.error("tracking.later_failed", { email_id: fact.emailId, ...describeError(error) });
+    fact.message.retry({ delaySeconds: 30 });
+  }
 }
 
 async function sendEmails(sends: Send[], env: Env) {

@@ -1,4 +1,6 @@
 import type { Context } from "hono";
+import { directoryDb } from "../../db/directory/client";
+import { homeOf } from "../../db/directory/workspaces";
 import type { AppEnv } from "../../env";
 import { AppError } from "../../lib/errors";
 import { describeError, log } from "../../lib/logger";
@@ -6,11 +8,13 @@ import type { RequestContext } from "../../lib/request-context";
 import { enterLinkWorkspace } from "../../lib/request-context-middleware";
 import { createRouter } from "../../lib/router";
 import { WORKSPACE_PARAM } from "../../lib/workspace-link";
+import { MOVING_RETRY_SECONDS } from "../../lib/workspace-moving";
 import { verifyTrackingSignature } from "../../mail/tracking/signature";
 import { announceEmailEventsSince } from "../email-webhooks/announce";
 import { eventIdMark } from "../email-webhooks/fact-events";
-import { accountOfEmail, recordClick, recordOpen } from "./tracking.repo";
+import { accountOfEmail } from "./tracking.repo";
 import { clickRedirectRoute, openPixelRoute } from "./tracking.routes";
+import { recordLater, type TrackingFact } from "./tracking-later";
 
 const executionOf = (c: { executionCtx: unknown }) => c.executionCtx as ExecutionContext;
 
@@ -30,13 +34,25 @@ async function enterEmailWorkspace(c: Context<AppEnv>, emailId: string): Promise
   return (await accountOfEmail(ctx.db, emailId)) === ctx.accountId ? ctx : null;
 }
 
-/** Counts an open of a tracked email, in its workspace's shard, and announces its webhook event. */
+/**
+ * Records an open or a click in the workspace's shard and announces its webhook event; while the
+ * workspace is being moved, the fact waits in the send queue instead (tracking-later.ts).
+ */
+async function count(c: Context<AppEnv>, ctx: RequestContext, fact: Omit<TrackingFact, "accountId" | "at">) {
+  const later: TrackingFact = { ...fact, accountId: ctx.accountId, at: ctx.now };
+  if ((await homeOf(directoryDb(c.env), ctx.accountId))?.frozen) {
+    await c.env.EMAIL_QUEUE.send(later, { delaySeconds: MOVING_RETRY_SECONDS });
+    return;
+  }
+  const mark = eventIdMark();
+  if (await recordLater(ctx.db, later, mark))
+    announceEmailEventsSince(ctx.env.DB, ctx.env, mark, executionOf(c));
+}
+
+/** Counts an open of a tracked email (see `count`). */
 async function countOpen(c: Context<AppEnv>, emailId: string) {
   const ctx = await enterEmailWorkspace(c, emailId);
-  if (!ctx) return;
-  const mark = eventIdMark();
-  if (await recordOpen(ctx.db, emailId, ctx.now, mark))
-    announceEmailEventsSince(ctx.env.DB, ctx.env, mark, executionOf(c));
+  if (ctx) await count(c, ctx, { tracking: "open", emailId });
 }
 
 export const trackingRouter = createRouter()
@@ -65,8 +81,6 @@ export const trackingRouter = createRouter()
         "This tracking link was altered; it redirects nowhere.",
       );
     const ctx = await enterEmailWorkspace(c, id);
-    const mark = eventIdMark();
-    if (ctx && (await recordClick(ctx.db, id, u, ctx.now, mark)))
-      announceEmailEventsSince(ctx.env.DB, ctx.env, mark, executionOf(c));
+    if (ctx) await count(c, ctx, { tracking: "click", emailId: id, url: u });
     return c.redirect(u, 302);
   });
