@@ -4,13 +4,15 @@ import { describe, expect, it } from "vitest";
 import { beginMove, type StepReport, stepMove } from "../../src/features/workspace-moves/move.service";
 import { call, callJson, directory, eventually, seedInbox, sendingWorkspace } from "./helpers";
 import { deliver, FIXTURES, fill } from "./inbound-helpers";
+import { MAILER_DAEMON, report, returnPathOf, suppressionsOf } from "./reports-helpers";
 import { wholeOn } from "./workspace-move-helpers";
 
 /**
  * A workspace moved while it works (issue 42): emails are sent, mail arrives and opens are counted
  * before, during and after the move, the send queue working in the background all along. Writes in
  * the freeze are refused (503, a temporary SMTP failure) and made again after it, as clients and
- * sending servers do; opens in the freeze wait in the queue. Nothing is lost or doubled.
+ * sending servers do (a bounce report too); opens in the freeze wait in the queue. Nothing is lost
+ * or doubled.
  */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -37,10 +39,23 @@ describe("moving a busy workspace", () => {
         track_opens: true,
       },
     });
-    await eventually(async () => {
-      const { body } = await callJson<Email>("GET", `/v1/emails/${tracked.body.id}`, { token: ws.token });
-      return body.status === "sent";
+    const trackedEmail = await eventually(async () => {
+      const { body } = await callJson<Email & { message_id: string }>(
+        "GET",
+        `/v1/emails/${tracked.body.id}`,
+        {
+          token: ws.token,
+        },
+      );
+      return body.status === "sent" ? body : null;
     });
+    const bounceTo = await returnPathOf(tracked.body.id, "reader@example.com");
+    const bounce = report(
+      FIXTURES.dsnHard,
+      { bounce: bounceTo, messageId: trackedEmail.message_id, domain: ws.domain },
+      "reader@example.com",
+    );
+    let bouncedInFreeze = false;
     const raw = await (
       await call("GET", `/v1/emails/${tracked.body.id}/content`, { token: ws.token })
     ).text();
@@ -81,10 +96,15 @@ describe("moving a busy workspace", () => {
     for (let step = 0; step < 10_000; step++) {
       // Traffic at every change of step and every tenth step between (a copy takes many pages).
       if (step % 10 === 0 || reports.at(-1)?.step !== reports.at(-2)?.step) await work();
-      const report = await stepMove(directory(), env, ws.accountId, settle);
-      reports.push(report);
-      if (report.step === "done" || report.step === "aborted") break;
-      if (report.wait_ms > 0) await sleep(Math.min(report.wait_ms, 1_000));
+      const next = await stepMove(directory(), env, ws.accountId, settle);
+      reports.push(next);
+      if (next.step === "done" || next.step === "aborted") break;
+      if (next.step === "copying" && !bouncedInFreeze) {
+        // A bounce report in the freeze: a temporary failure, the reporting server tries again.
+        expect((await deliver(bounce, { from: MAILER_DAEMON, to: bounceTo })).outcome).toBe("failed");
+        bouncedInFreeze = true;
+      }
+      if (next.wait_ms > 0) await sleep(Math.min(next.wait_ms, 1_000));
     }
     expect(reports.at(-1)?.step).toBe("done");
     expect(n).toBeLessThan(100);
@@ -94,12 +114,24 @@ describe("moving a busy workspace", () => {
     for (let i = 0; i < 3; i++) await work();
     for (const subject of refused.emails) expect((await sendEmail(subject)).status).toBe(200);
     for (const subject of refused.mail) expect(await mail(subject)).toEqual({ outcome: "accepted" });
+    expect(bouncedInFreeze).toBe(true);
+    expect(await deliver(bounce, { from: MAILER_DAEMON, to: bounceTo })).toEqual({ outcome: "accepted" });
+    expect(await suppressionsOf(ws.token)).toEqual([
+      expect.objectContaining({
+        email: "reader@example.com",
+        reason: "hard_bounce",
+        source_email_id: tracked.body.id,
+      }),
+    ]);
 
     const subjects = Array.from({ length: n }, (_, i) => `Round ${i + 1}`);
     // Every email exactly once, and every one sent (queue messages of the freeze come back after it).
     const emails = await eventually(async () => {
       const { body } = await callJson<{ data: Email[] }>("GET", "/v1/emails?limit=100", { token: ws.token });
-      return body.data.every((e) => e.status === "sent") ? body.data : null;
+      // The tracked email bounced (above); every other one is sent.
+      return body.data.every((e) => e.status === (e.id === tracked.body.id ? "bounced" : "sent"))
+        ? body.data
+        : null;
     }, 90_000);
     expect(emails.map((e) => e.subject).sort()).toEqual([...subjects, "Tracked"].sort());
     // Every mail one ticket, once.

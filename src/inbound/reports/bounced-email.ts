@@ -1,7 +1,8 @@
 import { createDb } from "../../db/client";
 import { directoryDb } from "../../db/directory/client";
-import { shardOf } from "../../db/directory/workspaces";
+import { homeOf } from "../../db/directory/workspaces";
 import { envFor, findInShards } from "../../db/shards";
+import { workspaceMoving } from "../../lib/workspace-moving";
 import { emailById, type ReportedEmail } from "./reports.repo";
 
 /**
@@ -12,6 +13,7 @@ import { emailById, type ReportedEmail } from "./reports.repo";
  * the one the directory names (cached in the isolate): while an operator moves a workspace its
  * rows are in two shards for a while, and only the directory's is its own. An email found in no
  * shard answers null and `env` as given: the report is recorded as one about an unknown email.
+ * While its workspace is being moved the report is refused for now (thrown: a temporary failure).
  */
 export async function bouncedEmail(
   env: Env,
@@ -19,7 +21,10 @@ export async function bouncedEmail(
 ): Promise<{ env: Env; email: ReportedEmail | null }> {
   const located = await findInShards(env, (scoped) => emailById(createDb(scoped.DB), emailId));
   if (!located) return { env, email: null };
-  const shard = (await shardOf(directoryDb(env), located.found.accountId)) ?? located.shard;
+  const home = await homeOf(directoryDb(env), located.found.accountId);
+  // Being moved: a temporary failure, as mail to its inboxes gets; the reporting server retries.
+  if (home?.frozen) throw workspaceMoving();
+  const shard = home?.shard ?? located.shard;
   const scoped = envFor(env, shard);
   if (shard === located.shard) return { env: scoped, email: located.found };
   return { env: scoped, email: await emailById(createDb(scoped.DB), emailId) };
