@@ -202,6 +202,44 @@ describe("npm start on a fresh copy", () => {
     expect((await fetch(ticket.public_url)).status).toBe(200);
   }, 60_000);
 
+  it("moves a workspace to the other shard with npm run workspace:move, answering the same after", async () => {
+    const lines = npmRun(["bootstrap", "--", "--json", "--name", "Moving"]).trim().split("\n");
+    const moving = JSON.parse(lines.at(-1) ?? "") as { account_id: string; token: string; shard: string };
+    const customer = await api("/v1/customers", moving.token, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "kept@example.com", name: "Kept" }),
+    });
+    expect(customer.status).toBe(201);
+    const before = await (await api("/v1/customers", moving.token)).json();
+    const to = moving.shard === "DB" ? "DB_2" : "DB";
+    // The real command against the running server: freeze, copy, check, switch, clean (about a minute).
+    const printed = npmRun(["workspace:move", "--", moving.account_id, to]);
+    expect(printed).toContain("done");
+    expect(await (await api("/v1/customers", moving.token)).json()).toEqual(before);
+    const named = execFileSync(
+      "npx",
+      [
+        "wrangler",
+        "d1",
+        "execute",
+        "DIRECTORY",
+        "--local",
+        "--json",
+        "--command",
+        `SELECT shard FROM workspaces WHERE account_id = '${moving.account_id}'`,
+      ],
+      { cwd: workdir, env: { ...process.env, CI: "true" } },
+    ).toString();
+    expect(JSON.parse(named.slice(named.indexOf("[")))[0].results).toEqual([{ shard: to }]);
+    const after = await api("/v1/customers", moving.token, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "after@example.com" }),
+    });
+    expect(after.status).toBe(201);
+  }, 240_000);
+
   it("revokes a key with npm run keys:revoke, refused at the next request", async () => {
     const created = (await (
       await api("/v1/keys", token, {

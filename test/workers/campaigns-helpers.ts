@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { callJson, type seedWorkspace, sendingWorkspace, shardD1Of } from "./helpers";
 
