@@ -66,5 +66,8 @@ function sizesIn(file: string, tables: readonly string[]): TableSizes {
  * and each figure is a growth) and of `logTables` of LOGS, together.
  */
 export function localTableSizes(tables: readonly string[], logTables: readonly string[]): TableSizes {
-  return new Map([...sizesInAll(filesHolding("tickets"), tables), ...sizesInAll(filesHolding("log_accounts"), logTables)]);
+  return new Map([
+    ...sizesInAll(filesHolding("tickets"), tables),
+    ...sizesInAll(filesHolding("log_accounts"), logTables),
+  ]);
 }

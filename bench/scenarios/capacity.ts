@@ -9,9 +9,9 @@
  * write is shown from its whole content.
  */
 import { randomBytes } from "node:crypto";
+import { shardNames } from "../../scripts/lib/databases";
 import { WebhookReceiver } from "../../test/support/webhook-receiver";
 import { call, describe, waitForEmptyQueue } from "../lib/api";
-import { shardNames } from "../../scripts/lib/databases";
 import { enrolCustomers } from "../lib/capacity-enrolments";
 import { localTableSizes, type TableSizes } from "../lib/dbstat";
 import { inParallel } from "../lib/inbound-mail";
@@ -93,8 +93,13 @@ const KEPT_DAYS = [30, 90, 400];
 function serviceLines(emailBytes: number, figures: Figure[]): string[] {
   const shards = shardNames().length;
   const held = (shards * DATABASE_BYTES) / emailBytes;
-  figures.push({ label: `emails the whole service holds with ${shards} shards`, value: round(held), unit: "" });
-  const needed = (rate: number, days: number) => Math.ceil((rate * DAY_SECONDS * days * emailBytes) / DATABASE_BYTES);
+  figures.push({
+    label: `emails the whole service holds with ${shards} shards`,
+    value: round(held),
+    unit: "",
+  });
+  const needed = (rate: number, days: number) =>
+    Math.ceil((rate * DAY_SECONDS * days * emailBytes) / DATABASE_BYTES);
   return [
     `| Whole service, ${shards} shards (SHARDS) | Emails held | Days at 10/s | Days at 100/s | Days at 1,000/s |`,
     "|---|---:|---:|---:|---:|",
@@ -102,7 +107,9 @@ function serviceLines(emailBytes: number, figures: Figure[]): string[] {
     "",
     `| Shards needed to keep | ${RATES.map((r) => `${r.toLocaleString("en-US")} emails/s`).join(" | ")} |`,
     `|---|${RATES.map(() => "---:").join("|")}|`,
-    ...KEPT_DAYS.map((days) => `| ${days} days | ${RATES.map((r) => needed(r, days).toLocaleString("en-US")).join(" | ")} |`),
+    ...KEPT_DAYS.map(
+      (days) => `| ${days} days | ${RATES.map((r) => needed(r, days).toLocaleString("en-US")).join(" | ")} |`,
+    ),
   ];
 }
 

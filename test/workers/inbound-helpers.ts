@@ -1,4 +1,4 @@
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import PostalMime from "postal-mime";
 import apple from "../fixtures/inbound/apple-mail-reply.eml?raw";
 import arf from "../fixtures/inbound/arf-complaint.eml?raw";

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { mailboxEntriesOf } from "./dev-mailbox-helpers";
 import { call, callJson, eventually, shardD1Of } from "./helpers";
 import { fill } from "./inbound-helpers";

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { shardD1Of } from "./helpers";
 
 /** What an operator does to suspend or reinstate a workspace: there is no API for it. */

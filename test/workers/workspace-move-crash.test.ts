@@ -34,7 +34,7 @@ interface CrashPoint {
   stop: (reports: StepReport[]) => boolean;
   switched: boolean;
   /** What the step the command died in had written of its own writes. */
-  after?: (accountId: string) => Promise<unknown>;
+  afterCrash?: (accountId: string) => Promise<unknown>;
 }
 
 const CRASH_POINTS: CrashPoint[] = [
@@ -60,13 +60,13 @@ const CRASH_POINTS: CrashPoint[] = [
     name: "inside the switch, before the directory changed",
     stop: (reports: StepReport[]) => reports.at(-1)?.step === "sealing",
     switched: false,
-    after: (accountId: string) => setStatus("DB_2", accountId, "moving"),
+    afterCrash: (accountId: string) => setStatus("DB_2", accountId, "moving"),
   },
   {
     name: "inside the switch, before the target's workspace was active",
     stop: (reports: StepReport[]) => reports.at(-1)?.step === "switched",
     switched: true,
-    after: (accountId: string) => setStatus("DB", accountId, "moving"),
+    afterCrash: (accountId: string) => setStatus("DB", accountId, "moving"),
   },
 ];
 
@@ -94,13 +94,13 @@ async function crashedMove(accountId: string, stop: (reports: StepReport[]) => b
   }
 }
 
-describe.each(CRASH_POINTS)("a move whose command stops $name", ({ stop, switched, after }) => {
+describe.each(CRASH_POINTS)("a move whose command stops $name", ({ stop, switched, afterCrash }) => {
   it("then whose freeze runs out: the workspace is whole on one shard", async () => {
     const ws = await smallBusyWorkspace();
     const before = await talliesOn("DB_2", ws.accountId);
     const view = await apiView(ws.token);
     await crashedMove(ws.accountId, stop);
-    await after?.(ws.accountId);
+    await afterCrash?.(ws.accountId);
     const ended = await finishMove(ws.accountId, Date.now() + FREEZE_LEASE_MS + 1_000);
     expect(ended.step).toBe(switched ? "done" : "aborted");
     const home = switched ? "DB" : "DB_2";
@@ -121,7 +121,7 @@ describe.each(CRASH_POINTS)("a move whose command stops $name", ({ stop, switche
     const before = await talliesOn("DB_2", ws.accountId);
     const view = await apiView(ws.token);
     await crashedMove(ws.accountId, stop);
-    await after?.(ws.accountId);
+    await afterCrash?.(ws.accountId);
     const resumed = await beginMove(directory(), env, ws.accountId, "DB", NO_SETTLE);
     expect(resumed.detail).toContain("resumed");
     expect((await finishMove(ws.accountId)).step).toBe("done");
