@@ -6,24 +6,10 @@
  * it resumes the move, or finds it rolled back (the freeze ran out: the workspace stayed whole
  * where it was) and starts it again.
  */
-import { parseArgs } from "node:util";
-import { readDevVar } from "./lib/dev-vars";
+import { opsCommand } from "./lib/ops";
 
-const { values, positionals } = parseArgs({
-  options: { remote: { type: "boolean", default: false }, url: { type: "string" } },
-  allowPositionals: true,
-});
-const [accountId, shard] = positionals;
-if (!accountId || !shard) {
-  console.error("usage: npm run workspace:move -- <account id> <shard> [--remote --url <deployed base URL>]");
-  process.exit(2);
-}
-const baseUrl = values.url ?? (values.remote ? undefined : `http://127.0.0.1:${process.env.PORT ?? 8787}`);
-const opsToken = process.env.OPS_TOKEN ?? (values.remote ? undefined : readDevVar("OPS_TOKEN"));
-if (!baseUrl || !opsToken) {
-  console.error("--remote needs --url and the OPS_TOKEN environment variable.");
-  process.exit(2);
-}
+const { positionals, baseUrl, opsToken } = opsCommand("npm run workspace:move -- <account id> <shard>", 2);
+const [accountId, shard] = positionals as [string, string];
 
 interface MoveState {
   step: string;

@@ -1,5 +1,5 @@
-import { constantTimeEqual } from "../../lib/crypto";
-import { AppError, notFound } from "../../lib/errors";
+import { requireOperator } from "../../auth/operator-token";
+import { notFound } from "../../lib/errors";
 import { enterWorkspaceOf } from "../../lib/request-context-middleware";
 import { createRouter } from "../../lib/router";
 import { findKey } from "../keys/keys.repo";
@@ -11,17 +11,7 @@ export const systemRouter = createRouter()
   .openapi(healthRoute, (c) => c.json({ status: "ok" as const }, 200))
   .openapi(docsRoute, (c) => c.html(DOCS_PAGE, 200))
   .openapi(opsRevokeKeyRoute, async (c) => {
-    const expected = c.env.OPS_TOKEN;
-    if (!expected) throw notFound("This route");
-    const given = /^Bearer\s+(\S+)$/i.exec(c.req.header("Authorization") ?? "")?.[1] ?? "";
-    if (!constantTimeEqual(given, expected)) {
-      throw new AppError(
-        401,
-        "invalid_ops_token",
-        "Invalid operator token",
-        "Send `Authorization: Bearer <OPS_TOKEN>`.",
-      );
-    }
+    requireOperator(c);
     const { id } = c.req.valid("param");
     // The operator names a key, not its workspace: every shard is asked which holds it.
     const ctx = await enterWorkspaceOf(c, undefined, async (db) => (await findKey(db, id))?.accountId);
