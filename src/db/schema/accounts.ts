@@ -28,6 +28,11 @@ export const accounts = sqliteTable(
     ticketSequence: integer("ticket_sequence").notNull().default(0),
     requestLogRetention: text("request_log_retention").notNull().default("7d"),
     requestLogRetentionSeconds: integer("request_log_retention_seconds").notNull().default(604_800),
+    /**
+     * Days of email history the workspace keeps, at most its plan's (lib/email-retention.ts); null
+     * keeps the plan's maximum, whichever plan the workspace is on.
+     */
+    emailRetentionDays: integer("email_retention_days"),
     defaultTrackOpens: integer("default_track_opens", { mode: "boolean" }).notNull().default(false),
     defaultTrackClicks: integer("default_track_clicks", { mode: "boolean" }).notNull().default(false),
     /** JSON object of per-quota limits that replace the plan's (enterprise contracts, tests). */

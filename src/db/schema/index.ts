@@ -3,6 +3,7 @@ export * from "./automations";
 export * from "./campaigns";
 export * from "./connections";
 export * from "./contacts";
+export * from "./email-archives";
 export * from "./email-webhooks";
 export * from "./emails";
 export * from "./events";
