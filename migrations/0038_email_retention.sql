@@ -10,7 +10,7 @@ CREATE TABLE `email_archive_parts` (
 	`created_at` integer NOT NULL,
 	PRIMARY KEY(`account_id`, `day`, `part`),
 	FOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE cascade
-) WITHOUT ROWID;
+);
 --> statement-breakpoint
 CREATE INDEX `email_archive_parts_writing` ON `email_archive_parts` (`created_at`) WHERE state = 'writing';--> statement-breakpoint
 CREATE INDEX `email_archive_parts_day` ON `email_archive_parts` (`day`);--> statement-breakpoint
@@ -24,6 +24,6 @@ CREATE TABLE `email_archives` (
 	`updated_at` integer NOT NULL,
 	PRIMARY KEY(`account_id`, `day`),
 	FOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE cascade
-) WITHOUT ROWID;
+);
 --> statement-breakpoint
 ALTER TABLE `accounts` ADD `email_retention_days` integer;

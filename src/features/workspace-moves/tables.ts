@@ -96,6 +96,8 @@ export const MOVED_TABLES: MovedTable[] = [
     }),
   ),
   { table: "email_daily", rows: account },
+  { table: "email_archives", rows: account },
+  { table: "email_archive_parts", rows: account },
   { table: "idempotency_keys", rows: account },
   { table: "dropped_mail", rows: account, renumbered: "id" },
   { table: "mail_reports", rows: account, renumbered: "id" },
