@@ -50,3 +50,10 @@ export function dayOfLabel(label: string): number | null {
   if (Number.isNaN(time) || dayLabel(time / DAY_MS) !== label) return null;
   return time / DAY_MS;
 }
+
+/**
+ * Where a part of a day's archive is kept in R2. The part's token (chosen when the part was
+ * claimed) is in the key, so a run that lost its claim can never overwrite another run's part.
+ */
+export const archivePartKey = (accountId: string, day: number, part: number, token: string): string =>
+  `email-archives/${accountId}/${dayLabel(day)}/${String(part).padStart(6, "0")}-${token}.ndjson.gz`;
