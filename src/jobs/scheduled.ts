@@ -3,6 +3,8 @@ import { directoryDb } from "../db/directory/client";
 import { movesInProgress } from "../db/directory/workspace-moves";
 import { createLogsDb } from "../db/logs/client";
 import { everyShard } from "../db/shards";
+import { archiveDueEmails } from "../features/email-archives/archive-emails";
+import { expireArchives, sweepDeadClaims } from "../features/email-archives/archive-upkeep";
 import { retentionsIn } from "../features/request-logs/log-writes.repo";
 import { AppError } from "../lib/errors";
 import { describeError, log } from "../lib/logger";
@@ -34,6 +36,12 @@ async function everyMinuteIn(shard: string, env: Env, time: number, ctx: Executi
   if (smtpDeleted > 0) logged("smtp_logs.pruned", { deleted: smtpDeleted });
   const inboundDeleted = await pruneInboundRecords(db, env.FILES, time);
   if (inboundDeleted > 0) logged("inbound_records.pruned", { deleted: inboundDeleted });
+  const archived = await archiveDueEmails(db, env.FILES, time);
+  if (archived.parts > 0) logged("emails.archived", { ...archived });
+  const deadClaims = await sweepDeadClaims(db, env.FILES, time);
+  if (deadClaims > 0) logged("email_archives.dead_claims_swept", { count: deadClaims });
+  const expired = await expireArchives(db, env.FILES, time);
+  if (expired > 0) logged("email_archives.expired", { parts: expired });
   const signIns = await pruneSignIns(db, time);
   if (signIns > 0) logged("sign_ins.pruned", { deleted: signIns });
   // Pruning first: an event the sweep is about to dispatch stays for the next run to judge.

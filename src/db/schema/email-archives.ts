@@ -55,4 +55,3 @@ export const emailArchives = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.accountId, t.day] })],
 );
-
