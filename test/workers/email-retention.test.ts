@@ -1,5 +1,6 @@
 import { createExecutionContext, createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { archiveDueEmails } from "../../src/features/email-archives/archive-emails";
@@ -9,6 +10,7 @@ import worker from "../../src/index";
 import { CRON } from "../../src/jobs/schedules";
 import { archivePartKey, DAY_MS } from "../../src/lib/email-retention";
 import { call, callJson, eventually, shardD1Of, ticketWorkspace } from "./helpers";
+import { expectIndexed, planOf } from "./query-plan";
 
 type Email = { id: string; status: string };
 const d1 = () => shardD1Of();
@@ -315,5 +317,31 @@ describe("email retention and the day-by-day archive", () => {
     expect(
       await count("SELECT storage_bytes AS n FROM account_usage WHERE account_id = ?", ws.accountId),
     ).toBe(Math.max(storage - (part?.bytes ?? 0), 0));
+  });
+});
+
+describe("the retention run's queries", () => {
+  it("are served by indexes", async () => {
+    const { claimStatements, dueWorkspacesQuery } = await import(
+      "../../src/features/email-archives/archive-parts.repo"
+    );
+    const due = await planOf(dueWorkspacesQuery(Date.now()));
+    expectIndexed(
+      due.filter((line) => !line.startsWith("SCAN a")),
+      "emails",
+    );
+    const ws = { accountId: "acc_x", accountSeq: 1, keptFrom: Date.now() };
+    const [claim, read] = claimStatements(createDb(d1()), ws, 1000, Date.now(), "t");
+    for (const query of [claim, read]) {
+      const plan = await planOf(query as Parameters<typeof planOf>[0]);
+      for (const table of ["emails", "email_archive_parts"])
+        for (const line of plan.filter((l) => l.includes(` ${table} `)))
+          expect(line, plan.join("\n")).toMatch(/USING (COVERING )?INDEX|PRIMARY KEY/);
+    }
+    for (const query of [
+      sql`SELECT account_id FROM email_archive_parts WHERE state = 'writing' AND created_at < ${Date.now()} LIMIT 500`,
+      sql`SELECT account_id FROM email_archive_parts WHERE day < ${20000} AND state = 'archived' LIMIT 500`,
+    ])
+      expectIndexed(await planOf(query), "email_archive_parts");
   });
 });

@@ -25,14 +25,17 @@ export interface DueWorkspace {
  * The shard's workspaces holding a finished email from before their retention's start: one seek
  * per workspace and finished status into `emails_account_status_created`.
  */
-export async function dueWorkspaces(db: Db, now: number): Promise<DueWorkspace[]> {
+export function dueWorkspacesQuery(now: number): SQL {
   const keptFrom = sql`(CAST(${now} AS INTEGER) / ${DAY} - ${EMAIL_RETENTION_DAYS_SQL}) * ${DAY}`;
-  return db.all<DueWorkspace>(sql`
+  return sql`
     SELECT a.id AS accountId, a.seq AS accountSeq, ${keptFrom} AS keptFrom FROM accounts a
     WHERE a.seq IS NOT NULL AND EXISTS (
       SELECT 1 FROM emails e WHERE e.account_seq = a.seq AND e.status IN (${finished})
-        AND e.created_at < ${keptFrom})`);
+        AND e.created_at < ${keptFrom})`;
 }
+
+export const dueWorkspaces = (db: Db, now: number): Promise<DueWorkspace[]> =>
+  db.all<DueWorkspace>(dueWorkspacesQuery(now));
 
 /** The oldest due email's day: the one a part archives. The same inside one transaction. */
 const dueDay = (ws: DueWorkspace): SQL => sql`(
@@ -59,8 +62,16 @@ export async function claimPart(
   now: number,
 ): Promise<ClaimedPart | null> {
   const token = crypto.randomUUID().replaceAll("-", "").slice(0, 16);
+  const [claimed, read] = await runBatch(db, claimStatements(db, ws, size, now, token));
+  const part = claimed?.results[0] as { day: number; part: number } | undefined;
+  const rows = (read?.results ?? []) as Array<Record<string, unknown>>;
+  return part ? { day: part.day, part: part.part, token, rows: rows.map(archivedEmailOf) } : null;
+}
+
+/** The claim and the read of `claimPart`: the oldest due day's next part, and its emails. */
+export function claimStatements(db: Db, ws: DueWorkspace, size: number, now: number, token: string) {
   const day = dueDay(ws);
-  const [claimed, read] = await runBatch(db, [
+  return [
     sql`
       INSERT INTO email_archive_parts (account_id, day, part, state, token, created_at)
       SELECT ${ws.accountId}, d.day, coalesce((SELECT max(part) FROM email_archive_parts p
@@ -80,10 +91,7 @@ export async function claimPart(
       )
       .orderBy(asc(emails.createdAt), asc(emails.seq))
       .limit(size),
-  ]);
-  const part = claimed?.results[0] as { day: number; part: number } | undefined;
-  const rows = (read?.results ?? []) as Array<Record<string, unknown>>;
-  return part ? { day: part.day, part: part.part, token, rows: rows.map(archivedEmailOf) } : null;
+  ];
 }
 
 export interface WrittenPart {
