@@ -13,6 +13,7 @@ import { customersRouter } from "./features/customers/customers.handlers";
 import { devMailboxRouter } from "./features/dev-mailbox/dev-mailbox.handlers";
 import { devRoundTripsRouter } from "./features/dev-round-trips/dev-round-trips.handlers";
 import { droppedMailRouter } from "./features/dropped-mail/dropped-mail.handlers";
+import { emailArchivesRouter } from "./features/email-archives/archives.handlers";
 import { emailWebhooksRouter } from "./features/email-webhooks/email-webhooks.handlers";
 import { emailsRouter } from "./features/emails/emails.handlers";
 import { rawEmailsRouter } from "./features/emails/emails.raw.handlers";
@@ -91,6 +92,8 @@ export function createApp() {
   app.route("/", suppressionsRouter);
   // Before emails: /v1/emails/raw/credentials must not be read as an email id and its content.
   app.route("/", rawEmailsRouter);
+  // Before emails: /v1/emails/archives must not be read as an email id.
+  app.route("/", emailArchivesRouter);
   app.route("/", emailsRouter);
   app.route("/", mailReportsRouter);
   app.route("/", emailWebhooksRouter);

@@ -52,6 +52,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "POST /v1/emails/{id}/cancel": "cancelEmail",
   "POST /v1/emails/raw": "createRawEmail",
   "GET /v1/emails/raw/credentials": "checkRelayCredentials",
+  "GET /v1/emails/archives": "listEmailArchives",
+  "GET /v1/emails/archives/{date}": "downloadEmailArchive",
 
   "GET /v1/webhooks": "listEmailWebhooks",
   "POST /v1/webhooks": "createEmailWebhook",

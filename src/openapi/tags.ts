@@ -14,7 +14,7 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
   {
     name: "Emails",
     description:
-      "Transactional email: send, schedule, batch, raw messages, suppressions, bounce and complaint reports.",
+      "Transactional email: send, schedule, batch, raw messages, suppressions, bounce and complaint reports, archives of past days.",
   },
   {
     name: "Webhooks",
