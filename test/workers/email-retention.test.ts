@@ -1,5 +1,6 @@
 import { createExecutionContext, createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { gunzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
@@ -8,7 +9,7 @@ import { DEAD_CLAIM_MS } from "../../src/features/email-archives/archive-upkeep"
 import { messageKey } from "../../src/features/emails/message-key";
 import worker from "../../src/index";
 import { CRON } from "../../src/jobs/schedules";
-import { archivePartKey, DAY_MS } from "../../src/lib/email-retention";
+import { archivePartKey, DAY_MS, dayLabel } from "../../src/lib/email-retention";
 import { call, callJson, eventually, shardD1Of, ticketWorkspace } from "./helpers";
 import { expectIndexed, planOf } from "./query-plan";
 
@@ -47,29 +48,16 @@ const count = async (query: string, ...values: unknown[]) =>
       .first<{ n: number }>()
   )?.n ?? 0;
 
-/** Every line of a workspace's archive of `day`, from its archived parts' objects, in order. */
-async function archivedLines(accountId: string, day: number) {
-  const { results } = await d1()
-    .prepare(
-      "SELECT part, token FROM email_archive_parts WHERE account_id = ? AND day = ? AND state = 'archived' ORDER BY part",
-    )
-    .bind(accountId, day)
-    .all<{ part: number; token: string }>();
-  const chunks: Uint8Array[] = [];
-  for (const p of results) {
-    const object = await env.FILES.get(archivePartKey(accountId, day, p.part, p.token));
-    expect(object).not.toBeNull();
-    chunks.push(new Uint8Array(await (object as R2ObjectBody).arrayBuffer()));
-  }
-  // The day's file is its parts' gzip members back to back: read them one member at a time.
-  const lines: Array<Record<string, unknown>> = [];
-  for (const chunk of chunks) {
-    const text = await new Response(
-      new Blob([chunk]).stream().pipeThrough(new DecompressionStream("gzip")),
-    ).text();
-    for (const line of text.split("\n").filter(Boolean)) lines.push(JSON.parse(line));
-  }
-  return lines;
+/** Every line of a workspace's archive of `day`, downloaded whole (its parts' gzip members in one file). */
+async function archivedLines(token: string, day: number) {
+  const res = await call("GET", `/v1/emails/archives/${dayLabel(day)}`, { token });
+  if (res.status === 404) return [];
+  expect(res.status).toBe(200);
+  const text = gunzipSync(new Uint8Array(await res.arrayBuffer())).toString("utf8");
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 async function sendAll(ws: { token: string }, domain: string, n: number) {
@@ -219,7 +207,7 @@ describe("email retention and the day-by-day archive", () => {
       expect(res.status).toBe(404);
     }
 
-    const lines = await archivedLines(ws.accountId, today);
+    const lines = await archivedLines(ws.token, today);
     expect(lines.map((l) => l.id).sort()).toEqual([...gone].sort());
     const first = lines.find((l) => l.id === sent[2]) as Record<string, unknown>;
     expect(first).toMatchObject({
@@ -236,6 +224,18 @@ describe("email retention and the day-by-day archive", () => {
       .bind(ws.accountId, today)
       .first<{ parts: number; emails: number; bytes: number }>();
     expect(day).toMatchObject({ parts: 1, emails: 8 });
+    const listed = await callJson<{ data: Array<Record<string, unknown>> }>("GET", "/v1/emails/archives", {
+      token: ws.token,
+    });
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({
+        object: "email_archive",
+        date: dayLabel(today),
+        emails: 8,
+        size: day?.bytes,
+        parts: 1,
+      }),
+    ]);
 
     // Storage: the emails' bytes out, the archive's in.
     expect(
@@ -256,13 +256,13 @@ describe("email retention and the day-by-day archive", () => {
     expect(
       await count("SELECT count(*) AS n FROM email_archive_parts WHERE account_id = ?", ws.accountId),
     ).toBe(1);
-    expect((await archivedLines(ws.accountId, today)).map((l) => l.id).sort()).toEqual([...gone].sort());
+    expect((await archivedLines(ws.token, today)).map((l) => l.id).sort()).toEqual([...gone].sort());
     expect(await count("SELECT count(*) AS n FROM emails WHERE account_id = ?", ws.accountId)).toBe(3);
 
     // A held email that finishes later is archived in a second part of its day, once.
     await d1().prepare("UPDATE emails SET status = 'sent' WHERE id = ?").bind(queued).run();
     await runCron(cronAt + DAY_MS);
-    const again = await archivedLines(ws.accountId, today);
+    const again = await archivedLines(ws.token, today);
     expect(again.map((l) => l.id).sort()).toEqual([...gone, queued].sort());
     expect(
       await d1()
@@ -286,7 +286,7 @@ describe("email retention and the day-by-day archive", () => {
     await runCron((today + 2) * DAY_MS + 60_000);
     expect(await count("SELECT count(*) AS n FROM emails WHERE id = ?", shortEmail)).toBe(0);
     expect(await count("SELECT count(*) AS n FROM emails WHERE id = ?", longEmail)).toBe(1);
-    expect((await archivedLines(short.ws.accountId, today)).map((l) => l.id)).toEqual([shortEmail]);
+    expect((await archivedLines(short.ws.token, today)).map((l) => l.id)).toEqual([shortEmail]);
   });
 
   it("expires archives after two years, giving their bytes back", async () => {
