@@ -9,7 +9,7 @@ import { retentionsIn } from "../features/request-logs/log-writes.repo";
 import { AppError } from "../lib/errors";
 import { describeError, log } from "../lib/logger";
 import { emailLauncherOf, sweepEmailWebhooks } from "../webhooks/email-delivery";
-import { pruneEmailWebhooks } from "./prune-email-webhooks";
+import { pruneEmailWebhooks, pruneEmailWebhooksPastRetention } from "./prune-email-webhooks";
 import { pruneEvents } from "./prune-events";
 import { pruneInboundRecords } from "./prune-inbound-records";
 import { pruneRequestLogs } from "./prune-request-logs";
@@ -51,7 +51,7 @@ async function everyMinuteIn(shard: string, env: Env, time: number, ctx: Executi
   if (published > 0) logged("changelog.published", { count: published });
   const events = await sweepEvents(db, env, time, ctx);
   if (events.swept > 0 || events.lost > 0) logged("events.swept", { swept: events.swept, lost: events.lost });
-  const prunedEmailEvents = await pruneEmailWebhooks(db, time);
+  const prunedEmailEvents = (await pruneEmailWebhooks(db, time)) + (await pruneEmailWebhooksPastRetention(db, time));
   if (prunedEmailEvents > 0) logged("email_webhooks.pruned", { deleted: prunedEmailEvents });
   const fallback = (attempt: Promise<void>) => ctx.waitUntil(attempt);
   const emailEvents = await sweepEmailWebhooks(db, env, time, emailLauncherOf(ctx), fallback);

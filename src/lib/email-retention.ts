@@ -32,6 +32,13 @@ export const EMAIL_RETENTION_DAYS_SQL = sql.raw(
 );
 
 /**
+ * `keptFrom` in SQL for the accounts row `a`. The day is written into the statement: a bound
+ * JavaScript number reaches SQLite as a real, and dividing by it would give a fraction of a day.
+ */
+export const keptFromSql = (now: number) =>
+  sql`(CAST(${now} AS INTEGER) / 86400000 - ${EMAIL_RETENTION_DAYS_SQL}) * 86400000`;
+
+/**
  * The first instant whose emails are kept at `now`: emails of whole UTC days before it are due
  * for archiving. An email is kept its retention at least and a day more at most, so each day is
  * archived whole.

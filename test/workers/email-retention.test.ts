@@ -345,3 +345,47 @@ describe("the retention run's queries", () => {
       expectIndexed(await planOf(query), "email_archive_parts");
   });
 });
+
+describe("email webhook deliveries of a short email history", () => {
+  it("go with the workspace's email retention when it is shorter than the outbox's 30 days", async () => {
+    const { pruneEmailWebhooksPastRetention } = await import("../../src/jobs/prune-email-webhooks");
+    const short = await ticketWorkspace("hooks-short", { plan: "pro" });
+    const long = await ticketWorkspace("hooks-long", { plan: "pro" });
+    await d1()
+      .prepare("UPDATE accounts SET email_retention_days = 2 WHERE id = ?")
+      .bind(short.ws.accountId)
+      .run();
+    const today = Math.floor(Date.now() / DAY_MS);
+    for (const ws of [short.ws, long.ws]) {
+      const hook = await callJson<{ id: string }>("POST", "/v1/webhooks", {
+        token: ws.token,
+        body: { url: "https://hooks.example.com/in", events: ["email.sent"] },
+      });
+      for (const [state, next] of [
+        ["succeeded", null],
+        ["pending", (today + 10) * DAY_MS],
+      ] as const)
+        await d1()
+          .prepare(
+            "INSERT INTO email_webhook_outbox (account_id, endpoint_id, event_id, event, body, state, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, 'email.sent', '{}', ?, 1, ?, ?)",
+          )
+          .bind(ws.accountId, hook.body.id, crypto.randomUUID(), state, next, Date.now())
+          .run();
+    }
+    const left = (accountId: string) =>
+      count("SELECT count(*) AS n FROM email_webhook_outbox WHERE account_id = ?", accountId);
+    await pruneEmailWebhooksPastRetention(createDb(d1()), (today + 2) * DAY_MS + 60_000);
+    expect([await left(short.ws.accountId), await left(long.ws.accountId)]).toEqual([2, 2]);
+    await pruneEmailWebhooksPastRetention(createDb(d1()), (today + 3) * DAY_MS + 60_000);
+    // The finished row goes; the one still being delivered stays; the longer history keeps both.
+    expect([await left(short.ws.accountId), await left(long.ws.accountId)]).toEqual([1, 2]);
+  });
+
+  it("is found per workspace through an index", async () => {
+    const plan = await planOf(
+      sql`SELECT o.id FROM accounts a CROSS JOIN email_webhook_outbox o ON o.account_id = a.id
+        AND o.next_attempt_at IS NULL AND o.created_at < ${Date.now()} LIMIT 100`,
+    );
+    expect(plan.join("\n")).toContain("email_webhook_outbox_account_finished");
+  });
+});

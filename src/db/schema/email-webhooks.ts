@@ -64,6 +64,11 @@ export const emailWebhookOutbox = sqliteTable(
     index("email_webhook_outbox_event").on(t.eventId),
     // Deleting an endpoint cascades to its rows: found by this, not by reading every workspace's.
     index("email_webhook_outbox_endpoint").on(t.endpointId),
+    // A workspace keeping its email history less than the outbox's 30 days has its finished rows
+    // pruned by its own retention (jobs/prune-email-webhooks.ts): found by this, per workspace.
+    index("email_webhook_outbox_account_finished")
+      .on(t.accountId, t.createdAt)
+      .where(sql`next_attempt_at IS NULL`),
   ],
 );
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import { type Db, runBatch } from "../../db/client";
 import { emails } from "../../db/schema";
-import { EMAIL_RETENTION_DAYS_SQL } from "../../lib/email-retention";
+import { keptFromSql } from "../../lib/email-retention";
 import { type ArchivedEmail, archivedEmailColumns, archivedEmailOf } from "./archive-lines";
 
 /**
@@ -26,7 +26,7 @@ export interface DueWorkspace {
  * per workspace and finished status into `emails_account_status_created`.
  */
 export function dueWorkspacesQuery(now: number): SQL {
-  const keptFrom = sql`(CAST(${now} AS INTEGER) / ${DAY} - ${EMAIL_RETENTION_DAYS_SQL}) * ${DAY}`;
+  const keptFrom = keptFromSql(now);
   return sql`
     SELECT a.id AS accountId, a.seq AS accountSeq, ${keptFrom} AS keptFrom FROM accounts a
     WHERE a.seq IS NOT NULL AND EXISTS (

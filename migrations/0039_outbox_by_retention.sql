@@ -1,0 +1,1 @@
+CREATE INDEX `email_webhook_outbox_account_finished` ON `email_webhook_outbox` (`account_id`,`created_at`) WHERE next_attempt_at IS NULL;
