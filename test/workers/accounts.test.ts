@@ -7,6 +7,8 @@ const ACCOUNT_FIELDS = [
   "created_at",
   "default_track_clicks",
   "default_track_opens",
+  "email_retention",
+  "email_retention_max",
   "id",
   "name",
   "plan",
@@ -149,7 +151,7 @@ describe("GET /v1/accounts/{id}/usage", () => {
         storage_bytes: { current: 2048, limit: 1024 ** 3, percentage: 0, resets_at: null },
         team_members: { current: 0, limit: null, percentage: null, resets_at: null },
       },
-      limits: { requests_per_minute: 300, recipients_per_email: 50 },
+      limits: { requests_per_minute: 300, recipients_per_email: 50, email_retention_days: 30 },
     });
   });
 

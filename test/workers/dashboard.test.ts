@@ -84,6 +84,7 @@ describe("workspace settings on the Overview", () => {
     name: "Renamed <i>desk</i>",
     ticket_prefix: "HELP",
     request_log_retention: "12h",
+    email_retention_days: "14",
     default_track_opens: "on",
   };
 
@@ -99,6 +100,7 @@ describe("workspace settings on the Overview", () => {
       name: settings.name,
       ticket_prefix: "HELP",
       request_log_retention: "12h",
+      email_retention: "14d",
       default_track_opens: true,
       default_track_clicks: false,
     });
@@ -113,6 +115,69 @@ describe("workspace settings on the Overview", () => {
     const res = await dashboardPost("/dashboard/settings", owner, { ...settings, ticket_prefix: "lower" });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("ticket_prefix");
+  });
+
+  it("shows the email retention in force with the plan's maximum, and saves it as PATCH does", async () => {
+    const ws = await seedWorkspace({ plan: "pro" });
+    const owner = await signIn(ws.accountId, "owner");
+    const storedDays = async () =>
+      (
+        await db()
+          .select({ days: accounts.emailRetentionDays })
+          .from(accounts)
+          .where(eq(accounts.id, ws.accountId))
+      )[0]?.days;
+    const field = (html: string) => /<input[^>]*name="email_retention_days"[^>]*>/.exec(html)?.[0] ?? "";
+    const page = await (await dashboardGet("/dashboard", owner)).text();
+    expect(field(page)).toContain('value="90"');
+    expect(field(page)).toContain('max="90"');
+    expect(field(page)).toContain('min="1"');
+    expect(page).toContain("at most 90 on the pro plan");
+
+    // Saving the other settings with the retention shown leaves it following the plan.
+    expect(
+      (await dashboardPost("/dashboard/settings", owner, { ...settings, email_retention_days: "90" })).status,
+    ).toBe(303);
+    expect(await storedDays()).toBeNull();
+
+    expect(
+      (await dashboardPost("/dashboard/settings", owner, { ...settings, email_retention_days: "7" })).status,
+    ).toBe(303);
+    expect(await storedDays()).toBe(7);
+    expect(field(await (await dashboardGet("/dashboard", owner)).text())).toContain('value="7"');
+
+    const above = await dashboardPost("/dashboard/settings", owner, {
+      ...settings,
+      email_retention_days: "91",
+    });
+    expect(above.status).toBe(422);
+    const reason = await above.text();
+    expect(reason).toContain("email_retention");
+    expect(reason).toContain("pro plan");
+    for (const bad of ["0", "1.5", "", "ten"]) {
+      const res = await dashboardPost("/dashboard/settings", owner, {
+        ...settings,
+        email_retention_days: bad,
+      });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain("email_retention");
+    }
+    expect(await storedDays()).toBe(7);
+
+    // On a plan changed down the form shows the cap, and saving other settings still works.
+    await db()
+      .update(accounts)
+      .set({ plan: "free", emailRetentionDays: 60 })
+      .where(eq(accounts.id, ws.accountId));
+    const capped = await (await dashboardGet("/dashboard", owner)).text();
+    expect(field(capped)).toContain('value="30"');
+    expect(capped).toContain("at most 30 on the free plan");
+    const renamed = await dashboardPost("/dashboard/settings", owner, {
+      ...settings,
+      email_retention_days: "30",
+    });
+    expect(renamed.status).toBe(303);
+    expect(await storedDays()).toBe(60);
   });
 
   it("shows agents no settings and refuses their post with a 403 page", async () => {

@@ -5,6 +5,7 @@ import { accountUsage, patchAccount } from "../../features/accounts/accounts.ser
 import { eventQueries } from "../../features/event-stream/event-stream.repo";
 import { emailReport } from "../../features/reports/email-report.service";
 import { supportReport } from "../../features/reports/support-report.service";
+import { emailRetentionDays } from "../../lib/email-retention";
 import { createRouter, validationError } from "../../lib/router";
 import { periodBounds, periodDays } from "../../ui/charts/period-switch";
 import { Notice } from "../../ui/components";
@@ -42,16 +43,22 @@ export const overviewRouter = createRouter()
   })
   .openapi(saveSettingsRoute, async (c) => {
     const form = c.req.valid("form");
+    const { db, accountId } = c.var.ctx;
+    // The retention the form showed is left alone (settingsRoute's description says why).
+    const account = await findAccount(db, accountId);
+    const shownDays = account ? emailRetentionDays(account.plan, account.emailRetentionDays) : null;
+    const emailRetention =
+      form.email_retention_days === String(shownDays) ? undefined : `${form.email_retention_days}d`;
     // The API's own body schema, so the dashboard accepts exactly what PATCH accepts.
     const parsed = UpdateAccountBodySchema.safeParse({
       name: form.name,
       ticket_prefix: form.ticket_prefix,
       request_log_retention: form.request_log_retention,
+      email_retention: emailRetention,
       default_track_opens: form.default_track_opens === "on",
       default_track_clicks: form.default_track_clicks === "on",
     });
     if (!parsed.success) throw validationError(parsed.error.issues, "form");
-    const { db, accountId } = c.var.ctx;
     await patchAccount(db, accountId, accountId, parsed.data);
     return c.redirect("/dashboard?done=settings", 303);
   });

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { defineRoute, jsonBody, jsonResponse } from "../../lib/openapi";
+import { defineRoute, errorResponse, jsonBody, jsonResponse } from "../../lib/openapi";
 import { AccountListSchema, AccountSchema, UpdateAccountBodySchema, UsageSchema } from "./accounts.schemas";
 
 export const AccountParamsSchema = z.object({
@@ -31,9 +31,12 @@ export const updateAccountRoute = defineRoute("admin", {
   tags: ["Accounts"],
   summary: "Update account settings",
   description:
-    "Changes `name`, `ticket_prefix` (applies to tickets created afterwards), `request_log_retention` (5m to 90d; older logs are deleted by the next retention run), and the default tracking flags for new emails. Plan and status are not changeable through the API.",
+    "Changes `name`, `ticket_prefix` (applies to tickets created afterwards), `request_log_retention` (5m to 90d; older logs are deleted by the next retention run), `email_retention`, and the default tracking flags for new emails. Plan and status are not changeable through the API.\n\n`email_retention` is whole days written `Nd`, from `1d` to the plan's maximum (`email_retention_max`: free 30d, starter 45d, pro 90d, enterprise 400d); anything else not of that form is 400 `validation_error`, and more than the plan keeps is 422 `validation_error` naming the plan and its maximum. Emails older than the retention are archived per UTC day (`GET /v1/emails/archives`) and then deleted, with their recipients, tags, events and stored message, by the minute cron. Retention counts whole UTC days: an email is kept at least its retention and at most a day more, so each day is archived whole. Lowering the retention deletes the older history at the next runs, after archiving it. A plan change down caps the retention in force at the new plan's maximum (the choice is kept and applies again if the plan goes back up); until the workspace sets it, the retention follows the plan's maximum.",
   request: { params: AccountParamsSchema, body: jsonBody(UpdateAccountBodySchema) },
-  responses: { 200: jsonResponse(AccountSchema, "The updated account.") },
+  responses: {
+    200: jsonResponse(AccountSchema, "The updated account."),
+    422: errorResponse("`email_retention` is more than the plan keeps; `details` names the field."),
+  },
 });
 
 export const accountUsageRoute = defineRoute("read", {

@@ -17,6 +17,14 @@ export const AccountSchema = z
     request_log_retention: z
       .string()
       .openapi({ description: "How long request logs are kept.", example: "7d" }),
+    email_retention: z.string().openapi({
+      description:
+        "How long email history is kept, in whole days: the workspace's choice capped by its plan's maximum (the plan's maximum unless lowered). See PATCH /v1/accounts/{id}.",
+      example: "30d",
+    }),
+    email_retention_max: z
+      .string()
+      .openapi({ description: "The most email history the plan keeps.", example: "30d" }),
     default_track_opens: z.boolean(),
     default_track_clicks: z.boolean(),
     created_at: z.string(),
@@ -40,6 +48,15 @@ export const RetentionSchema = z
   )
   .openapi({ example: "30d" });
 
+/** Whole days, `1d` up; the plan's maximum is checked by the service (a 422 naming the plan). */
+export const EmailRetentionSchema = z
+  .string()
+  .regex(
+    /^[1-9][0-9]{0,4}d$/,
+    "must be a whole number of days written as a number and d, from 1d (for example 30d)",
+  )
+  .openapi({ example: "30d" });
+
 export const UpdateAccountBodySchema = z
   .object({
     name: singleLine(100),
@@ -47,6 +64,7 @@ export const UpdateAccountBodySchema = z
       .string()
       .regex(/^[A-Z][A-Z0-9]{0,9}$/, "must be 1 to 10 capital letters or digits, starting with a letter"),
     request_log_retention: RetentionSchema,
+    email_retention: EmailRetentionSchema,
     default_track_opens: z.boolean(),
     default_track_clicks: z.boolean(),
   })
@@ -85,6 +103,9 @@ export const UsageSchema = z
           .nullable()
           .openapi({ description: "Per API key, rolling 60 s." }),
         recipients_per_email: z.number().int().nullable(),
+        email_retention_days: z.number().int().openapi({
+          description: "Days of email history kept: the workspace's `email_retention`, capped by its plan.",
+        }),
       })
       .openapi({ description: "Limits that apply per request rather than accumulating." }),
   })

@@ -6,6 +6,7 @@ import { flatList, type OffsetParams, standardList } from "../../lib/pagination"
 import { iso, isoOrNull } from "../../lib/time";
 import { parseAddress } from "../../mail/address";
 import type { AccountRow } from "../accounts/accounts.repo";
+import { emailNotFound } from "./email-past-retention";
 import { type PreparedEmails, prepareEmails } from "./emails.accept";
 import { acceptEmails } from "./emails.accept-once";
 import { toEmail, toEmailSummary } from "./emails.dto";
@@ -153,13 +154,13 @@ export async function sendRaw(
 
 async function ownEmail(ctx: EmailContext, id: string) {
   const row = await findEmail(ctx.db, ctx.accountId, id);
-  if (!row) throw notFound(`Email ${id}`);
+  if (!row) throw await emailNotFound(ctx, id);
   return row;
 }
 
 export async function getEmail(ctx: EmailContext, id: string) {
   const found = await findEmailWithRecipients(ctx.db, ctx.accountId, id);
-  if (!found) throw notFound(`Email ${id}`);
+  if (!found) throw await emailNotFound(ctx, id);
   return toEmail(found.row, found.recipients);
 }
 
