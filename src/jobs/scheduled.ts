@@ -7,6 +7,8 @@ import { retentionsIn } from "../features/request-logs/log-writes.repo";
 import { AppError } from "../lib/errors";
 import { describeError, log } from "../lib/logger";
 import { emailLauncherOf, sweepEmailWebhooks } from "../webhooks/email-delivery";
+import { pruneAutomationHistory } from "./prune-automation-history";
+import { pruneBounces } from "./prune-bounces";
 import { pruneEmailWebhooks } from "./prune-email-webhooks";
 import { pruneEvents } from "./prune-events";
 import { pruneInboundRecords } from "./prune-inbound-records";
@@ -36,6 +38,10 @@ async function everyMinuteIn(shard: string, env: Env, time: number, ctx: Executi
   if (inboundDeleted > 0) logged("inbound_records.pruned", { deleted: inboundDeleted });
   const signIns = await pruneSignIns(db, time);
   if (signIns > 0) logged("sign_ins.pruned", { deleted: signIns });
+  const enrollments = await pruneAutomationHistory(db, time);
+  if (enrollments > 0) logged("automation_history.pruned", { deleted: enrollments });
+  const bounces = await pruneBounces(db, time);
+  if (bounces > 0) logged("bounces.pruned", { deleted: bounces });
   // Pruning first: an event the sweep is about to dispatch stays for the next run to judge.
   const prunedEvents = await pruneEvents(db, time);
   if (prunedEvents > 0) logged("events.pruned", { deleted: prunedEvents });
