@@ -11,6 +11,7 @@ import { pruneAutomationHistory } from "./prune-automation-history";
 import { pruneBounces } from "./prune-bounces";
 import { pruneEmailWebhooks } from "./prune-email-webhooks";
 import { pruneEvents } from "./prune-events";
+import { pruneIdempotencyKeys } from "./prune-idempotency-keys";
 import { pruneInboundRecords } from "./prune-inbound-records";
 import { pruneRequestLogs } from "./prune-request-logs";
 import { pruneExpiredNames, pruneSignIns } from "./prune-sign-ins";
@@ -42,6 +43,8 @@ async function everyMinuteIn(shard: string, env: Env, time: number, ctx: Executi
   if (enrollments > 0) logged("automation_history.pruned", { deleted: enrollments });
   const bounces = await pruneBounces(db, time);
   if (bounces > 0) logged("bounces.pruned", { deleted: bounces });
+  const idempotencyKeys = await pruneIdempotencyKeys(db, time);
+  if (idempotencyKeys > 0) logged("idempotency_keys.pruned", { deleted: idempotencyKeys });
   // Pruning first: an event the sweep is about to dispatch stays for the next run to judge.
   const prunedEvents = await pruneEvents(db, time);
   if (prunedEvents > 0) logged("events.pruned", { deleted: prunedEvents });
