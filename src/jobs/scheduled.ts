@@ -13,6 +13,7 @@ import { pruneEmailWebhooks } from "./prune-email-webhooks";
 import { pruneEvents } from "./prune-events";
 import { pruneIdempotencyKeys } from "./prune-idempotency-keys";
 import { pruneInboundRecords } from "./prune-inbound-records";
+import { pruneInvitationCounts } from "./prune-invitation-counts";
 import { pruneRequestLogs } from "./prune-request-logs";
 import { pruneExpiredNames, pruneSignIns } from "./prune-sign-ins";
 import { pruneSmtpLogs } from "./prune-smtp-logs";
@@ -45,6 +46,8 @@ async function everyMinuteIn(shard: string, env: Env, time: number, ctx: Executi
   if (bounces > 0) logged("bounces.pruned", { deleted: bounces });
   const idempotencyKeys = await pruneIdempotencyKeys(db, time);
   if (idempotencyKeys > 0) logged("idempotency_keys.pruned", { deleted: idempotencyKeys });
+  const invitationCounts = await pruneInvitationCounts(db, time);
+  if (invitationCounts > 0) logged("invitation_counts.pruned", { deleted: invitationCounts });
   // Pruning first: an event the sweep is about to dispatch stays for the next run to judge.
   const prunedEvents = await pruneEvents(db, time);
   if (prunedEvents > 0) logged("events.pruned", { deleted: prunedEvents });
