@@ -9,9 +9,13 @@ import { retentionsIn } from "../features/request-logs/log-writes.repo";
 import { AppError } from "../lib/errors";
 import { describeError, log } from "../lib/logger";
 import { emailLauncherOf, sweepEmailWebhooks } from "../webhooks/email-delivery";
+import { pruneAutomationHistory } from "./prune-automation-history";
+import { pruneBounces } from "./prune-bounces";
 import { pruneEmailWebhooks, pruneEmailWebhooksPastRetention } from "./prune-email-webhooks";
 import { pruneEvents } from "./prune-events";
+import { pruneIdempotencyKeys } from "./prune-idempotency-keys";
 import { pruneInboundRecords } from "./prune-inbound-records";
+import { pruneInvitationCounts } from "./prune-invitation-counts";
 import { pruneRequestLogs } from "./prune-request-logs";
 import { pruneExpiredNames, pruneSignIns } from "./prune-sign-ins";
 import { pruneSmtpLogs } from "./prune-smtp-logs";
@@ -44,6 +48,14 @@ async function everyMinuteIn(shard: string, env: Env, time: number, ctx: Executi
   if (expired > 0) logged("email_archives.expired", { parts: expired });
   const signIns = await pruneSignIns(db, time);
   if (signIns > 0) logged("sign_ins.pruned", { deleted: signIns });
+  const enrollments = await pruneAutomationHistory(db, time);
+  if (enrollments > 0) logged("automation_history.pruned", { deleted: enrollments });
+  const bounces = await pruneBounces(db, time);
+  if (bounces > 0) logged("bounces.pruned", { deleted: bounces });
+  const idempotencyKeys = await pruneIdempotencyKeys(db, time);
+  if (idempotencyKeys > 0) logged("idempotency_keys.pruned", { deleted: idempotencyKeys });
+  const invitationCounts = await pruneInvitationCounts(db, time);
+  if (invitationCounts > 0) logged("invitation_counts.pruned", { deleted: invitationCounts });
   // Pruning first: an event the sweep is about to dispatch stays for the next run to judge.
   const prunedEvents = await pruneEvents(db, time);
   if (prunedEvents > 0) logged("events.pruned", { deleted: prunedEvents });
@@ -51,7 +63,8 @@ async function everyMinuteIn(shard: string, env: Env, time: number, ctx: Executi
   if (published > 0) logged("changelog.published", { count: published });
   const events = await sweepEvents(db, env, time, ctx);
   if (events.swept > 0 || events.lost > 0) logged("events.swept", { swept: events.swept, lost: events.lost });
-  const prunedEmailEvents = (await pruneEmailWebhooks(db, time)) + (await pruneEmailWebhooksPastRetention(db, time));
+  const prunedEmailEvents =
+    (await pruneEmailWebhooks(db, time)) + (await pruneEmailWebhooksPastRetention(db, time));
   if (prunedEmailEvents > 0) logged("email_webhooks.pruned", { deleted: prunedEmailEvents });
   const fallback = (attempt: Promise<void>) => ctx.waitUntil(attempt);
   const emailEvents = await sweepEmailWebhooks(db, env, time, emailLauncherOf(ctx), fallback);

@@ -82,7 +82,3 @@ export function storeAnswer(
     createdAt: now,
   });
 }
-
-export function purgeExpiredIdempotencyKeys(db: Db, now: number) {
-  return db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_TTL_MS));
-}

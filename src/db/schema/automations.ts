@@ -88,6 +88,8 @@ export const automationEnrollments = sqliteTable(
     index("enrollments_step_made")
       .on(t.automationId, t.customerId, t.createdAt)
       .where(sql`caused_by IS NOT NULL`),
+    // The history prune (jobs/prune-automation-history.ts): a workspace's finished enrolments, oldest first.
+    index("enrollments_account_finished").on(t.accountId, t.finishedAt).where(sql`finished_at IS NOT NULL`),
   ],
 );
 

@@ -37,6 +37,8 @@ export const bounces = sqliteTable(
   },
   (t) => [
     index("bounces_account_email_created").on(t.accountId, t.email, t.createdAt),
+    // The prune (jobs/prune-bounces.ts): a workspace's bounces, oldest first.
+    index("bounces_account_created").on(t.accountId, t.createdAt),
     // The email report counts an email once per kind: its first bounce of that kind, whoever it was for.
     index("bounces_email_kind").on(t.emailId, t.kind),
     // One soft bounce per email and recipient, however often the email is retried: a greylisting

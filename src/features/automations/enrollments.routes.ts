@@ -31,13 +31,16 @@ export const triggerAutomationRoute = defineRoute("write", {
   },
 });
 
+/** How long the history lasts (jobs/prune-automation-history.ts). */
+const KEPT =
+  " A finished enrolment (`completed`, `failed` or `cancelled`) is kept with its history as long as the workspace keeps its emails (its email retention: at most 30 to 400 days by plan), counted from `finished_at`; after that it is deleted, no longer listed and 404. An `active` enrolment is kept however old.";
+
 export const listEnrollmentsRoute = defineRoute("read", {
   method: "get",
   path: `/v1/automations/${AUTOMATION_ID_PATH}/enrollments`,
   tags,
   summary: "List an automation's enrolments",
-  description:
-    "Newest first, `limit` 20 by default (at most 100); `status` filters; `count` is how many match in all. Items carry no `history`: GET /v1/enrollments/{id} has it.",
+  description: `Newest first, \`limit\` 20 by default (at most 100); \`status\` filters; \`count\` is how many match in all. Items carry no \`history\`: GET /v1/enrollments/{id} has it.${KEPT}`,
   request: { params: AutomationParamsSchema, query: EnrollmentListQuerySchema },
   responses: { 200: jsonResponse(EnrollmentListSchema, "A page of enrolments.") },
 });
@@ -47,7 +50,7 @@ export const getEnrollmentRoute = defineRoute("read", {
   path: `/v1/enrollments/${ENROLLMENT_ID_PATH}`,
   tags,
   summary: "Get an enrolment",
-  description: "With its `history`: one entry per step reached, oldest first.",
+  description: `With its \`history\`: one entry per step reached, oldest first.${KEPT}`,
   request: { params: EnrollmentParamsSchema },
   responses: { 200: jsonResponse(EnrollmentSchema, "The enrolment.") },
 });

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { runBatch } from "../../db/client";
 import type { LogsDb } from "../../db/logs/client";
 import { logAccounts } from "../../db/logs/schema";
@@ -48,13 +48,20 @@ export async function deleteExpiredRequestLogs(
   now: number,
   batchSize: number,
 ): Promise<number> {
-  const result = await logs.run(sql`
-    DELETE FROM request_logs WHERE n IN (
-      SELECT r.n FROM log_accounts a
-      JOIN request_logs r ON r.account = a.n AND r.created_at < ${now} - a.retention_seconds * 1000
-      LIMIT ${batchSize})`);
+  const result = await logs.run(expiredRequestLogsDelete(now, batchSize));
   return result.meta.changes ?? 0;
 }
+
+/**
+ * The statement of one batch (see above). `CROSS JOIN` keeps the workspaces the outer loop, as
+ * SQLite never reorders one: joined plainly, its planner (which has no statistics) walks the whole
+ * index and looks each row's workspace up, reading every log each minute.
+ */
+export const expiredRequestLogsDelete = (now: number, batchSize: number): SQL => sql`
+  DELETE FROM request_logs WHERE n IN (
+    SELECT r.n FROM log_accounts a
+    CROSS JOIN request_logs r ON r.account = a.n AND r.created_at < ${now} - a.retention_seconds * 1000
+    LIMIT ${batchSize})`;
 
 /** Deletes up to `batchSize` logs of the given (deleted) accounts and answers how many went. */
 export async function deleteLogsOfAccounts(

@@ -13,7 +13,7 @@ export interface Bounce {
   detail: string | null;
 }
 
-const SOFT_BOUNCE_WINDOW_MS = 7 * 86_400_000;
+export const SOFT_BOUNCE_WINDOW_MS = 7 * 86_400_000;
 const SOFT_BOUNCES_TO_SUPPRESS = 3;
 
 const REASONS = { hard: "hard_bounce", complaint: "complaint", soft: "soft_bounces" } as const;

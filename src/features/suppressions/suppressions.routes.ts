@@ -43,7 +43,7 @@ export const deleteSuppressionRoute = defineRoute("write", {
   path: "/v1/suppressions/{email}",
   tags,
   summary: "Remove a suppression",
-  description: `Lets email reach the address again. Its bounce history is kept, so further soft bounces count.${ALIAS_NOTE("DELETE /v1/emails/suppressions/{email}")}`,
+  description: `Lets email reach the address again. Its recent bounces are kept (7 days at least, and as long as the workspace keeps its emails), so further soft bounces count.${ALIAS_NOTE("DELETE /v1/emails/suppressions/{email}")}`,
   request: { params: SuppressionParamsSchema },
   responses: { 200: jsonResponse(z.object({ email: z.string(), deleted: z.literal(true) }), "Removed.") },
 });

@@ -1,0 +1,2 @@
+CREATE INDEX `enrollments_account_finished` ON `automation_enrollments` (`account_id`,`finished_at`) WHERE finished_at IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `bounces_account_created` ON `bounces` (`account_id`,`created_at`);
