@@ -10,6 +10,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { shardNames } from "../../scripts/lib/databases";
+import { EMAIL_RETENTION_MAX_DAYS } from "../../src/lib/email-retention";
+import { PLAN_NAMES, PLANS } from "../../src/lib/plans";
 import { WebhookReceiver } from "../../test/support/webhook-receiver";
 import { call, describe, waitForEmptyQueue } from "../lib/api";
 import { enrolCustomers } from "../lib/capacity-enrolments";
@@ -110,6 +112,37 @@ function serviceLines(emailBytes: number, figures: Figure[]): string[] {
     ...KEPT_DAYS.map(
       (days) => `| ${days} days | ${RATES.map((r) => needed(r, days).toLocaleString("en-US")).join(" | ")} |`,
     ),
+  ];
+}
+
+/** Rates for one workspace's steady state: emails a second. */
+const WORKSPACE_RATES = [1, 10, 100];
+const GB = 1e9;
+const size = (bytes: number) =>
+  bytes >= 100 * GB
+    ? `${Math.round(bytes / GB).toLocaleString("en-US")} GB`
+    : bytes >= GB
+      ? `${(bytes / GB).toFixed(1)} GB`
+      : `${Math.round(bytes / 1e6)} MB`;
+
+/**
+ * One workspace's email rows at steady state under each plan's retention (issue 43): an email is
+ * kept its retention and at most a day more (whole UTC days are archived), so the peak is
+ * retention + 1 days of mail. A workspace lives in one shard: the last column is the highest
+ * rate whose peak fits one 10 GB database on its own.
+ */
+function workspaceLines(emailBytes: number): string[] {
+  const perDay = (rate: number) => rate * DAY_SECONDS * emailBytes;
+  return [
+    `| Plan (retention) | ${WORKSPACE_RATES.map((r) => `${r}/s`).join(" | ")} | At the monthly quota | Most that fits a shard |`,
+    `|---|${WORKSPACE_RATES.map(() => "---:").join("|")}|---:|---:|`,
+    ...PLAN_NAMES.map((plan) => {
+      const kept = EMAIL_RETENTION_MAX_DAYS[plan] + 1;
+      const monthly = PLANS[plan].emails_per_month;
+      const quota = monthly === null ? "no quota" : size((monthly / 30) * kept * emailBytes);
+      const fits = DATABASE_BYTES / (DAY_SECONDS * kept * emailBytes);
+      return `| ${plan} (${kept - 1} d) | ${WORKSPACE_RATES.map((r) => size(perDay(r) * kept)).join(" | ")} | ${quota} | ${fits.toFixed(fits < 1 ? 2 : 1)}/s |`;
+    }),
   ];
 }
 
@@ -281,7 +314,7 @@ export const capacity: Scenario = {
       );
     }
     const email = bytesPerRow(before, between, "emails", THINGS[0].tables).perRow;
-    lines.push("", ...serviceLines(email, figures));
+    lines.push("", ...serviceLines(email, figures), "", ...workspaceLines(email));
     lines.push("", "| Table (with its indexes) | Bytes per row | Rows measured |", "|---|---:|---:|");
     for (const table of [...TABLES, "request_logs"]) {
       const [from, to] = SECOND_PHASE.has(table)
