@@ -10,6 +10,7 @@ const TITLES: Record<number, string> = {
   405: "Not allowed here",
   409: "Conflict",
   413: "Too large",
+  422: "That did not work",
   429: "Slow down",
 };
 

@@ -154,6 +154,7 @@ describe("workspace settings on the Overview", () => {
     const reason = await above.text();
     expect(reason).toContain("email_retention");
     expect(reason).toContain("pro plan");
+    expect(reason).toContain("That did not work");
     for (const bad of ["0", "1.5", "", "ten"]) {
       const res = await dashboardPost("/dashboard/settings", owner, {
         ...settings,
