@@ -1,6 +1,7 @@
 import { createDb } from "../db/client";
 import { directoryDb } from "../db/directory/client";
 import { movesInProgress } from "../db/directory/workspace-moves";
+import { homedIn } from "../db/directory/workspaces";
 import { createLogsDb } from "../db/logs/client";
 import { everyShard } from "../db/shards";
 import { archiveDueEmails } from "../features/email-archives/archive-emails";
@@ -40,7 +41,8 @@ async function everyMinuteIn(shard: string, env: Env, time: number, ctx: Executi
   if (smtpDeleted > 0) logged("smtp_logs.pruned", { deleted: smtpDeleted });
   const inboundDeleted = await pruneInboundRecords(db, env.FILES, time);
   if (inboundDeleted > 0) logged("inbound_records.pruned", { deleted: inboundDeleted });
-  const archived = await archiveDueEmails(db, env.FILES, time);
+  const homedHere = (ids: string[]) => homedIn(directoryDb(env), shard, ids, time);
+  const archived = await archiveDueEmails(db, env.FILES, time, homedHere);
   if (archived.parts > 0) logged("emails.archived", { ...archived });
   const deadClaims = await sweepDeadClaims(db, env.FILES, time);
   if (deadClaims > 0) logged("email_archives.dead_claims_swept", { count: deadClaims });

@@ -4,13 +4,14 @@ import { gunzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
+import { homedIn } from "../../src/db/directory/workspaces";
 import { archiveDueEmails } from "../../src/features/email-archives/archive-emails";
 import { DEAD_CLAIM_MS, expireArchives } from "../../src/features/email-archives/archive-upkeep";
 import { messageKey } from "../../src/features/emails/message-key";
 import worker from "../../src/index";
 import { CRON } from "../../src/jobs/schedules";
 import { archivePartKey, DAY_MS, dayLabel } from "../../src/lib/email-retention";
-import { call, callJson, eventually, shardD1Of, ticketWorkspace } from "./helpers";
+import { call, callJson, directory, eventually, seedShard, shardD1Of, ticketWorkspace } from "./helpers";
 import { expectIndexed, planOf } from "./query-plan";
 
 type Email = { id: string; status: string };
@@ -170,7 +171,8 @@ describe("email retention and the day-by-day archive", () => {
 
     // The Worker dies after writing the archive, before deleting: nothing is archived.
     const dying = createDb(dyingBeforeDelete(d1()));
-    expect(await archiveDueEmails(dying, env.FILES, cronAt)).toEqual({ parts: 0, emails: 0 });
+    const homedHere = (ids: string[]) => homedIn(directory(), seedShard(), ids, cronAt);
+    expect(await archiveDueEmails(dying, env.FILES, cronAt, homedHere)).toEqual({ parts: 0, emails: 0 });
     expect(await count("SELECT count(*) AS n FROM emails WHERE account_id = ?", ws.accountId)).toBe(11);
     expect(await count("SELECT count(*) AS n FROM email_archives WHERE account_id = ?", ws.accountId)).toBe(
       0,
@@ -287,6 +289,31 @@ describe("email retention and the day-by-day archive", () => {
     expect(await count("SELECT count(*) AS n FROM emails WHERE id = ?", shortEmail)).toBe(0);
     expect(await count("SELECT count(*) AS n FROM emails WHERE id = ?", longEmail)).toBe(1);
     expect((await archivedLines(short.ws.token, today)).map((l) => l.id)).toEqual([shortEmail]);
+  });
+
+  it("leaves alone the rows of a workspace that lives in another shard (a move's leftovers)", async () => {
+    const { ws, domain } = await ticketWorkspace("moved", { plan: "free" });
+    const [email] = await sendAll(ws, domain, 1);
+    const at = (Math.floor(Date.now() / DAY_MS) + 31) * DAY_MS + 60_000;
+    const homedHere = (ids: string[]) => homedIn(directory(), seedShard(), ids, at);
+    await env.DIRECTORY.prepare("UPDATE workspaces SET shard = 'DB' WHERE account_id = ?")
+      .bind(ws.accountId)
+      .run();
+    try {
+      await archiveDueEmails(createDb(d1()), env.FILES, at, homedHere);
+      expect(await count("SELECT count(*) AS n FROM emails WHERE id = ?", email)).toBe(1);
+      expect(await env.FILES.head(messageKey(email as string))).not.toBeNull();
+    } finally {
+      await env.DIRECTORY.prepare("UPDATE workspaces SET shard = ? WHERE account_id = ?")
+        .bind(seedShard(), ws.accountId)
+        .run();
+    }
+    // Past the isolate's 10 s memory of the workspace's home.
+    const later = at + 60_000;
+    await archiveDueEmails(createDb(d1()), env.FILES, later, (ids) =>
+      homedIn(directory(), seedShard(), ids, later),
+    );
+    expect(await count("SELECT count(*) AS n FROM emails WHERE id = ?", email)).toBe(0);
   });
 
   it("expires archives after two years, giving their bytes back", async () => {

@@ -95,6 +95,26 @@ export async function homesOf(
   return found;
 }
 
+/**
+ * Those of `accountIds` whose home is `shard` and that no move holds (see `homesOf`): a job that
+ * changes a shard's rows of a workspace acts only where the workspace lives. After a move's switch
+ * its old rows wait in the old shard for the clean-up, and they are no longer its own.
+ */
+export async function homedIn(
+  directory: DirectoryDb,
+  shard: string,
+  accountIds: string[],
+  now = Date.now(),
+): Promise<Set<string>> {
+  const homes = await homesOf(directory, accountIds, now);
+  return new Set(
+    accountIds.filter((id) => {
+      const home = homes.get(id);
+      return home?.shard === shard && !home.frozen;
+    }),
+  );
+}
+
 /** The shards of several workspaces (see `homesOf`). */
 export async function shardsOf(
   directory: DirectoryDb,

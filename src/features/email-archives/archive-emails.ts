@@ -11,6 +11,9 @@ const MAX_PARTS_PER_RUN = 30;
 /** Wall time one shard's run may spend archiving before it leaves the rest to the next minute. */
 const RUN_BUDGET_MS = 20_000;
 
+/** Which of the due workspaces live in the shard being run (the others' rows there are not theirs). */
+export type HomeCheck = (accountIds: string[]) => Promise<Set<string>>;
+
 export interface ArchiveRun {
   parts: number;
   emails: number;
@@ -61,13 +64,23 @@ export async function archiveOnePart(
  * The minute's archiving in one shard: a part per due workspace in turn, each workspace again
  * while it has more, within the run's budget. Retention is per workspace and by whole UTC days
  * (lib/email-retention.ts `keptFrom`). A workspace that fails is logged and left for the next run;
- * the others go on.
+ * the others go on. Only workspaces whose home is this shard (`homedHere`) are archived.
  */
-export async function archiveDueEmails(db: Db, files: R2Bucket, now: number): Promise<ArchiveRun> {
+export async function archiveDueEmails(
+  db: Db,
+  files: R2Bucket,
+  now: number,
+  homedHere: HomeCheck,
+): Promise<ArchiveRun> {
   const started = Date.now();
   const run: ArchiveRun = { parts: 0, emails: 0 };
   const withinBudget = () => run.parts < MAX_PARTS_PER_RUN && Date.now() - started < RUN_BUDGET_MS;
-  let due = await dueWorkspaces(db, now);
+  const found = await dueWorkspaces(db, now);
+  if (found.length === 0) return run;
+  // A moved workspace's old rows, waiting for the move's clean-up, are never archived: their R2
+  // objects are the workspace's in its new shard too.
+  const home = await homedHere(found.map((ws) => ws.accountId));
+  let due = found.filter((ws) => home.has(ws.accountId));
   while (due.length > 0 && withinBudget()) {
     const more: DueWorkspace[] = [];
     for (const ws of due) {
