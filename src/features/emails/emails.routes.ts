@@ -56,7 +56,7 @@ export const listEmailsRoute = defineRoute("read", {
   tags,
   summary: "List emails",
   description:
-    "Newest first, without bodies. Filters: `status`, `to` (any recipient, bcc included), `tag` (`name` or `name:value`).",
+    "Newest first, without bodies. Filters: `status`, `to` (any recipient, bcc included), `tag` (`name` or `name:value`). Lists the workspace's email history: finished emails older than its `email_retention` (whole UTC days) are deleted by the minute cron after their day is archived (GET /v1/emails/archives). An email leaves with its recipients, tags and events in one transaction, so a page never shows one half deleted; one still scheduled, queued or sending is never deleted.",
   request: { query: EmailListQuerySchema },
   responses: { 200: jsonResponse(EmailListSchema, "A page of emails.") },
 });
