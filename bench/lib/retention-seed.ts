@@ -2,8 +2,8 @@
  * A free workspace (30 days of email history) holding emails 31 to 35 days old, all due for the
  * retention job, written straight into the local D1 (`wrangler d1 execute --local`) of the shard
  * the workspace was placed in. Each is shaped like sent mail as the send path leaves it: delivered,
- * one accepted recipient, two tags, a `sent` and a `delivered` event, a body of about 1 KB in the
- * row and ~2 KB of built message counted in storage. Every OBJECT_EVERY-th email also gets its
+ * one accepted recipient, two tags, a `sent` and a `delivered` event, an HTML body of `htmlBytes`
+ * and a text body half as long in the row, and ~2 KB of built message counted in storage. Every OBJECT_EVERY-th email also gets its
  * built message in the local R2 (`wrangler r2 bulk put --local`, ~13 ms an object on this machine,
  * so not all of them); the others' deletes hit absent keys, as R2 allows.
  */
@@ -40,7 +40,8 @@ export interface RetentionWorkspace {
   objectSeconds: number;
 }
 
-const BODY = "Thank you for your order. ".repeat(20);
+/** An HTML body of `bytes` (and a text body half as long): kept in the row, left out of the archive. */
+const body = (bytes: number) => "Thank you for your order. ".repeat(Math.ceil(bytes / 26)).slice(0, bytes);
 const DOMAINS = ["gmail.com", "outlook.com", "yahoo.com", "icloud.com", "example.com"];
 const SUBJECTS = ["Your receipt", "Your order has shipped", "Reset your password", "Welcome aboard"];
 const CATEGORIES = ["receipt", "shipping", "password", "welcome"];
@@ -51,7 +52,9 @@ const QUEUED = "'250 2.0.0 Ok: queued as ' || upper(hex(randomblob(5)))";
 const pick = (values: readonly string[], column: string) =>
   `CASE ${column} % ${values.length} ${values.map((v, i) => `WHEN ${i} THEN ${sqlText(v)}`).join(" ")} END`;
 
-function emailStatements(account: string, count: number, now: number): string[] {
+function emailStatements(account: string, count: number, htmlBytes: number, now: number): string[] {
+  const html = sqlText(body(htmlBytes));
+  const text = sqlText(body(htmlBytes / 2));
   const start = now - OLDEST_MS;
   const inWorkspace = `FROM emails WHERE account_id = ${account}`;
   return [
@@ -59,8 +62,8 @@ function emailStatements(account: string, count: number, now: number): string[] 
 INSERT INTO emails (id, account_id, account_seq, source, from_header, to_list, subject, html, text, status, last_event, last_event_at, attempts, handoff_attempt, stored_bytes, size, last_response, sent_at, created_at, updated_at)
 SELECT 'eml_' || printf('%012X', at) || upper(hex(randomblob(7))), ${account}, (SELECT seq FROM accounts WHERE id = ${account}),
   'api', 'Shop <orders@bench.test>', json_array(lower(hex(randomblob(5))) || '@' || ${pick(DOMAINS, "n")}),
-  ${pick(SUBJECTS, "n")} || ' #' || (100000 + abs(random()) % 900000), '<p>' || ${sqlText(BODY)} || n || '</p>',
-  ${sqlText(BODY)} || n, 'delivered', 'delivered', at + 3000, 1, 1, 1800 + n % 500, 1800 + n % 500,
+  ${pick(SUBJECTS, "n")} || ' #' || (100000 + abs(random()) % 900000), '<p>' || ${html} || n || '</p>',
+  ${text} || n, 'delivered', 'delivered', at + 3000, 1, 1, 1800 + n % 500, 1800 + n % 500,
   ${QUEUED}, at + 1000, at, at + 3000
 FROM (SELECT n, ${start} + (n * ${SPAN_MS}) / ${count} AS at FROM seq);`,
     `INSERT INTO email_recipients (email_seq, account_seq, address, state, response, attempts, created_at)
@@ -145,14 +148,14 @@ export function archiveTotals(w: Pick<RetentionWorkspace, "accountId" | "shard">
   };
 }
 
-export async function seedRetentionWorkspace(count: number): Promise<RetentionWorkspace> {
+export async function seedRetentionWorkspace(count: number, htmlBytes: number): Promise<RetentionWorkspace> {
   const workspace = await createWorkspace(
     { name: "Benchmark retention", plan: "free", overrides: { requests_per_minute: 100_000_000 } },
     "local",
   );
   const started = performance.now();
   const results = executeSql(
-    emailStatements(sqlText(workspace.account_id), count, Date.now()).join("\n"),
+    emailStatements(sqlText(workspace.account_id), count, htmlBytes, Date.now()).join("\n"),
     "local",
     workspace.shard,
   );
