@@ -3,9 +3,10 @@
  * retention job, written straight into the local D1 (`wrangler d1 execute --local`) of the shard
  * the workspace was placed in. Each is shaped like sent mail as the send path leaves it: delivered,
  * one accepted recipient, two tags, a `sent` and a `delivered` event, an HTML body of `htmlBytes`
- * and a text body half as long in the row, and ~2 KB of built message counted in storage. Every OBJECT_EVERY-th email also gets its
- * built message in the local R2 (`wrangler r2 bulk put --local`, 4 to 13 ms an object on this machine,
- * so not all of them); the others' deletes hit absent keys, as R2 allows.
+ * and a text body half as long in the row, and ~2 KB of built message counted in storage. Every
+ * OBJECT_EVERY-th email also gets its built message in the local R2 (`wrangler r2 bulk put
+ * --local`, 4 to 13 ms an object on this machine, so not all of them); the others' deletes hit
+ * absent keys, as R2 allows.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
