@@ -8,6 +8,7 @@ import { campaignSend } from "./campaign-send";
 import { campaignWebhooks } from "./campaign-webhooks";
 import { capacity } from "./capacity";
 import { dashboardPages } from "./dashboard-pages";
+import { emailRetention } from "./email-retention";
 import { emailSend } from "./email-send";
 import { globalReads } from "./global";
 import { hostileHtmlScenario } from "./hostile-html";
@@ -35,6 +36,7 @@ export const SCENARIOS: readonly Scenario[] = [
   hostileHtmlScenario,
   bounces,
   reports,
+  emailRetention,
   capacity,
   globalReads,
   bundle,
