@@ -5,7 +5,7 @@ import { accounts } from "./accounts";
 /**
  * One gzip NDJSON object in R2 per part: the emails of one UTC day (`day`, days since the epoch)
  * that one retention run archived and deleted (jobs/archive-emails.ts). A day's archive is its
- * parts in order; most days have one, a busy day or an email held back (still queued) more.
+ * parts in order, each of at most 1,000 emails: a quiet day has one, a busy day or one with an email held back (still queued) more.
  *
  * A part is claimed `writing` (its number taken, its token chosen) before its object is written,
  * and becomes `archived` in the one D1 batch that deletes its emails: an email is in exactly one

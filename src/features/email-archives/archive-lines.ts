@@ -10,8 +10,12 @@ import { messageKey } from "../emails/message-key";
  * recipients' outcomes and its events, read beside it in one query. Never its body, headers or
  * attachment bytes: an archive is a record of what happened, not a copy of the mail.
  */
+const { html: _html, text: _text, headers: _headers, ...recordColumns } = getTableColumns(emails);
+
 export const archivedEmailColumns = {
-  ...getTableColumns(emails),
+  // Never the bodies or headers: the line leaves them out, and a part of large emails would
+  // otherwise read tens of megabytes into the isolate for nothing.
+  ...recordColumns,
   tags: tagsJsonOf(emails.seq).as("tags"),
   recipients: sql<string>`(SELECT json_group_array(json_object('address', address, 'status', state,
     'response', response, 'attempts', attempts)) FROM email_recipients WHERE email_seq = ${emails.seq})`.as(
@@ -23,13 +27,21 @@ export const archivedEmailColumns = {
   ),
 };
 
+/** Its body and headers are not read (null here). */
 export type ArchivedEmail = typeof emails.$inferSelect & { tags: string; recipients: string; events: string };
 
-const emailColumns = Object.entries(getTableColumns(emails));
+const emailColumns = Object.entries(recordColumns);
 
 /** An email read by a raw batch (rows keyed by column name) as drizzle would give it. */
 export function archivedEmailOf(raw: Record<string, unknown>): ArchivedEmail {
-  const row: Record<string, unknown> = { tags: raw.tags, recipients: raw.recipients, events: raw.events };
+  const row: Record<string, unknown> = {
+    tags: raw.tags,
+    recipients: raw.recipients,
+    events: raw.events,
+    html: null,
+    text: null,
+    headers: "{}",
+  };
   for (const [key, column] of emailColumns) {
     const value = raw[column.name];
     row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);

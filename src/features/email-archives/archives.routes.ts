@@ -14,7 +14,7 @@ const WHAT_IS_ARCHIVED = `Before the emails of a UTC day are deleted (once the d
 
 const FILE_FORMAT = [
   "The file is gzip-compressed NDJSON: one line per email, a JSON object with the email's fields as GET /v1/emails/{id} shows them, without `html`, `text`, `headers` and attachment bytes, plus `recipients` (each with its delivery outcome) and `events`.",
-  "It is one gzip file made of one or more gzip members (RFC 1952 §2.2), one per retention run that archived emails of the day (a busy day, or an email still queued when its day was first archived, takes more than one): `gunzip`, zlib (Node's `zlib.gunzipSync`, also under Workers' `node:zlib`) and Python's `gzip` read it whole. The WHATWG `DecompressionStream` of Workers stops with an error at the end of the first member: there, use `node:zlib`. Each email is in exactly one member, once.",
+  "It is one gzip file made of one or more gzip members (RFC 1952 §2.2), one per part of at most 1,000 emails (a day of more emails, or one with an email still queued when the day was first archived, has several): `gunzip`, zlib (Node's `zlib.gunzipSync`, also under Workers' `node:zlib`) and Python's `gzip` read it whole. The WHATWG `DecompressionStream` of Workers stops with an error at the end of the first member: there, use `node:zlib`. Each email is in exactly one member, once.",
 ].join(" ");
 
 export const listArchivesRoute = defineRoute("read", {

@@ -23,7 +23,7 @@ export const EmailArchiveSchema = z
       .openapi({ description: "Bytes of the download (gzip); they count toward the workspace's storage." }),
     parts: z.number().int().openapi({
       description:
-        "Gzip members the file is made of: one per retention run that archived emails of this day (most days have one).",
+        "Gzip members the file is made of: one per part of at most 1,000 emails the retention run archived (a day of up to 1,000 emails usually has one).",
     }),
     created_at: z.string().openapi({ description: "When the day's first emails were archived." }),
     updated_at: z.string().openapi({ description: "When the day's latest part was added." }),
