@@ -41,6 +41,7 @@ import { ticketsRouter } from "./features/tickets/tickets.handlers";
 import { trackingRouter } from "./features/tracking/tracking.handlers";
 import { unsubscribedListRouter, unsubscribeRouter } from "./features/unsubscribe/unsubscribe.handlers";
 import { usersRouter } from "./features/users/users.handlers";
+import { viewsRouter } from "./features/views/views.handlers";
 import { workspaceMovesRouter } from "./features/workspace-moves/move.handlers";
 import { requestBodyLimit } from "./lib/body-limit";
 import { emptyBodyIsNoBody } from "./lib/empty-body";
@@ -108,6 +109,7 @@ export function createApp() {
   app.route("/", automationsRouter);
   app.route("/", enrollmentsRouter);
   app.route("/", tagsRouter);
+  app.route("/", viewsRouter);
   app.route("/", changelogRouter);
   app.route("/", surveysRouter);
   app.route("/", supportReportRouter);

@@ -128,6 +128,13 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "PATCH /v1/tags/{id}": "updateTag",
   "DELETE /v1/tags/{id}": "deleteTag",
 
+  "GET /v1/views": "listViews",
+  "POST /v1/views": "createView",
+  "GET /v1/views/{id}": "getView",
+  "PATCH /v1/views/{id}": "updateView",
+  "DELETE /v1/views/{id}": "deleteView",
+  "GET /v1/views/{id}/tickets": "listViewTickets",
+
   "GET /v1/changelog": "listChangelogEntries",
   "POST /v1/changelog": "createChangelogEntry",
   "GET /v1/changelog/{id}": "getChangelogEntry",

@@ -31,6 +31,7 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
     description: "Email sequences that customers are enrolled in, and their enrolments.",
   },
   { name: "Tags", description: "Labels that tickets carry." },
+  { name: "Views", description: "Saved ticket lists (filters), shared or personal, each with a live count." },
   { name: "Changelog", description: "Product update entries, published on the public changelog pages." },
   { name: "Surveys", description: "Questions put to customers, and their responses." },
   {

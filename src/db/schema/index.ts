@@ -17,3 +17,4 @@ export * from "./support-reports";
 export * from "./suppressions";
 export * from "./surveys";
 export * from "./tickets";
+export * from "./views";

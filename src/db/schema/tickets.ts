@@ -46,6 +46,14 @@ export const tickets = sqliteTable(
     index("tickets_account_inbox_created").on(t.accountId, t.inboxId, t.createdAt, t.id),
     index("tickets_account_customer_created").on(t.accountId, t.customerId, t.createdAt, t.id),
     index("tickets_account_assignee_created").on(t.accountId, t.assigneeId, t.createdAt, t.id),
+    // Views' counts (Unassigned, Mine: open and unassigned or assigned to one user) read only these entries.
+    index("tickets_account_assignee_status_created").on(
+      t.accountId,
+      t.assigneeId,
+      t.status,
+      t.createdAt,
+      t.id,
+    ),
     // Deleting an inbox (cascade) or a customer (refused while tickets name it) looks up tickets by
     // these alone; the indexes above lead with the workspace and cannot serve that.
     index("tickets_inbox").on(t.inboxId),

@@ -51,7 +51,7 @@ export const ticketsRouter = createRouter()
       priority,
       inboxId: inbox_id,
       customerId: customer_id,
-      assigneeId: assignee_id,
+      assigneeId: assignee_id === "none" ? null : assignee_id,
       tag,
       q,
       updatedAfter: updated_after ? Date.parse(updated_after) : undefined,

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { counterSum } from "../../db/counters";
 import {
@@ -66,7 +66,8 @@ export interface TicketFilter {
   priority?: TicketRow["priority"] | undefined;
   inboxId?: string | undefined;
   customerId?: string | undefined;
-  assigneeId?: string | undefined;
+  /** A user's id, or null for unassigned tickets. */
+  assigneeId?: string | null | undefined;
   tag?: string | undefined;
   q?: string | undefined;
   updatedAfter?: number | undefined;
@@ -86,6 +87,7 @@ function whereOf(f: TicketFilter, rareTag: boolean): SQL | undefined {
     f.priority ? eq(tickets.priority, f.priority) : undefined,
     f.inboxId ? eq(tickets.inboxId, f.inboxId) : undefined,
     f.customerId ? eq(tickets.customerId, f.customerId) : undefined,
+    f.assigneeId === null ? isNull(tickets.assigneeId) : undefined,
     f.assigneeId ? eq(tickets.assigneeId, f.assigneeId) : undefined,
     f.q ? containsText(tickets.subject, f.q) : undefined,
     f.tag ? tagCondition(f.accountId, f.tag, rareTag) : undefined,
@@ -170,6 +172,10 @@ function totalQuery(db: Db, filter: TicketFilter, where: SQL | undefined) {
       );
   return db.select({ total: count() }).from(tickets).where(where);
 }
+
+/** The filtered total alone, as a page of the list would answer it (a view's count). */
+export const ticketTotalQuery = (db: Db, filter: TicketFilter) =>
+  totalQuery(db, filter, whereOf(filter, false));
 
 /**
  * A page of tickets and the filtered total. Newest first; with `updated_after`, by (updated_at,

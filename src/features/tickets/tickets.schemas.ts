@@ -112,7 +112,10 @@ export const TicketListQuerySchema = offsetQuery(50).extend({
   priority: TicketPriority.optional(),
   inbox_id: z.string().optional(),
   customer_id: z.string().optional(),
-  assignee_id: z.string().optional(),
+  assignee_id: z
+    .string()
+    .optional()
+    .openapi({ description: "A user (`usr_...`), or `none` for the tickets assigned to no one." }),
   tag: z.string().optional().openapi({ description: "A tag name (any case)." }),
   q: z.string().min(1).max(200).optional().openapi({ description: "Words in the subject." }),
   updated_after: z.iso.datetime({ offset: true }).optional().openapi({

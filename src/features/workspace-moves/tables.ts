@@ -65,6 +65,7 @@ export const MOVED_TABLES: MovedTable[] = [
   { table: "contact_group_members", rows: account },
   { table: "tickets", rows: account },
   { table: "ticket_tags", rows: account },
+  { table: "ticket_views", rows: account },
   { table: "messages", rows: account },
   { table: "message_attachments", rows: account },
   { table: "events", rows: account },
