@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { callJson, errorBody, seedInbox, seedUser, seedWorkspace } from "./helpers";
+import { MAX_VIEWS } from "../../src/features/views/views.schemas";
+import { callJson, errorBody, seedInbox, seedUser, seedWorkspace, shardD1Of } from "./helpers";
 
 type View = {
   id: string;
@@ -231,5 +232,31 @@ describe("views: personal and shared", () => {
     });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain("body.owner_user_id");
+  });
+});
+
+describe("views: the limit", () => {
+  it(`a workspace holds at most ${MAX_VIEWS} views besides the built-in ones`, async () => {
+    const { ws } = await desk();
+    const now = Date.now();
+    await shardD1Of()
+      .prepare(
+        `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ${MAX_VIEWS})
+         INSERT INTO ticket_views (id, account_id, name, created_at, updated_at)
+         SELECT 'vw_limit' || n || ?1, ?1, 'View ' || n, ?2, ?2 FROM seq`,
+      )
+      .bind(ws.accountId, now)
+      .run();
+    const res = await callJson("POST", "/v1/views", {
+      token: ws.token,
+      body: { name: "One more", filters: {} },
+    });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({
+      ...errorBody("View limit reached", "view_limit_reached"),
+      limit: MAX_VIEWS,
+    });
+    const list = await callJson<ViewList>("GET", "/v1/views", { token: ws.token });
+    expect(list.body.count).toBe(MAX_VIEWS + 3);
   });
 });
