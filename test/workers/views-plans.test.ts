@@ -4,6 +4,7 @@ import { ticketTotalQuery } from "../../src/features/tickets/tickets.repo";
 import { BUILTIN_VIEWS } from "../../src/features/views/builtin-views";
 import { ticketFilterOf } from "../../src/features/views/view-counts";
 import { visibleViewsQuery } from "../../src/features/views/views.repo";
+import type { ViewFilters } from "../../src/features/views/views.schemas";
 import { callJson, db, seedInbox, seedWorkspace } from "./helpers";
 import { expectIndexed, planOf } from "./query-plan";
 
@@ -36,7 +37,7 @@ beforeAll(async () => {
 });
 
 const builtin = (id: string) => BUILTIN_VIEWS.find((v) => v.id === id)?.filters ?? {};
-const planOfCount = (filters: Record<string, string>, me: string | null = "usr_plan") => {
+const planOfCount = (filters: ViewFilters, me: string | null = "usr_plan") => {
   const filter = ticketFilterOf(filters, me);
   if (!filter) throw new Error("no filter");
   return planOf(ticketTotalQuery(db(), { ...filter, accountId }));
@@ -44,7 +45,8 @@ const planOfCount = (filters: Record<string, string>, me: string | null = "usr_p
 
 describe("view counts on a seeded workspace", () => {
   it("All open, and one status, priority, inbox, assignee or tag alone, read one counter row", async () => {
-    for (const filters of [builtin("vw_all_open"), { assignee_id: "me" }, { priority: "low" }]) {
+    const counted: ViewFilters[] = [builtin("vw_all_open"), { assignee_id: "me" }, { priority: "low" }];
+    for (const filters of counted) {
       const plan = await planOfCount(filters);
       expect(plan.join("\n"), JSON.stringify(filters)).not.toContain("tickets");
       expectIndexed(plan, "ticket_facet_counts");
@@ -61,13 +63,14 @@ describe("view counts on a seeded workspace", () => {
   });
 
   it("any other combination counts along an index, never a scan", async () => {
-    for (const filters of [
+    const combos: ViewFilters[] = [
       { status: "open", customer_id: "cus_vplan" },
       { customer_id: "cus_vplan" },
       { status: "open", priority: "high", assignee_id: "none" },
       { assignee_id: "none" },
       {},
-    ]) {
+    ];
+    for (const filters of combos) {
       const plan = await planOfCount(filters);
       expectIndexed(plan, "ticket");
       expect(plan.join("\n"), JSON.stringify(filters)).not.toMatch(/SCAN tickets\b(?! USING)/);

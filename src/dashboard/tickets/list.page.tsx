@@ -1,9 +1,11 @@
 import type { z } from "@hono/zod-openapi";
 import type { listTickets } from "../../features/tickets/tickets.service";
+import type { listViews } from "../../features/views/views.service";
 import { Empty, FilterSelect, Notice, PageHeader, Pager, Time } from "../../ui/components";
 import { PriorityBadge, priorityOptions, StatusBadge, statusOptions } from "./labels";
 import { type Inbox, type Person, personName } from "./lookups";
 import type { TicketsQuerySchema } from "./tickets.routes";
+import { filtersKey, ViewsSidebar } from "./views-sidebar";
 
 type List = Awaited<ReturnType<typeof listTickets>>;
 type Ticket = List["data"][number];
@@ -38,7 +40,11 @@ function Filters(props: { query: Query; inboxes: Inbox[]; people: Person[]; cust
         label="Assignee"
         name="assignee_id"
         value={query.assignee_id}
-        options={props.people.map((p) => ({ value: p.id, label: personName(p) }))}
+        options={[
+          { value: "none", label: "Unassigned" },
+          { value: "me", label: "Me" },
+          ...props.people.map((p) => ({ value: p.id, label: personName(p) })),
+        ]}
       />
       <label>
         Tag
@@ -108,6 +114,7 @@ export function TicketsListPage(props: {
   choices: { inboxes: Inbox[]; people: Person[] };
   /** The email of the customer filtered on, if any. */
   customer: string | undefined;
+  views: Awaited<ReturnType<typeof listViews>>["data"];
   notice: string | undefined;
 }) {
   const { list, query } = props;
@@ -121,43 +128,48 @@ export function TicketsListPage(props: {
         </a>
       </PageHeader>
       <Notice text={props.notice} />
-      <Filters
-        query={query}
-        inboxes={props.choices.inboxes}
-        people={props.choices.people}
-        customer={props.customer}
-      />
-      <section id="ticket-results" class="panel" aria-live="polite">
-        {list.data.length === 0 ? (
-          <Empty text="No tickets match these filters." />
-        ) : (
-          <table class="tickets">
-            <thead>
-              <tr>
-                <th>Ticket</th>
-                <th>Subject</th>
-                <th>Customer</th>
-                <th>Status</th>
-                <th>Priority</th>
-                <th>Assignee</th>
-                <th>Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((ticket) => (
-                <Row ticket={ticket} people={people} />
-              ))}
-            </tbody>
-          </table>
-        )}
-        <Pager
-          path={PATH}
-          query={{ ...filters, limit: limit === 50 ? undefined : limit }}
-          limit={limit}
-          offset={offset}
-          total={list.pagination.total}
-        />
-      </section>
+      <div class="with-sidebar">
+        <ViewsSidebar views={props.views} current={filtersKey(filters)} />
+        <div>
+          <Filters
+            query={query}
+            inboxes={props.choices.inboxes}
+            people={props.choices.people}
+            customer={props.customer}
+          />
+          <section id="ticket-results" class="panel" aria-live="polite">
+            {list.data.length === 0 ? (
+              <Empty text="No tickets match these filters." />
+            ) : (
+              <table class="tickets">
+                <thead>
+                  <tr>
+                    <th>Ticket</th>
+                    <th>Subject</th>
+                    <th>Customer</th>
+                    <th>Status</th>
+                    <th>Priority</th>
+                    <th>Assignee</th>
+                    <th>Updated</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.data.map((ticket) => (
+                    <Row ticket={ticket} people={people} />
+                  ))}
+                </tbody>
+              </table>
+            )}
+            <Pager
+              path={PATH}
+              query={{ ...filters, limit: limit === 50 ? undefined : limit }}
+              limit={limit}
+              offset={offset}
+              total={list.pagination.total}
+            />
+          </section>
+        </div>
+      </div>
     </>
   );
 }

@@ -6,6 +6,7 @@ import { CreateMessageBodySchema } from "../../features/messages/messages.schema
 import { addMessage } from "../../features/messages/messages.service";
 import { manageTicket } from "../../features/tickets/manage.service";
 import { deleteTicket, listTickets, showTicket, updateTicket } from "../../features/tickets/tickets.service";
+import { listViews } from "../../features/views/views.service";
 import { notFound } from "../../lib/errors";
 import { createRouter, validationError } from "../../lib/router";
 import { renderPage, sessionOf } from "../page";
@@ -29,18 +30,23 @@ const ticketPath = (id: string) => `/dashboard/tickets/${encodeURIComponent(id)}
 const listRouter = createRouter().openapi(ticketsPageRoute, async (c) => {
   const ctx = c.var.ctx;
   const query = c.req.valid("query");
+  const { userId } = sessionOf(c);
+  // `none` and `me`, as views save them: the unassigned tickets, the signed-in user's.
+  const assignee =
+    query.assignee_id === "me" ? userId : query.assignee_id === "none" ? null : query.assignee_id;
   const filter = {
     status: query.status || undefined,
     priority: query.priority || undefined,
     inboxId: query.inbox_id || undefined,
-    assigneeId: query.assignee_id || undefined,
+    assigneeId: assignee || (assignee === null ? null : undefined),
     customerId: query.customer_id || undefined,
     tag: query.tag?.trim() || undefined,
     q: query.q?.trim() || undefined,
   };
-  const [list, customer] = await Promise.all([
+  const [list, customer, views] = await Promise.all([
     listTickets(ctx, filter, { limit: query.limit, offset: query.offset }),
     filter.customerId ? findCustomer(ctx.db, ctx.accountId, filter.customerId) : null,
+    listViews(ctx, { userId, seesEveryView: false }),
   ]);
   const named = [filter.assigneeId, ...list.data.map((ticket) => ticket.assignee_id)];
   const choices = await workspaceChoices(ctx.db, ctx.accountId, named);
@@ -52,6 +58,7 @@ const listRouter = createRouter().openapi(ticketsPageRoute, async (c) => {
       query={query}
       choices={choices}
       customer={customer?.email}
+      views={views.data}
       notice={query.done ? LIST_DONE[query.done] : undefined}
     />,
   );
