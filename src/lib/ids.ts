@@ -31,6 +31,7 @@ export const ID_PREFIXES = [
   "rpt",
   "drp",
   "whk",
+  "srp",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -31,6 +31,10 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
     description: "Email sequences that customers are enrolled in, and their enrolments.",
   },
   { name: "Tags", description: "Labels that tickets carry." },
+  {
+    name: "Saved replies",
+    description: "Replies to reuse, with variables, an optional inbox scope and ticket changes (macros).",
+  },
   { name: "Changelog", description: "Product update entries, published on the public changelog pages." },
   { name: "Surveys", description: "Questions put to customers, and their responses." },
   {
