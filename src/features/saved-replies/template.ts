@@ -103,7 +103,10 @@ const unknownFilter = (name: string) =>
 export type TemplateValues = Partial<Record<VariableName, string | null | undefined>>;
 
 function scopeOf(values: TemplateValues) {
-  const scope: Record<string, Record<string, string>> = {};
+  // Every object is there, so that a missing field is named whole (`user.name`, not `user`).
+  const scope: Record<string, Record<string, string>> = Object.fromEntries(
+    VARIABLES.map((name) => [name.split(".")[0], {}]),
+  );
   for (const [name, value] of Object.entries(values)) {
     const text = value?.trim();
     if (!text) continue;
