@@ -17,7 +17,7 @@ const tags = ["Saved replies"];
 
 const CHECKS = `The body is checked when saved: 422 \`template_tag_not_allowed\` for a \`{% %}\` tag, \`unknown_variable\` or \`unknown_filter\` naming what is not allowed, \`invalid_template\` for Liquid that does not parse. ${SYNTAX} \`inbox_id\` must be an inbox of the workspace (404); \`actions.assignee_id\` an active user (400).`;
 
-export const RENDERING =
+const RENDERING =
   "Rendering for a ticket: values are the ticket's own (`customer.first_name` is the first word of the customer's name); an empty value counts as missing. A variable without a value and without a `default` is 422 `missing_variable` naming it, so nothing is ever sent with `{{ … }}` in it. Values are escaped for Markdown and then for HTML: a customer's name cannot add emphasis, a link or HTML. The Markdown is then rendered as the changelog's is (CommonMark with GitHub's extensions, raw HTML dropped, GitHub's sanitizing allow-list). `user` is the person writing: the signed-in user in the dashboard; an API key is no person, so through the API `{{ user.name }}` has no value and needs a default. A reply scoped to an inbox is usable only on that inbox's tickets (422 `saved_reply_other_inbox`).";
 
 export const listSavedRepliesRoute = defineRoute("read", {
