@@ -30,6 +30,7 @@ import { emailReportRouter } from "./features/reports/email-report.handlers";
 import { supportReportRouter } from "./features/reports/support-report.handlers";
 import { recordRequest } from "./features/request-logs/record-request";
 import { requestLogsRouter } from "./features/request-logs/request-logs.handlers";
+import { savedRepliesRouter } from "./features/saved-replies/saved-replies.handlers";
 import { loginRouter } from "./features/sessions/login.handlers";
 import { smtpLogsRouter } from "./features/smtp-logs/smtp-logs.handlers";
 import { suppressionsRouter } from "./features/suppressions/suppressions.handlers";
@@ -110,6 +111,7 @@ export function createApp() {
   app.route("/", enrollmentsRouter);
   app.route("/", tagsRouter);
   app.route("/", viewsRouter);
+  app.route("/", savedRepliesRouter);
   app.route("/", changelogRouter);
   app.route("/", surveysRouter);
   app.route("/", supportReportRouter);

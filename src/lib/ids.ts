@@ -32,6 +32,7 @@ export const ID_PREFIXES = [
   "drp",
   "whk",
   "vw",
+  "srp",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

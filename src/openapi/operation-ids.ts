@@ -97,6 +97,13 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "POST /v1/contact-groups/{id}/members": "createContactGroupMembers",
   "DELETE /v1/contact-groups/{id}/members/{customer_id}": "deleteContactGroupMember",
 
+  "GET /v1/saved-replies": "listSavedReplies",
+  "POST /v1/saved-replies": "createSavedReply",
+  "GET /v1/saved-replies/{id}": "getSavedReply",
+  "PATCH /v1/saved-replies/{id}": "updateSavedReply",
+  "DELETE /v1/saved-replies/{id}": "deleteSavedReply",
+  "POST /v1/saved-replies/{id}/preview": "previewSavedReply",
+
   "GET /v1/campaigns": "listCampaigns",
   "POST /v1/campaigns": "createCampaign",
   "GET /v1/campaigns/unsubscribed": "listUnsubscribedCustomers",

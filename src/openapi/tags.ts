@@ -32,6 +32,10 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
   },
   { name: "Tags", description: "Labels that tickets carry." },
   { name: "Views", description: "Saved ticket lists (filters), shared or personal, each with a live count." },
+  {
+    name: "Saved replies",
+    description: "Replies to reuse, with variables, an optional inbox scope and ticket changes (macros).",
+  },
   { name: "Changelog", description: "Product update entries, published on the public changelog pages." },
   { name: "Surveys", description: "Questions put to customers, and their responses." },
   {

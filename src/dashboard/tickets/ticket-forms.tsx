@@ -63,8 +63,13 @@ export function EditTicketForm(props: { ticket: Ticket; people: Person[]; csrfTo
 }
 
 /** One text box, two ways out: a reply emailed to the customer, or a note only the team sees. */
-export function ComposeForm(props: { ticket: Ticket; csrfToken: string }) {
-  const { ticket } = props;
+export function ComposeForm(props: {
+  ticket: Ticket;
+  csrfToken: string;
+  /** A saved reply inserted: its rendered text fills the box, and its id goes with the message. */
+  inserted?: { id: string; text: string } | undefined;
+}) {
+  const { ticket, inserted } = props;
   return (
     <form method="post" action={`/dashboard/tickets/${ticket.id}/reply`} class="compose" aria-label="Write">
       <CsrfField token={props.csrfToken} />
@@ -75,8 +80,11 @@ export function ComposeForm(props: { ticket: Ticket; csrfToken: string }) {
           rows={6}
           required
           placeholder={`Write to ${ticket.customer.name || ticket.customer.email}, or a note for your team`}
-        />
+        >
+          {inserted?.text ?? ""}
+        </textarea>
       </label>
+      {inserted ? <input type="hidden" name="saved_reply_id" value={inserted.id} /> : null}
       <div class="actions">
         <button type="submit">Send reply</button>
         <button type="submit" class="secondary" formaction={`/dashboard/tickets/${ticket.id}/note`}>

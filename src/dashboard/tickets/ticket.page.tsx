@@ -4,6 +4,7 @@ import type { standardList } from "../../lib/pagination";
 import { ActionButton, Notice, PageHeader, Pager, Time } from "../../ui/components";
 import { PriorityBadge, StatusBadge } from "./labels";
 import { type Person, personName } from "./lookups";
+import { type SavedReplyChoice, SavedReplyPicker } from "./saved-reply-picker";
 import { type HtmlTexts, type Message, Thread } from "./thread";
 import { ComposeForm, EditTicketForm } from "./ticket-forms";
 
@@ -68,6 +69,7 @@ export function TicketPage(props: {
   people: Person[];
   csrfToken: string;
   notice: string | undefined;
+  savedReplies: SavedReplyChoice;
 }) {
   const { ticket, messages } = props;
   const { limit, offset, total } = messages.pagination;
@@ -109,7 +111,8 @@ export function TicketPage(props: {
             ) : null}
           </section>
           <section class="panel">
-            <ComposeForm ticket={ticket} csrfToken={props.csrfToken} />
+            <SavedReplyPicker ticketId={ticket.id} choice={props.savedReplies} />
+            <ComposeForm ticket={ticket} csrfToken={props.csrfToken} inserted={props.savedReplies.chosen} />
           </section>
         </div>
         <aside class="ticket-side">

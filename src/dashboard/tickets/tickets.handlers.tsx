@@ -4,7 +4,9 @@ import { listMessages } from "../../features/messages/messages.read";
 import { htmlTextsOf } from "../../features/messages/messages.repo";
 import { CreateMessageBodySchema } from "../../features/messages/messages.schemas";
 import { addMessage } from "../../features/messages/messages.service";
+import { previewSavedReply } from "../../features/saved-replies/use";
 import { manageTicket } from "../../features/tickets/manage.service";
+import type { TicketContext } from "../../features/tickets/ticket-context";
 import { deleteTicket, listTickets, showTicket, updateTicket } from "../../features/tickets/tickets.service";
 import { listViews } from "../../features/views/views.service";
 import { notFound } from "../../lib/errors";
@@ -15,6 +17,7 @@ import { LIST_DONE, TICKET_DONE } from "./labels";
 import { TicketsListPage } from "./list.page";
 import { workspaceChoices } from "./lookups";
 import { newTicketRouter } from "./new-ticket.handlers";
+import { sameText, savedReplyChoice } from "./saved-reply-picker";
 import { TicketPage } from "./ticket.page";
 import {
   deleteTicketPageRoute,
@@ -68,11 +71,12 @@ const ticketRouter = createRouter()
   .openapi(ticketPageRoute, async (c) => {
     const ctx = c.var.ctx;
     const { id } = c.req.valid("param");
-    const { limit, offset, done } = c.req.valid("query");
+    const { limit, offset, done, saved_reply } = c.req.valid("query");
     const ticket = await showTicket(ctx, id);
-    const [messages, inbox] = await Promise.all([
+    const [messages, inbox, savedReplies] = await Promise.all([
       listMessages(ctx, id, undefined, { limit, offset }),
       findInbox(ctx.db, ctx.accountId, ticket.inbox_id),
+      savedReplyChoice(ctx, ticket, saved_reply, sessionOf(c).userId),
     ]);
     const authors = messages.data.map((message) => message.author.id);
     const choices = await workspaceChoices(ctx.db, ctx.accountId, [ticket.assignee_id, ...authors]);
@@ -90,6 +94,7 @@ const ticketRouter = createRouter()
         people={choices.people}
         csrfToken={c.var.csrfToken}
         notice={done ? TICKET_DONE[done] : undefined}
+        savedReplies={savedReplies}
       />,
     );
   })
@@ -110,13 +115,13 @@ const ticketRouter = createRouter()
   })
   .openapi(replyPageRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const input = messageInput("reply", c.req.valid("form").body_text);
+    const input = await messageInput(c.var.ctx, id, "reply", c.req.valid("form"), sessionOf(c).userId);
     await addMessage(c.var.ctx, id, input, { author: { userId: sessionOf(c).userId } });
     return c.redirect(`${ticketPath(id)}?done=replied`, 303);
   })
   .openapi(notePageRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const input = messageInput("note", c.req.valid("form").body_text);
+    const input = await messageInput(c.var.ctx, id, "note", c.req.valid("form"), sessionOf(c).userId);
     await addMessage(c.var.ctx, id, input, { author: { userId: sessionOf(c).userId }, announce: false });
     return c.redirect(`${ticketPath(id)}?done=noted`, 303);
   })
@@ -125,9 +130,25 @@ const ticketRouter = createRouter()
     return c.redirect("/dashboard/tickets?done=deleted", 303);
   });
 
-/** The body POST /v1/tickets/{id}/messages would get, checked by that route's own schema. */
-function messageInput(type: "reply" | "note", bodyText: string) {
-  const parsed = CreateMessageBodySchema.safeParse({ type, body_text: bodyText });
+/**
+ * The body POST /v1/tickets/{id}/messages would get, checked by that route's own schema. An
+ * inserted saved reply left as it was is sent by id, so it goes out rendered (HTML included).
+ */
+async function messageInput(
+  ctx: TicketContext,
+  ticketId: string,
+  type: "reply" | "note",
+  form: { body_text: string; saved_reply_id?: string | undefined },
+  userId: string,
+) {
+  const savedReplyId = form.saved_reply_id || undefined;
+  const unchanged =
+    savedReplyId &&
+    sameText(form.body_text, (await previewSavedReply(ctx, savedReplyId, ticketId, userId)).body_text);
+  const body = unchanged
+    ? { type, saved_reply_id: savedReplyId }
+    : { type, body_text: form.body_text, ...(savedReplyId ? { saved_reply_id: savedReplyId } : {}) };
+  const parsed = CreateMessageBodySchema.safeParse(body);
   if (!parsed.success) throw validationError(parsed.error.issues, "form");
   return parsed.data;
 }

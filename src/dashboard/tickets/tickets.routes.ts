@@ -26,7 +26,10 @@ export const TicketsQuerySchema = offsetQuery(50).extend({
   done: doneCode(LIST_DONE),
 });
 
-export const TicketPageQuerySchema = offsetQuery(50).extend({ done: doneCode(TICKET_DONE) });
+export const TicketPageQuerySchema = offsetQuery(50).extend({
+  done: doneCode(TICKET_DONE),
+  saved_reply: z.string().max(64).optional().openapi({ description: "A saved reply to insert (`srp_...`)." }),
+});
 
 /** The Save form sends every field; the handler passes on to PATCH's service only those that changed. */
 export const EditTicketFormSchema = z.object({
@@ -43,6 +46,10 @@ export const EditTicketFormSchema = z.object({
 /** Checked again, whole, by the API's own schema (POST /v1/tickets/{id}/messages) before sending. */
 export const MessageFormSchema = z.object({
   body_text: z.string().regex(/\S/, "write something first").openapi({ description: "The text." }),
+  saved_reply_id: z.string().max(64).optional().openapi({
+    description:
+      "The saved reply inserted: its actions apply; the text unchanged is sent as the reply renders it (with its HTML), an edited one as written.",
+  }),
 });
 
 /** Mapped onto POST /v1/tickets' body and checked by the API's own schema, so the rules are the API's. */
@@ -89,7 +96,7 @@ export const ticketPageRoute = dashboardRoute({
   path: "/dashboard/tickets/{id}",
   summary: "A ticket",
   description:
-    "The ticket's facts (status, priority, inbox, customer, assignee, tags, times), its messages oldest first, 50 a page, each with author, time and text (an HTML-only message is shown as text, never as HTML), drafts and internal notes marked; the Save form (subject, status, priority, assignee, tags), a message box with Send reply and Add note, and Delete. Pickers of people stay small whatever the team's size: they offer the first 50 active users (oldest first) plus every user the page names (the assignee, authors, the selected filter).",
+    "The ticket's facts (status, priority, inbox, customer, assignee, tags, times), its messages oldest first, 50 a page, each with author, time and text (an HTML-only message is shown as text, never as HTML), drafts and internal notes marked; the Save form (subject, status, priority, assignee, tags), a message box with Send reply and Add note and, when the ticket's inbox has saved replies, a picker of them (its own and unscoped ones, newest 100, a native select): Insert (`saved_reply`) comes back with the reply rendered for this ticket in the box, its preview and the changes it makes, or why it cannot be used here; and Delete. Pickers of people stay small whatever the team's size: they offer the first 50 active users (oldest first) plus every user the page names (the assignee, authors, the selected filter).",
   request: { params: TicketParamsSchema, query: TicketPageQuerySchema },
 });
 

@@ -11,6 +11,7 @@ export * from "./inbound";
 export * from "./moves";
 export * from "./people";
 export * from "./reports";
+export * from "./saved-replies";
 export * from "./smtp-logs";
 export * from "./support";
 export * from "./support-reports";

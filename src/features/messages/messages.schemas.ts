@@ -90,9 +90,17 @@ export const CreateMessageBodySchema = z
     cc: CcList.optional(),
     attachments: z.array(AttachmentInput).max(20).optional(),
     status_after_send: TicketStatus.optional(),
+    saved_reply_id: z.string().max(64).optional().openapi({
+      description:
+        "A saved reply (`srp_...`) to send: its body rendered for this ticket becomes the message, and its actions apply. With `body_text` or `body_html` as well, those are sent as written (the saved reply's text, edited) and only its actions apply.",
+    }),
   })
   .strict()
-  .refine(hasBody, "give body_text or body_html")
+  .refine((b) => hasBody(b) || b.saved_reply_id, "give body_text, body_html or saved_reply_id")
+  .refine((b) => !b.saved_reply_id || (b.type !== "customer" && !b.draft), {
+    message: "saved_reply_id goes with a published reply or note, not a customer message or a draft",
+    path: ["saved_reply_id"],
+  })
   .openapi("CreateMessageRequest");
 
 export const UpdateDraftBodySchema = z

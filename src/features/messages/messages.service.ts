@@ -5,6 +5,7 @@ import { notFound } from "../../lib/errors";
 import { idempotentCreate } from "../../lib/idempotent-create";
 import { newId } from "../../lib/ids";
 import { htmlTextOf } from "../portal/html-to-text";
+import { applyActions, useSavedReply } from "../saved-replies/use";
 import { customerOf, inboxOf, type TicketContext } from "../tickets/ticket-context";
 import type { TicketRow } from "../tickets/tickets.repo";
 import { ticketOf } from "../tickets/tickets.service";
@@ -53,7 +54,10 @@ export async function addMessage(
   const request = { key: options.idempotencyKey, scope: `tickets/${ticketId}/messages`, body: input };
   const created = await idempotentCreate(ctx, request, async (store) => {
     const alsoStore = (message: PublishedMessage) => store.answer(201, message);
-    return { status: 201 as const, body: await writeMessage(ctx, ticketId, input, options, alsoStore) };
+    const { message, actions } = await writeMessage(ctx, ticketId, input, options, alsoStore);
+    // A reply's status went with the message (its status after send); the rest follows it.
+    if (actions) await applyActions(ctx, ticketId, actions, input.type === "reply");
+    return { status: 201 as const, body: message };
   });
   return created.body;
 }
@@ -70,6 +74,17 @@ async function writeMessage(
     inboxOf(ctx, ticket.inboxId),
     customerOf(ctx, ticket.customerId),
   ]);
+  const used = input.saved_reply_id
+    ? await useSavedReply(ctx, input.saved_reply_id, {
+        ticket,
+        inbox,
+        customer,
+        userId: options.author?.userId,
+        render: !(input.body_text || input.body_html),
+      })
+    : null;
+  const bodyText = used?.bodyText ?? input.body_text ?? null;
+  const bodyHtml = used?.bodyHtml ?? input.body_html ?? null;
   const id = newId("msg");
   const files = decodeFiles(ctx, id, input.attachments ?? []);
   const draft = Boolean(input.draft);
@@ -85,9 +100,9 @@ async function writeMessage(
     to: JSON.stringify(input.type === "reply" ? [customer.email] : []),
     cc: JSON.stringify(input.cc ?? []),
     subject: input.type === "reply" ? replySubject(ticket.subject) : ticket.subject,
-    bodyText: input.body_text ?? null,
-    bodyHtml: input.body_html ?? null,
-    htmlText: htmlTextOf(input.body_text, input.body_html),
+    bodyText,
+    bodyHtml,
+    htmlText: htmlTextOf(bodyText, bodyHtml),
     isDraft: draft,
     status: draft ? "draft" : publishedStatus(input.type),
     emailId: null,
@@ -100,19 +115,20 @@ async function writeMessage(
     updatedAt: ctx.now,
     sentAt: draft ? null : ctx.now,
   };
-  if (draft) return saveDraft(ctx, row, files, alsoStore);
-  return publishMessage(ctx, {
+  if (draft) return { message: await saveDraft(ctx, row, files, alsoStore), actions: null };
+  const message = await publishMessage(ctx, {
     ticket,
     inbox,
     customer,
     message: row,
     newFiles: files,
     files: files.map((f) => f.row),
-    afterReply: (input.status_after_send ?? inbox.statusAfterReply) as TicketStatus,
+    afterReply: (input.status_after_send ?? used?.actions.status ?? inbox.statusAfterReply) as TicketStatus,
     write: (published) => [ctx.db.insert(messages).values(published)],
     announce: options.announce ?? true,
     alsoStore,
   });
+  return { message, actions: used?.actions ?? null };
 }
 
 export async function showMessage(ctx: TicketContext, id: string) {

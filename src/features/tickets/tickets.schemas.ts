@@ -8,7 +8,7 @@ import { CustomerName } from "../customers/customers.schemas";
 export const TicketStatus = z.enum(TICKET_STATUSES);
 export const TicketPriority = z.enum(TICKET_PRIORITIES);
 export const TagName = singleLine(50);
-const TagNames = z.array(TagName).max(50);
+export const TagNames = z.array(TagName).max(50);
 
 /** Replies carry the subject into an email, so it must be a Subject the builder can write. */
 export const TicketSubject = singleLine(998).superRefine(refineWith(subjectProblem)).openapi({

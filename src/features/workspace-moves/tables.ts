@@ -59,6 +59,7 @@ export const MOVED_TABLES: MovedTable[] = [
   { table: "connections", rows: account },
   { table: "inboxes", rows: account },
   { table: "tags", rows: account },
+  { table: "saved_replies", rows: account },
   { table: "customers", rows: account },
   { table: "unsubscribes", rows: account },
   { table: "contact_groups", rows: account },
