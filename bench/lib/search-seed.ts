@@ -64,7 +64,10 @@ function vocabulary(): string[] {
   return words;
 }
 
-/** A message's text in SQL: WORDS_PER_MESSAGE words picked by a hash of the row number. */
+/**
+ * A message's text in SQL: WORDS_PER_MESSAGE words picked by a hash of the row number, from the
+ * vocabulary named once per statement (D1 refuses statements over 100 KB).
+ */
 function bodyExpression(words: string): string {
   const picks = Array.from(
     { length: WORDS_PER_MESSAGE },
@@ -106,12 +109,13 @@ SELECT 'tkv_' || upper(hex(randomblob(13))), ${account}, ${sqlText(inbox)}, ${sq
   }
   for (let first = 1; first <= messages; first += ROWS_PER_STATEMENT) {
     const last = Math.min(messages, first + ROWS_PER_STATEMENT - 1);
-    statements.push(`WITH RECURSIVE seq(n) AS (SELECT ${first} UNION ALL SELECT n + 1 FROM seq WHERE n < ${last})
+    statements.push(`WITH RECURSIVE seq(n) AS (SELECT ${first} UNION ALL SELECT n + 1 FROM seq WHERE n < ${last}),
+  vocabulary(words) AS (SELECT ${words})
 INSERT INTO messages (id, account_id, ticket_id, type, direction, author_type, body_text, status, created_at, updated_at)
 SELECT 'msg_' || upper(hex(randomblob(13))), ${account}, t.id, 'customer', 'inbound', 'customer',
-  ${bodyExpression(words)} || CASE WHEN n % ${markEvery} = 0 AND n / ${markEvery} <= ${MARKED} THEN ' ${MARKER}' ELSE '' END,
+  ${bodyExpression("vocabulary.words")} || CASE WHEN n % ${markEvery} = 0 AND n / ${markEvery} <= ${MARKED} THEN ' ${MARKER}' ELSE '' END,
   'received', t.created_at + n % ${perTicket}, t.created_at + n % ${perTicket}
-FROM seq JOIN tickets t ON t.account_id = ${account} AND t.number = (n - 1) / ${perTicket} + 1;`);
+FROM seq CROSS JOIN vocabulary JOIN tickets t ON t.account_id = ${account} AND t.number = (n - 1) / ${perTicket} + 1;`);
   }
   statements.push(`UPDATE accounts SET ticket_sequence = ${count} WHERE id = ${account};`);
   statements.push(`SELECT count(*) AS messages FROM messages WHERE account_id = ${account};`);
