@@ -163,3 +163,23 @@ describe("GET /v1/tickets?q= finds tickets by what was said", () => {
     expect(await ids("newlabel")).toEqual([t.id]);
   });
 });
+
+describe("a search's plan", () => {
+  it("looks words up in the index by MATCH and reads tickets by key, never scanning tickets", async () => {
+    const { ticketQueries } = await import("../../src/features/tickets/tickets.repo");
+    const { parseSearch } = await import("../../src/features/tickets/search-query");
+    const { db } = await import("./helpers");
+    const { planOf } = await import("./query-plan");
+    const q = parseSearch('refund "late parcel" -paypal');
+    for (const filter of [{}, { status: "open" as const }, { tag: "vip" }]) {
+      const { page, total } = ticketQueries(db(), { accountId: "acc_X", q, ...filter }, 50, 0);
+      for (const plan of [await planOf(page), await planOf(total)]) {
+        const text = plan.join("\n");
+        expect(text).toMatch(/ticket_search VIRTUAL TABLE INDEX \d+:M/);
+        expect(text).not.toMatch(/SCAN ticket_search VIRTUAL TABLE INDEX \d+:(?!M)/);
+        for (const line of plan.filter((l) => /\btickets\b/.test(l) || / t\b/.test(l)))
+          expect(line, text).not.toMatch(/^SCAN (tickets|t)\b/);
+      }
+    }
+  });
+});
