@@ -15,6 +15,7 @@ import { hostileHtmlScenario } from "./hostile-html";
 import { inboundMail } from "./inbound-mail";
 import { reports } from "./reports";
 import { scheduledDrain } from "./scheduled-drain";
+import { search } from "./search";
 import { smtpRelay } from "./smtp-relay";
 import { ticketsList } from "./tickets-list";
 import { webhookDispatch } from "./webhook-dispatch";
@@ -25,6 +26,7 @@ export const SCENARIOS: readonly Scenario[] = [
   emailSend,
   scheduledDrain,
   ticketsList,
+  search,
   dashboardPages,
   smtpRelay,
   webhookDispatch,

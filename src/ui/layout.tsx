@@ -101,6 +101,18 @@ export function DashboardLayout(props: PageProps) {
             <a class="brand" href="/dashboard">
               {session.workspace}
             </a>
+            <search class="topbar-search">
+              <form method="get" action="/dashboard/tickets">
+                <input
+                  type="search"
+                  name="q"
+                  aria-label="Search tickets"
+                  placeholder="Search tickets"
+                  minlength={3}
+                  maxlength={500}
+                />
+              </form>
+            </search>
             <span class="who">
               {session.email} <span class="badge">{session.role}</span>
             </span>

@@ -12,7 +12,6 @@ describe("ticket and message lists are served by indexes", () => {
     ["inbox_id", { inboxId: "inb_X" }],
     ["customer_id", { customerId: "cus_X" }],
     ["assignee_id", { assigneeId: "usr_X" }],
-    ["q", { q: "refund" }],
     ["tag", { tag: "vip" }],
     ["updated_after", { updatedAfter: 1 }],
   ])("GET /v1/tickets with %s", async (_name, filter) => {

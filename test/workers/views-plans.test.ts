@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { parseSearch } from "../../src/features/tickets/search-query";
 import { ticketTotalQuery } from "../../src/features/tickets/tickets.repo";
 import { BUILTIN_VIEWS } from "../../src/features/views/builtin-views";
 import { ticketFilterOf } from "../../src/features/views/view-counts";
@@ -40,7 +41,13 @@ const builtin = (id: string) => BUILTIN_VIEWS.find((v) => v.id === id)?.filters 
 const planOfCount = (filters: ViewFilters, me: string | null = "usr_plan") => {
   const filter = ticketFilterOf(filters, me);
   if (!filter) throw new Error("no filter");
-  return planOf(ticketTotalQuery(db(), { ...filter, accountId }));
+  return planOf(
+    ticketTotalQuery(db(), {
+      ...filter,
+      q: filter.q === undefined ? undefined : parseSearch(filter.q),
+      accountId,
+    }),
+  );
 };
 
 describe("view counts on a seeded workspace", () => {

@@ -52,7 +52,7 @@ function Filters(props: { query: Query; inboxes: Inbox[]; people: Person[]; cust
       </label>
       <label>
         Search
-        <input type="search" name="q" value={query.q} placeholder="Words in the subject" />
+        <input type="search" name="q" value={query.q} placeholder="Subject, messages, customer, tags" />
       </label>
       {query.customer_id ? (
         <label class="check">
@@ -73,6 +73,8 @@ function Row(props: { ticket: Ticket; people: Map<string, Person> }) {
   const href = `${PATH}/${ticket.id}`;
   const assignee = ticket.assignee_id ? props.people.get(ticket.assignee_id) : undefined;
   const byCustomer = new URLSearchParams({ customer_id: ticket.customer_id }).toString();
+  // Only a search's results have `match` (tickets.service.ts listTickets).
+  const match = "match" in ticket && typeof ticket.match === "string" ? ticket.match : null;
   return (
     <tr>
       <td class="ticket-id">
@@ -86,6 +88,10 @@ function Row(props: { ticket: Ticket; people: Map<string, Person> }) {
               <span class="tag">{tag}</span>
             ))}
           </span>
+        ) : null}
+        {match ? (
+          // An excerpt the service HTML-escaped, with only its <mark> tags added (search-excerpt.ts).
+          <small class="match block" dangerouslySetInnerHTML={{ __html: match }} />
         ) : null}
       </td>
       <td>

@@ -10,8 +10,9 @@ import {
   tickets,
   ticketTags,
 } from "../../db/schema";
-import { containsText } from "../../lib/like";
 import { tagNameKey } from "../tags/tags.service";
+import { searchCondition, searchHits } from "./search.repo";
+import type { SearchQuery } from "./search-query";
 
 export type TicketRow = typeof tickets.$inferSelect;
 
@@ -69,7 +70,8 @@ export interface TicketFilter {
   /** A user's id, or null for unassigned tickets. */
   assigneeId?: string | null | undefined;
   tag?: string | undefined;
-  q?: string | undefined;
+  /** Full-text search (search-query.ts): ranks the page by relevance, then newest first. */
+  q?: SearchQuery | undefined;
   updatedAfter?: number | undefined;
 }
 
@@ -89,7 +91,7 @@ function whereOf(f: TicketFilter, rareTag: boolean): SQL | undefined {
     f.customerId ? eq(tickets.customerId, f.customerId) : undefined,
     f.assigneeId === null ? isNull(tickets.assigneeId) : undefined,
     f.assigneeId ? eq(tickets.assigneeId, f.assigneeId) : undefined,
-    f.q ? containsText(tickets.subject, f.q) : undefined,
+    f.q ? searchCondition(f.accountId, f.q) : undefined,
     f.tag ? tagCondition(f.accountId, f.tag, rareTag) : undefined,
     f.updatedAfter !== undefined ? gt(tickets.updatedAt, f.updatedAfter) : undefined,
   );
@@ -195,6 +197,7 @@ export function ticketQueries(
     filter.updatedAfter !== undefined
       ? [asc(column(tickets.updatedAt)), asc(tickets.id)]
       : [desc(column(tickets.createdAt)), desc(tickets.id)];
+  if (filter.q) return searchQueries(db, filter, filter.q, where, limit, offset);
   return {
     page: db
       .select(ticketView)
@@ -205,6 +208,41 @@ export function ticketQueries(
       .limit(limit)
       .offset(offset),
     total: totalQuery(db, filter, where),
+  };
+}
+
+/**
+ * A search's page: the tickets with a matching row, by relevance (bm25 of their best row), then
+ * newest first; `updated_after` keeps its sync order, the only order a sync can page through.
+ */
+function searchQueries(
+  db: Db,
+  filter: TicketFilter,
+  q: SearchQuery,
+  where: SQL | undefined,
+  limit: number,
+  offset: number,
+) {
+  const hits = searchHits(db, filter.accountId, q);
+  const order =
+    filter.updatedAfter !== undefined
+      ? [asc(tickets.updatedAt), asc(tickets.id)]
+      : [asc(hits.score), desc(tickets.createdAt), desc(tickets.id)];
+  return {
+    page: db
+      .select(ticketView)
+      .from(hits)
+      .innerJoin(tickets, eq(tickets.id, hits.ticketId))
+      .innerJoin(customers, eq(customers.id, tickets.customerId))
+      .where(where)
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset),
+    total: db
+      .select({ total: count() })
+      .from(hits)
+      .innerJoin(tickets, eq(tickets.id, hits.ticketId))
+      .where(where),
   };
 }
 

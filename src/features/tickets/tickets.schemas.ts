@@ -58,7 +58,15 @@ export const TicketSchema = z
   })
   .openapi("Ticket");
 
-export const TicketListSchema = standardListSchema(TicketSchema, "TicketList");
+const TicketListItemSchema = TicketSchema.extend({
+  match: z.string().nullable().optional().openapi({
+    description:
+      "Only with `q`: the text around the ticket's best hit (its subject, customer, tags, or a message), HTML-escaped, each hit in `<mark>...</mark>`; at most about 40 matched or surrounding 3-character sequences, `…` where it was cut.",
+    example: "Hello, I was charged twice and would like a <mark>refund</mark> for the second…",
+  }),
+}).openapi("TicketListItem");
+
+export const TicketListSchema = standardListSchema(TicketListItemSchema, "TicketList");
 
 export const CreateTicketBodySchema = z
   .object({
@@ -107,6 +115,9 @@ export const UpdateTicketBodySchema = z
   .refine((b) => Object.keys(b).length > 0, "name at least one field to change")
   .openapi("UpdateTicketRequest");
 
+/** The longest `q`: a search is words and phrases, not a document. */
+export const MAX_SEARCH_CHARS = 500;
+
 export const TicketListQuerySchema = offsetQuery(50).extend({
   status: TicketStatus.optional(),
   priority: TicketPriority.optional(),
@@ -117,7 +128,10 @@ export const TicketListQuerySchema = offsetQuery(50).extend({
     .optional()
     .openapi({ description: "A user (`usr_...`), or `none` for the tickets assigned to no one." }),
   tag: z.string().optional().openapi({ description: "A tag name (any case)." }),
-  q: z.string().min(1).max(200).optional().openapi({ description: "Words in the subject." }),
+  q: z.string().min(1).max(MAX_SEARCH_CHARS).optional().openapi({
+    description:
+      'Full-text search of the subject, every message\'s text, the customer\'s name and email, `client_id` and tag names: words (each found anywhere in a word, whatever its case or accents: `refun` and `refun*` find "refunded", `cafe` finds "café"), "quoted phrases", and `-word` or `-"a phrase"` to exclude. A ticket has every word or phrase in any of its parts. Terms shorter than 3 characters are left out; a `q` with nothing else is 400. At most 12 terms. Results rank by relevance, then newest first, and each has `match`. See docs/search.md.',
+  }),
   updated_after: z.iso.datetime({ offset: true }).optional().openapi({
     description: "Only tickets updated after this time, ordered by (updated_at, id) ascending for syncing.",
   }),

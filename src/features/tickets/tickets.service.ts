@@ -12,6 +12,8 @@ import { attachmentKeysUnder, deleteFiles } from "../messages/messages.repo";
 import { assertAssignable } from "../users/users.service";
 import { afterTicketResolved, movedToResolved } from "./after-resolve";
 import { firstMessageEvent, firstMessageRow } from "./first-message";
+import { excerptsOf } from "./search-excerpt";
+import { parseSearch } from "./search-query";
 import { customerOf, inboxOf, recordTicketEvent, type TicketContext } from "./ticket-context";
 import { clientIdOf, toTicket } from "./tickets.dto";
 import {
@@ -200,9 +202,11 @@ async function openTicket(
 
 export async function listTickets(
   ctx: TicketContext,
-  filter: Omit<TicketFilter, "accountId">,
+  { q: text, ...rest }: Omit<TicketFilter, "accountId" | "q"> & { q?: string | undefined },
   page: OffsetParams,
 ) {
+  const q = text === undefined ? undefined : parseSearch(text);
+  const filter = { ...rest, q };
   // A tag filter first reads how common the tag is, to pick how its page is found (tickets.repo).
   const tagTickets = filter.tag
     ? ((await tagTicketsQuery(ctx.db, ctx.accountId, filter.tag))[0]?.total ?? 0)
@@ -215,11 +219,16 @@ export async function listTickets(
     tagTickets,
   );
   const [rows, totals] = await ctx.db.batch([query, total]);
-  return standardList(
-    rows.map((view) => toTicket(view, ctx.env.PUBLIC_BASE_URL)),
-    totals[0]?.total ?? 0,
-    page,
+  const data = rows.map((view) => toTicket(view, ctx.env.PUBLIC_BASE_URL));
+  if (!q) return standardList(data, totals[0]?.total ?? 0, page);
+  const excerpts = await excerptsOf(
+    ctx.db,
+    ctx.accountId,
+    q,
+    data.map((t) => t.id),
   );
+  const matched = data.map((t) => ({ ...t, match: excerpts.get(t.id) ?? null }));
+  return standardList(matched, totals[0]?.total ?? 0, page);
 }
 
 /** PATCH: the edit and its `ticket.updated` event commit together. */

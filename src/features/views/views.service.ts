@@ -6,7 +6,7 @@ import { isoOrNull } from "../../lib/time";
 import { listTickets } from "../tickets/tickets.service";
 import { assertAssignable } from "../users/users.service";
 import { BUILTIN_VIEWS, type BuiltinView, builtinView } from "./builtin-views";
-import { countTickets, ticketFilterOf } from "./view-counts";
+import { checkViewSearch, countTickets, ticketFilterOf } from "./view-counts";
 import {
   deleteView,
   findView,
@@ -103,6 +103,7 @@ type UpdateInput = (typeof UpdateViewBodySchema)["_output"];
 
 export async function createView(ctx: ViewsContext, input: CreateInput, viewer: Viewer) {
   const owner = input.owner_user_id ?? null;
+  checkViewSearch(input.filters);
   await assertAssignable(ctx, owner, "body.owner_user_id");
   const row: ViewRow = {
     id: newId("vw"),
@@ -126,6 +127,7 @@ export async function createView(ctx: ViewsContext, input: CreateInput, viewer: 
 
 export async function changeView(ctx: ViewsContext, id: string, input: UpdateInput, viewer: Viewer) {
   await customViewOf(ctx, id, viewer);
+  checkViewSearch(input.filters);
   await assertAssignable(ctx, input.owner_user_id, "body.owner_user_id");
   const updated = await updateView(ctx.db, ctx.accountId, id, {
     ...(input.name !== undefined ? { name: input.name } : {}),

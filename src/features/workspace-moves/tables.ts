@@ -133,6 +133,20 @@ export const MOVED_TABLES: MovedTable[] = [
  */
 export const NOT_MOVED = ["sign_in_attempts", "move_cursors"];
 
+/**
+ * The full-text index of tickets (migration 0041_ticket_search): an FTS5 table and its shadow
+ * tables, not copied but rebuilt on the target by its triggers as the tickets, messages, customers
+ * and tags are copied, and emptied on the source as they are deleted there.
+ */
+export const SEARCH_INDEX_TABLES = [
+  "ticket_search",
+  "ticket_search_config",
+  "ticket_search_content",
+  "ticket_search_data",
+  "ticket_search_docsize",
+  "ticket_search_idx",
+];
+
 const tablesByName = new Map<string, SQLiteTable>(
   ([...Object.values(schema), ...Object.values(changelog)] as unknown[])
     .filter((value): value is SQLiteTable => value instanceof SQLiteTable)
