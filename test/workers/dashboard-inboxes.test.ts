@@ -189,7 +189,6 @@ describe("an inbox's page", () => {
     expect(read).toContain("https://hooks.example.com/support");
     expect(read).toContain("<dt>Email address</dt>");
     expect(read).not.toContain("whsec_");
-    // The only form an agent gets is the top bar's Sign out.
     // Besides the top bar's ticket search (a GET form): only Sign out.
     expect(read.match(/<form(?! method="get" action="\/dashboard\/tickets")/g)).toHaveLength(1);
     expect(read).not.toContain("Show secret");
