@@ -10,12 +10,8 @@ import {
   threadMessageIds,
 } from "../../src/features/messages/messages.repo";
 import { bumpTicketStatement } from "../../src/features/messages/ticket-activity";
-import {
-  deleteTicketStatement,
-  ticketTagsQuery,
-  unlinkTagStatement,
-  updateTicketStatement,
-} from "../../src/features/tickets/tickets.repo";
+import { ticketTagsQuery, unlinkTagStatement } from "../../src/features/tickets/ticket-tags.repo";
+import { deleteTicketStatement, updateTicketStatement } from "../../src/features/tickets/tickets.repo";
 import { callJson, db, seedInbox, seedWorkspace } from "./helpers";
 
 /**

@@ -8,13 +8,8 @@ import { assertAssignable } from "../users/users.service";
 import { afterTicketResolved, movedToResolved } from "./after-resolve";
 import { mergeStatements } from "./merge";
 import type { TicketContext } from "./ticket-context";
-import {
-  ensureTags,
-  linkTagStatements,
-  type TicketRow,
-  unlinkTagStatement,
-  updateTicketStatement,
-} from "./tickets.repo";
+import { ensureTags, linkTagStatements, unlinkTagStatement } from "./ticket-tags.repo";
+import { type TicketRow, updateTicketStatement } from "./tickets.repo";
 import type { ManageInput } from "./tickets.schemas";
 import { closedAtFor, showTicket, ticketOf } from "./tickets.service";
 

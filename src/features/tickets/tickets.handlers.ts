@@ -3,7 +3,7 @@ import { createRouter } from "../../lib/router";
 import { iso } from "../../lib/time";
 import { addTicketTag, manageTicket, removeTicketTag } from "./manage.service";
 import type { TicketContext } from "./ticket-context";
-import { ticketTagsQuery } from "./tickets.repo";
+import { ticketTagsQuery } from "./ticket-tags.repo";
 import {
   addTicketTagRoute,
   createTicketRoute,

@@ -15,12 +15,11 @@ import { firstMessageEvent, firstMessageRow } from "./first-message";
 import { excerptsOf } from "./search-excerpt";
 import { parseSearch } from "./search-query";
 import { customerOf, inboxOf, recordTicketEvent, type TicketContext } from "./ticket-context";
+import { ensureTags, linkTagStatements } from "./ticket-tags.repo";
 import { clientIdOf, toTicket } from "./tickets.dto";
 import {
   deleteTicketStatement,
-  ensureTags,
   findTicket,
-  linkTagStatements,
   nextTicketNumber,
   type TicketFilter,
   type TicketRow,
