@@ -1,4 +1,4 @@
-import { and, asc, eq, or, sql } from "drizzle-orm";
+import { and, asc, eq, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { tags, ticketTags } from "../../db/schema";
 import { tagNameKey } from "../tags/tags.service";

@@ -1,15 +1,7 @@
-import { and, asc, count, desc, eq, gt, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { counterSum } from "../../db/counters";
-import {
-  accounts,
-  customers,
-  tags,
-  ticketCounts,
-  ticketFacetCounts,
-  tickets,
-  ticketTags,
-} from "../../db/schema";
+import { accounts, customers, ticketCounts, ticketFacetCounts, tickets } from "../../db/schema";
 import { tagNameKey } from "../tags/tags.service";
 import { searchCondition, searchHits } from "./search.repo";
 import type { SearchQuery } from "./search-query";
