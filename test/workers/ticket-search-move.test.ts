@@ -6,7 +6,10 @@ import { runMove } from "./workspace-move-helpers";
 const indexRows = async (shard: string, accountId: string) =>
   (
     await shardD1Of(shard)
-      .prepare("SELECT count(*) AS n FROM ticket_search WHERE account_id = ?")
+      .prepare(
+        `SELECT count(*) AS n FROM ticket_search, search_accounts sa WHERE sa.account_id = ?
+         AND ticket_search.rowid >= sa.n << 37 AND ticket_search.rowid < (sa.n + 1) << 37`,
+      )
       .bind(accountId)
       .first<{ n: number }>()
   )?.n ?? 0;

@@ -169,7 +169,9 @@ function totalQuery(db: Db, filter: TicketFilter, where: SQL | undefined) {
 
 /** The filtered total alone, as a page of the list would answer it (a view's count). */
 export const ticketTotalQuery = (db: Db, filter: TicketFilter) =>
-  totalQuery(db, filter, whereOf(filter, false));
+  filter.q
+    ? searchQueries(db, filter, filter.q, whereOf(filter, false), 1, 0).total
+    : totalQuery(db, filter, whereOf(filter, false));
 
 /**
  * A page of tickets and the filtered total. Newest first; with `updated_after`, by (updated_at,
@@ -204,8 +206,10 @@ export function ticketQueries(
 }
 
 /**
- * A search's page: the tickets with a matching row, by relevance (bm25 of their best row), then
- * newest first; `updated_after` keeps its sync order, the only order a sync can page through.
+ * A search's page: the tickets with a matching row among the workspace's newest SEARCHED_ROWS
+ * matching rows (search.repo.ts), by relevance (bm25 of their best row), then newest first;
+ * `updated_after` keeps its sync order, the only order a sync can page through. The total counts
+ * the same tickets.
  */
 function searchQueries(
   db: Db,

@@ -134,11 +134,14 @@ export const MOVED_TABLES: MovedTable[] = [
 export const NOT_MOVED = ["sign_in_attempts", "move_cursors"];
 
 /**
- * The full-text index of tickets (migration 0041_ticket_search): an FTS5 table and its shadow
- * tables, not copied but rebuilt on the target by its triggers as the tickets, messages, customers
- * and tags are copied, and emptied on the source as they are deleted there.
+ * The full-text index of tickets (migration 0044_ticket_search_by_account): an FTS5 table and its
+ * shadow tables, not copied but rebuilt on the target by its triggers as the tickets, messages,
+ * customers and tags are copied, and emptied on the source as they are deleted there; and the
+ * workspaces' numbers in the shard's index (search_accounts), which the triggers give on the
+ * first row and never take back (a workspace moving back finds its number again).
  */
 export const SEARCH_INDEX_TABLES = [
+  "search_accounts",
   "ticket_search",
   "ticket_search_config",
   "ticket_search_content",
