@@ -5,7 +5,7 @@ import { notFound } from "../../lib/errors";
 import { idempotentCreate } from "../../lib/idempotent-create";
 import { newId } from "../../lib/ids";
 import { htmlTextOf } from "../portal/html-to-text";
-import { applyActions, useSavedReply } from "../saved-replies/use";
+import { actionsChange, useSavedReply } from "../saved-replies/use";
 import { customerOf, inboxOf, type TicketContext } from "../tickets/ticket-context";
 import type { TicketRow } from "../tickets/tickets.repo";
 import { ticketOf } from "../tickets/tickets.service";
@@ -42,8 +42,8 @@ export interface MessageOptions {
 
 /**
  * POST /v1/tickets/{id}/messages. A draft is only stored; anything else is published: a reply's
- * email, the message, its attachments, the ticket's change, `message.created` and the idempotent
- * answer in one batch.
+ * email, the message, its attachments, the ticket's change, `message.created`, a saved reply's
+ * actions (with their `ticket.updated`) and the idempotent answer in one batch.
  */
 export async function addMessage(
   ctx: TicketContext,
@@ -54,9 +54,7 @@ export async function addMessage(
   const request = { key: options.idempotencyKey, scope: `tickets/${ticketId}/messages`, body: input };
   const created = await idempotentCreate(ctx, request, async (store) => {
     const alsoStore = (message: PublishedMessage) => store.answer(201, message);
-    const { message, actions } = await writeMessage(ctx, ticketId, input, options, alsoStore);
-    // A reply's status went with the message (its status after send); the rest follows it.
-    if (actions) await applyActions(ctx, ticketId, actions, input.type === "reply");
+    const message = await writeMessage(ctx, ticketId, input, options, alsoStore);
     return { status: 201 as const, body: message };
   });
   return created.body;
@@ -115,8 +113,8 @@ async function writeMessage(
     updatedAt: ctx.now,
     sentAt: draft ? null : ctx.now,
   };
-  if (draft) return { message: await saveDraft(ctx, row, files, alsoStore), actions: null };
-  const message = await publishMessage(ctx, {
+  if (draft) return saveDraft(ctx, row, files, alsoStore);
+  return publishMessage(ctx, {
     ticket,
     inbox,
     customer,
@@ -127,8 +125,11 @@ async function writeMessage(
     write: (published) => [ctx.db.insert(messages).values(published)],
     announce: options.announce ?? true,
     alsoStore,
+    // A reply's own status is its status after send (above); the other actions join its batch.
+    ...(used
+      ? { alsoChange: (after: TicketRow) => actionsChange(ctx, after, used.actions, input.type === "reply") }
+      : {}),
   });
-  return { message, actions: used?.actions ?? null };
 }
 
 export async function showMessage(ctx: TicketContext, id: string) {

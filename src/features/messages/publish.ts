@@ -47,6 +47,18 @@ export interface Publication {
   storage?: "reserve" | "count";
   /** Statements that store the answer (the published message) in the same batch: an idempotent create's. */
   alsoStore?: (message: PublishedMessage) => Statement[];
+  /**
+   * More changes of the ticket for the same batch (a saved reply's actions), made from the ticket
+   * as this message leaves it: their statements follow the message's, their events follow
+   * `message.created`, and the ticket they leave is the one a move to `resolved` is judged on.
+   */
+  alsoChange?: (ticketAfter: TicketRow) => Promise<TicketChange>;
+}
+
+export interface TicketChange {
+  ticket: TicketRow;
+  statements: Statement[];
+  events: RecordedEvent[];
 }
 
 export type PublishedMessage = ReturnType<typeof toMessage>;
@@ -54,8 +66,8 @@ export type PublishedMessage = ReturnType<typeof toMessage>;
 /**
  * Publishes a message: a reply's email passes every check of POST /v1/emails and holds its quota
  * first, so a refused send leaves nothing behind; then the email, the message, its files, the
- * ticket's change and `message.created` commit in one batch. Only after that is the email queued
- * and the event announced: nothing leaves for a message that was not stored.
+ * ticket's change, `message.created` and `alsoChange`'s statements commit in one batch. Only after
+ * that is the email queued and the events announced: nothing leaves for a message not stored.
  */
 export async function publishMessage(ctx: TicketContext, p: Publication): Promise<PublishedMessage> {
   const { ticket, inbox, customer, message } = p;
@@ -104,6 +116,11 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
           },
           ctx.now,
         );
+  const also = await p.alsoChange?.(ticketAfter).catch(async (error: unknown) => {
+    await email?.abort();
+    await storage?.release();
+    throw error;
+  });
   const statements = [
     ...(p.opening?.statements ?? []),
     ...(counted ? countStorageStatements(ctx.db, ctx.accountId, bytes) : []),
@@ -111,6 +128,7 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
     ...p.newFiles.map((f) => ctx.db.insert(messageAttachments).values(f.row)),
     bumpTicketStatement(ctx.accountId, ticket.id, activity, p.afterReply, ctx.now),
     ...(event?.statements ?? []),
+    ...(also?.statements ?? []),
     ...(p.alsoStore?.(shown) ?? []),
   ];
   try {
@@ -123,9 +141,10 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
     throw error;
   }
   if (email) await enqueueEmails(ctx.env.EMAIL_QUEUE, [email.row as EmailRow], ctx.now);
-  await announceEvents(ctx.env.WEBHOOK_QUEUE, [p.opening?.event, event], ctx.defer);
-  if (!p.opening && movedToResolved(ticket.status, ticketAfter.status))
-    await afterTicketResolved(ctx, ticketAfter);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [p.opening?.event, event, ...(also?.events ?? [])], ctx.defer);
+  const ticketLeft = also?.ticket ?? ticketAfter;
+  if (!p.opening && movedToResolved(ticket.status, ticketLeft.status))
+    await afterTicketResolved(ctx, ticketLeft);
   return shown;
 }
 

@@ -2,10 +2,10 @@ import { AppError } from "../../lib/errors";
 import { renderMarkdown } from "../changelog/changelog.markdown";
 import type { CustomerRow } from "../customers/customers.repo";
 import type { InboxRow } from "../inboxes/inboxes.repo";
-import { manageTicket } from "../tickets/manage.service";
+import { addTagsStatements } from "../tickets/manage.service";
 import { customerOf, inboxOf, type TicketContext } from "../tickets/ticket-context";
 import type { TicketRow } from "../tickets/tickets.repo";
-import { ticketOf, updateTicket } from "../tickets/tickets.service";
+import { ticketOf, ticketUpdate } from "../tickets/tickets.service";
 import { findUser } from "../users/users.repo";
 import { assertAssignable } from "../users/users.service";
 import type { SavedReplyActions } from "./saved-replies.schemas";
@@ -76,23 +76,30 @@ export async function previewSavedReply(ctx: TicketContext, id: string, ticketId
 }
 
 /**
- * A used reply's actions, after its message is published, through the same services as a PATCH
- * (status and assignee: `ticket.updated` fires) and the `add_tags` action. A reply's status is
- * not here: it is the message's status after send, set in the message's own batch.
+ * A used reply's actions as statements for its message's own batch, made from the ticket as the
+ * message leaves it: `status` (a note's; a reply's is its status after send, already in the
+ * message's change) and `assignee_id` as a PATCH (`ticket.updated`, with the same payload), and
+ * `add_tags` as POST /v1/tickets/{id}/manage does (no event). So the message and its actions
+ * commit together or not at all, and a retried request's stored answer applies nothing again.
  */
-export async function applyActions(
+export async function actionsChange(
   ctx: TicketContext,
-  ticketId: string,
+  ticket: TicketRow,
   actions: SavedReplyActions,
   statusDone: boolean,
 ) {
   const status = statusDone ? undefined : actions.status;
-  if (status !== undefined || actions.assignee_id !== undefined) {
-    await updateTicket(ctx, ticketId, {
-      ...(status !== undefined ? { status } : {}),
-      ...(actions.assignee_id !== undefined ? { assignee_id: actions.assignee_id } : {}),
-    });
-  }
-  if (actions.add_tags?.length)
-    await manageTicket(ctx, ticketId, { action: "add_tags", tags: actions.add_tags });
+  const update =
+    status !== undefined || actions.assignee_id !== undefined
+      ? await ticketUpdate(ctx, ticket, {
+          ...(status !== undefined ? { status } : {}),
+          ...(actions.assignee_id !== undefined ? { assignee_id: actions.assignee_id } : {}),
+        })
+      : null;
+  const tagLinks = actions.add_tags?.length ? await addTagsStatements(ctx, ticket, actions.add_tags) : [];
+  return {
+    ticket: update?.ticket ?? ticket,
+    statements: [...(update?.statements ?? []), ...tagLinks],
+    events: update ? [update.event] : [],
+  };
 }

@@ -64,25 +64,7 @@ export async function manageTicket(ctx: TicketContext, id: string, input: Manage
   const changes = changesFor(ticket, input, ctx.now);
   if (changes)
     statements.push(updateTicketStatement(ctx.db, ctx.accountId, id, { ...changes, updatedAt: ctx.now }));
-  if (input.action === "add_tags") {
-    const found = await ensureTags(
-      ctx.db,
-      ctx.accountId,
-      ticket.inboxId,
-      input.tags,
-      () => newId("tag"),
-      ctx.now,
-    );
-    statements.push(
-      ...linkTagStatements(
-        ctx.db,
-        ctx.accountId,
-        id,
-        found.map((t) => t.id),
-        ctx.now,
-      ),
-    );
-  }
+  if (input.action === "add_tags") statements.push(...(await addTagsStatements(ctx, ticket, input.tags)));
   if (input.action === "remove_tags") {
     const keys = input.tags.map(tagNameKey);
     const found = await ctx.db
@@ -103,6 +85,22 @@ export async function manageTicket(ctx: TicketContext, id: string, input: Manage
   if (changes?.status && movedToResolved(ticket.status, changes.status))
     await afterTicketResolved(ctx, ticket);
   return showTicket(ctx, id);
+}
+
+/**
+ * The links that add tags to a ticket (the `add_tags` action), for the batch of the change: the
+ * tags are made in the ticket's inbox first when new (an unused tag is harmless). A tag already on
+ * the ticket is left as it is, so it is never linked or counted twice.
+ */
+export async function addTagsStatements(ctx: TicketContext, ticket: TicketRow, names: string[]) {
+  const found = await ensureTags(ctx.db, ctx.accountId, ticket.inboxId, names, () => newId("tag"), ctx.now);
+  return linkTagStatements(
+    ctx.db,
+    ctx.accountId,
+    ticket.id,
+    found.map((t) => t.id),
+    ctx.now,
+  );
 }
 
 /** GET/POST/DELETE /v1/tickets/{id}/tags. */

@@ -234,6 +234,19 @@ export async function listTickets(
 export async function updateTicket(ctx: TicketContext, id: string, input: UpdateInput) {
   await assertAssignable(ctx, input.assignee_id, "body.assignee_id");
   const { ticket } = await ticketOf(ctx, id);
+  const update = await ticketUpdate(ctx, ticket, input);
+  await runBatch(ctx.db, update.statements);
+  await announceEvents(ctx.env.WEBHOOK_QUEUE, [update.event], ctx.defer);
+  if (movedToResolved(ticket.status, update.ticket.status)) await afterTicketResolved(ctx, update.ticket);
+  return showTicket(ctx, id);
+}
+
+/**
+ * A PATCH's change of `ticket` (as read) and its `ticket.updated`, ready for a batch: the
+ * statements, the event to announce once they commit and the ticket as they leave it. The
+ * assignee is checked by the caller, before anything is stored.
+ */
+export async function ticketUpdate(ctx: TicketContext, ticket: TicketRow, input: UpdateInput) {
   const changes = {
     ...(input.subject !== undefined ? { subject: input.subject } : {}),
     ...(input.priority !== undefined ? { priority: input.priority } : {}),
@@ -246,10 +259,8 @@ export async function updateTicket(ctx: TicketContext, id: string, input: Update
   };
   const after = { ...ticket, ...changes };
   const event = await recordTicketEvent(ctx, "ticket.updated", after);
-  await runBatch(ctx.db, [updateTicketStatement(ctx.db, ctx.accountId, id, changes), ...event.statements]);
-  await announceEvents(ctx.env.WEBHOOK_QUEUE, [event], ctx.defer);
-  if (movedToResolved(ticket.status, after.status)) await afterTicketResolved(ctx, after);
-  return showTicket(ctx, id);
+  const statements = [updateTicketStatement(ctx.db, ctx.accountId, ticket.id, changes), ...event.statements];
+  return { ticket: after, statements, event };
 }
 
 /** DELETE: messages, tag links and attachment rows go with the ticket; attachment bytes after. */
