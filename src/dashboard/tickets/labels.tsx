@@ -4,7 +4,13 @@ type Status = (typeof TICKET_STATUSES)[number];
 type Priority = (typeof TICKET_PRIORITIES)[number];
 
 /** The list's confirmations after a redirect: codes, never free text from the query. */
-export const LIST_DONE = { deleted: "The ticket was deleted." } as const;
+export const LIST_DONE = {
+  deleted: "The ticket was deleted.",
+  view_created: "View saved: it is in the sidebar.",
+  view_saved: "View saved.",
+  view_filters: "The view now saves these filters.",
+  view_deleted: "The view was deleted.",
+} as const;
 
 /** The ticket page's confirmations after a redirect. */
 export const TICKET_DONE = {

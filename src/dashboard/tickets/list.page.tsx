@@ -5,6 +5,7 @@ import { Empty, FilterSelect, Notice, PageHeader, Pager, Time } from "../../ui/c
 import { PriorityBadge, priorityOptions, StatusBadge, statusOptions } from "./labels";
 import { type Inbox, type Person, personName } from "./lookups";
 import type { TicketsQuerySchema } from "./tickets.routes";
+import { ViewForms, type ViewFormsProps } from "./view-forms";
 import { filtersKey, ViewsSidebar } from "./views-sidebar";
 
 type List = Awaited<ReturnType<typeof listTickets>>;
@@ -60,6 +61,7 @@ function Filters(props: { query: Query; inboxes: Inbox[]; people: Person[]; cust
           {`Customer: ${props.customer ?? query.customer_id}`}
         </label>
       ) : null}
+      {query.view ? <input type="hidden" name="view" value={query.view} /> : null}
       <div class="actions">
         <button type="submit">Filter</button>
         <a href={PATH}>Clear</a>
@@ -122,10 +124,11 @@ export function TicketsListPage(props: {
   customer: string | undefined;
   views: Awaited<ReturnType<typeof listViews>>["data"];
   notice: string | undefined;
+  viewForms: ViewFormsProps;
 }) {
   const { list, query } = props;
   const people = new Map(props.choices.people.map((p) => [p.id, p]));
-  const { done: _done, limit, offset, ...filters } = query;
+  const { done: _done, limit, offset, view, ...filters } = query;
   return (
     <>
       <PageHeader title="Tickets">
@@ -135,7 +138,7 @@ export function TicketsListPage(props: {
       </PageHeader>
       <Notice text={props.notice} />
       <div class="with-sidebar">
-        <ViewsSidebar views={props.views} current={filtersKey(filters)} />
+        <ViewsSidebar views={props.views} current={filtersKey(filters)} open={view} />
         <div>
           <Filters
             query={query}
@@ -144,6 +147,7 @@ export function TicketsListPage(props: {
             customer={props.customer}
           />
           <section id="ticket-results" class="panel" aria-live="polite">
+            <ViewForms {...props.viewForms} filters={filters} />
             {list.data.length === 0 ? (
               <Empty text="No tickets match these filters." />
             ) : (
@@ -168,7 +172,7 @@ export function TicketsListPage(props: {
             )}
             <Pager
               path={PATH}
-              query={{ ...filters, limit: limit === 50 ? undefined : limit }}
+              query={{ ...filters, view, limit: limit === 50 ? undefined : limit }}
               limit={limit}
               offset={offset}
               total={list.pagination.total}

@@ -23,6 +23,11 @@ export const TicketsQuerySchema = offsetQuery(50).extend({
   customer_id: idFilter,
   tag: z.string().max(50).optional().openapi({ description: "A tag name (any case)." }),
   q: z.string().max(200).optional().openapi({ description: "Words in the subject." }),
+  view: z
+    .string()
+    .max(64)
+    .optional()
+    .openapi({ description: "The saved view open (`vw_...`), to manage it." }),
   done: doneCode(LIST_DONE),
 });
 
@@ -69,7 +74,7 @@ export const ticketsPageRoute = dashboardRoute({
   path: "/dashboard/tickets",
   summary: "Tickets",
   description:
-    "The workspace's tickets, newest first, 50 a page (`limit`, `offset`), filtered exactly as GET /v1/tickets filters (`status`, `priority`, `inbox_id`, `assignee_id`, `customer_id`, `tag`, `q`; an empty value means any). Each row shows the client id, subject, customer, status, priority, assignee and last update, and links to the ticket. The filters are a plain GET form; with script, htmx swaps in only the table and keeps the address. Pickers of people stay small whatever the team's size: they offer the first 50 active users (oldest first) plus every user the page names (the assignee, authors, the selected filter).",
+    "The workspace's tickets, newest first, 50 a page (`limit`, `offset`), filtered exactly as GET /v1/tickets filters (`status`, `priority`, `inbox_id`, `assignee_id`, `customer_id`, `tag`, `q`; an empty value means any). Each row shows the client id, subject, customer, status, priority, assignee and last update, and links to the ticket. The filters are a plain GET form; with script, htmx swaps in only the table and keeps the address. Pickers of people stay small whatever the team's size: they offer the first 50 active users (oldest first) plus every user the page names (the assignee, authors, the selected filter). With filters applied, a Save as view form; with a saved view open (`view`, another user's personal view is a 404), forms to rename it, share it or keep it personal, save the current filters to it and delete it (see the /dashboard/tickets/views routes).",
   request: { query: TicketsQuerySchema },
 });
 

@@ -10,20 +10,30 @@ export function filtersKey(filters: Record<string, string | undefined>): string 
   return new URLSearchParams(entries.sort(([a], [b]) => a.localeCompare(b))).toString();
 }
 
-/** The views beside the ticket list, built-in first, each linking to the list it saves. */
-export function ViewsSidebar(props: { views: ViewItem[]; current: string }) {
+const viewHref = (view: ViewItem, key: string) => {
+  const query = view.builtin ? key : [key, `view=${encodeURIComponent(view.id)}`].filter(Boolean).join("&");
+  return query ? `${PATH}?${query}` : PATH;
+};
+
+/**
+ * The views beside the ticket list, built-in first, each linking to the list it saves; a saved
+ * view's link also opens it (`view`), for the forms that change it. The open view is the current
+ * one, else any view whose filters are the list's.
+ */
+export function ViewsSidebar(props: { views: ViewItem[]; current: string; open: string | undefined }) {
   return (
     <nav class="views panel" aria-label="Views">
       <h2>Views</h2>
       <ul class="view-list">
         {props.views.map((view) => {
           const key = filtersKey(view.filters);
+          const current = props.open ? view.id === props.open : key === props.current;
           return (
             <li>
               <a
                 class="view-link"
-                href={key ? `${PATH}?${key}` : PATH}
-                aria-current={key === props.current ? "page" : undefined}
+                href={viewHref(view, key)}
+                aria-current={current ? "page" : undefined}
                 data-view={view.id}
               >
                 <span class="view-name">{view.name}</span>

@@ -82,7 +82,7 @@ async function viewOf(ctx: ViewsContext, id: string, viewer: Viewer): Promise<An
   return row;
 }
 
-async function customViewOf(ctx: ViewsContext, id: string, viewer: Viewer): Promise<ViewRow> {
+export async function customViewOf(ctx: ViewsContext, id: string, viewer: Viewer): Promise<ViewRow> {
   const view = await viewOf(ctx, id, viewer);
   if (!isRow(view))
     throw conflict(
