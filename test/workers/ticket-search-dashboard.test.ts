@@ -18,4 +18,14 @@ describe("searching from the dashboard", () => {
     expect(html).toContain("&lt;i&gt;<mark>capybara</mark>&lt;/i&gt;");
     expect(html).not.toContain("<i>capybara");
   });
+
+  it("takes as long a q as the API, so a view saved through the API opens", async () => {
+    const { ws, create } = await searchDesk();
+    const t = await create("Long search");
+    const agent = await signIn(ws.accountId, "agent");
+    const q = `long ${"x".repeat(400)} -nothing`;
+    const res = await dashboardGet(`/dashboard/tickets?q=${encodeURIComponent(q)}`, agent);
+    expect(res.status).toBe(200);
+    expect(await res.text()).not.toContain(`/dashboard/tickets/${t.id}"`);
+  });
 });

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import {
+  MAX_SEARCH_CHARS,
   TicketParamsSchema,
   TicketPriority,
   TicketStatus,
@@ -22,7 +23,12 @@ export const TicketsQuerySchema = offsetQuery(50).extend({
   assignee_id: idFilter,
   customer_id: idFilter,
   tag: z.string().max(50).optional().openapi({ description: "A tag name (any case)." }),
-  q: z.string().max(200).optional().openapi({ description: "Words in the subject." }),
+  // As long as the API's q: a view saved through the API opens here with its words.
+  q: z
+    .string()
+    .max(MAX_SEARCH_CHARS)
+    .optional()
+    .openapi({ description: "A full-text search, as GET /v1/tickets?q= takes it (docs/search.md)." }),
   view: z
     .string()
     .max(64)
