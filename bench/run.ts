@@ -7,6 +7,7 @@
  * fail the run.
  */
 import { relative } from "node:path";
+import { currentLoad } from "./lib/machine-load";
 import { DEFAULT_CONNECTIONS, invalidity } from "./lib/measure";
 import { formatTable, writeResults } from "./lib/report";
 import { RESULTS_DIR, type Server, startServer } from "./lib/server";
@@ -58,7 +59,9 @@ async function main(): Promise<number> {
     };
     for (const scenario of scenarios) {
       console.log(`Running ${scenario.name}: ${scenario.description} (${seconds} s per target)...`);
-      results.push(await scenario.run(ctx));
+      const start = currentLoad();
+      const result = await scenario.run(ctx);
+      results.push({ ...result, load: { start, end: currentLoad() } });
     }
   } finally {
     await server.stop();

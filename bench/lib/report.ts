@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ScenarioResult } from "./types";
+import { formatLoad, underLoad } from "./machine-load";
+import type { Goal, MachineLoad, ScenarioResult } from "./types";
 
 export interface RunReport {
   startedAt: string;
@@ -13,11 +14,15 @@ export interface RunReport {
   scenarios: ScenarioResult[];
 }
 
-const HEADINGS = ["scenario", "target", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors", "requests"];
+const HEADINGS = ["scenario", "target", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors", "requests", "load"];
 
-// A goal read off failed requests would mislead, whichever way it points.
-const verdict = (met: boolean, valid: boolean) =>
-  !valid ? "NOT JUDGED (invalid run)" : met ? "PASS" : "MISS";
+// A goal read off failed requests would mislead, whichever way it points; a ratio measured on a
+// busy machine too (machine-load.ts).
+function verdict(goal: Goal, valid: boolean, load: MachineLoad | undefined): string {
+  if (!valid) return "NOT JUDGED (invalid run)";
+  if (underLoad(goal, load)) return `NOT JUDGED (measured under load ${formatLoad(load)})`;
+  return goal.met ? "PASS" : "MISS";
+}
 
 // Counts read as counts; everything else with two decimals.
 const formatFigure = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(2));
@@ -33,7 +38,7 @@ function fixedWidth(headings: string[], rows: string[][], figureColumns: (i: num
   return [line(headings), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
 }
 
-const GOAL_HEADINGS = ["scenario", "goal", "value", "target", "result"];
+const GOAL_HEADINGS = ["scenario", "goal", "value", "target", "result", "load"];
 
 const PATH_HEADINGS = [
   "path",
@@ -42,6 +47,7 @@ const PATH_HEADINGS = [
   "throughput",
   "target",
   "result",
+  "load",
 ];
 
 const perEmail = (value: number | undefined) => (value === undefined ? "not measured" : value.toFixed(1));
@@ -57,14 +63,22 @@ const pathRows = (scenarios: ScenarioResult[], valid: boolean) =>
         perEmail(p.cpuMs),
         p.throughput,
         goal?.target ?? "none",
-        goal ? verdict(goal.met, valid) : p.goal === undefined ? "-" : "NOT MEASURED",
+        goal ? verdict(goal, valid, s.load) : p.goal === undefined ? "-" : "NOT MEASURED",
+        formatLoad(s.load),
       ];
     }),
   );
 
 const goalRows = (scenarios: ScenarioResult[], valid: boolean) =>
   scenarios.flatMap((s) =>
-    s.goals.map((g) => [s.name, g.label, g.value.toFixed(2), g.target, verdict(g.met, valid)]),
+    s.goals.map((g) => [
+      s.name,
+      g.label,
+      g.value.toFixed(2),
+      g.target,
+      verdict(g, valid, s.load),
+      formatLoad(s.load),
+    ]),
   );
 
 /** Every measurement, then one table of every goal with its value, target and PASS or MISS, then plain figures. */
@@ -79,11 +93,13 @@ export function formatTable(scenarios: ScenarioResult[], valid: boolean): string
       String(m.non2xx),
       String(m.errors),
       String(m.total),
+      formatLoad(s.load),
     ]),
   );
   const figures = scenarios.flatMap((s) =>
     (s.figures ?? []).map(
-      (f) => `${s.name}: ${f.label} = ${formatFigure(f.value)}${f.unit ? ` ${f.unit}` : ""} (no goal)`,
+      (f) =>
+        `${s.name}: ${f.label} = ${formatFigure(f.value)}${f.unit ? ` ${f.unit}` : ""} (no goal; load ${formatLoad(s.load)})`,
     ),
   );
   const paths = pathRows(scenarios, valid);

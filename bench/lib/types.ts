@@ -28,6 +28,12 @@ export interface Goal {
   value: number;
   target: string;
   met: boolean;
+  /**
+   * A ratio of two figures measured on this machine (a path against GET /health, 100k rows against
+   * 1k): load from other processes moves its parts unevenly, so it is judged only on a quiet
+   * machine (report.ts).
+   */
+  ratio?: boolean;
 }
 
 /** A figure reported as it is, with no goal to compare it with. */
@@ -49,12 +55,19 @@ export interface EmailPath {
   goal?: string;
 }
 
+export interface MachineLoad {
+  start: number;
+  end: number;
+}
+
 export interface ScenarioResult {
   name: string;
   measurements: Measurement[];
   goals: Goal[];
   figures?: Figure[];
   paths?: EmailPath[];
+  /** The machine's 1-minute load average when the scenario started and ended (run.ts sets it). */
+  load?: MachineLoad;
   /** Why the scenario's figures cannot be trusted (besides failed requests); any makes the run invalid. */
   problems?: string[];
 }

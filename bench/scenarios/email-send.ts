@@ -98,8 +98,20 @@ export const emailSend: Scenario = {
     const ratio = healthFigures.rps > 0 ? endToEnd / healthFigures.rps : 0;
     const accepted = healthFigures.rps > 0 ? sendFigures.rps / healthFigures.rps : 0;
     result.goals = [
-      { label: ACCEPTED_GOAL, value: accepted, target: `≥ ${GOAL}×`, met: accepted >= GOAL } satisfies Goal,
-      { label: SENT_GOAL, value: ratio, target: `≥ ${GOAL}×`, met: ratio >= GOAL } satisfies Goal,
+      {
+        label: ACCEPTED_GOAL,
+        value: accepted,
+        target: `≥ ${GOAL}×`,
+        met: accepted >= GOAL,
+        ratio: true,
+      } satisfies Goal,
+      {
+        label: SENT_GOAL,
+        value: ratio,
+        target: `≥ ${GOAL}×`,
+        met: ratio >= GOAL,
+        ratio: true,
+      } satisfies Goal,
     ];
     const emails = sendFigures.total - sendFigures.non2xx;
     const perEmail = cost.perEmail(emails);

@@ -190,6 +190,7 @@ export const inboundMail: Scenario = {
       label: RATE_GOAL,
       value: share,
       target: `≥ ${GOAL_SHARE}×`,
+      ratio: true,
       met: share >= GOAL_SHARE && lostCount === 0,
     });
     const perMessage = cost.perEmail(jobs.length);

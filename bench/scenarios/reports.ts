@@ -248,6 +248,7 @@ export const reports: Scenario = {
           }`,
           value,
           target: `<= ${GOAL_P50_RATIO}`,
+          ratio: true,
           met: value > 0 && value <= GOAL_P50_RATIO,
         } satisfies Goal);
         figures.push(

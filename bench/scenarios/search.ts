@@ -112,6 +112,7 @@ export const search: Scenario = {
             label: `p95 q=${MARKER} ${large}/${SMALL} tickets`,
             value: ratio,
             target: `<= ${GOAL_RATIO}`,
+            ratio: true,
             met: ratio > 0 && ratio <= GOAL_RATIO,
           },
         ];
