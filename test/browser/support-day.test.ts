@@ -174,4 +174,21 @@ describe.skipIf(!inject("browser").chromium)("a support agent's day in a real Ch
     expect(await page.getByLabel("Message").inputValue()).toBe("Hi Omar, about: Refund issued.");
     expect(errors).toEqual([]);
   });
+
+  it("works without script: no filter box that would do nothing, and the list with Insert", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const session = inject("browser").sessions.agent;
+    await context.addCookies([
+      { name: "session", value: session, url: workerUrl, httpOnly: true, sameSite: "Lax" },
+    ]);
+    const page = await context.newPage();
+    await page.goto(`${workerUrl}/dashboard/tickets/${lid.id}`);
+    expect(await page.getByLabel("Find a saved reply").isVisible()).toBe(false);
+    expect(await shownReplies(page)).toEqual([...REPLIES].reverse());
+    await page.locator("#saved-reply-list").selectOption(replyIds.get("Delivery delay") ?? "");
+    await page.getByRole("button", { name: "Insert" }).click();
+    await expect.poll(() => page.getByRole("region", { name: "Preview" }).count()).toBe(1);
+    expect(await page.getByLabel("Message").inputValue()).toBe("Hi Omar, about: Delivery delay.");
+    await context.close();
+  });
 });
