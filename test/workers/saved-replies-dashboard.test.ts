@@ -30,17 +30,28 @@ async function deskWithReply(body: string, extra: Record<string, unknown> = {}) 
 }
 
 describe("dashboard: the saved reply picker in the ticket's message box", () => {
-  it("lists the inbox's replies in a select and inserts the chosen one rendered, with its preview", async () => {
+  it("lists the inbox's replies in a list and inserts the chosen one rendered, with its preview", async () => {
     const d = await deskWithReply("Hi **{{ customer.first_name }}**, {{ user.name }} here.", {
       actions: { add_tags: ["refund"] },
     });
     const page = await (await dashboardGet(`/dashboard/tickets/${d.ticket.id}`, d.agent)).text();
-    expect(page).toContain('<select name="saved_reply">');
+    // A native list (a select with a size), which the keyboard and the form use without script.
+    expect(page).toContain(
+      '<select id="saved-reply-list" name="saved_reply" size="2" required="" data-enter-submits="true">',
+    );
     expect(page).toContain(`<option value="${d.reply.id}">Refund sent</option>`);
+    // The filter box is labelled, tied to the list, and hidden until app.js makes it work.
+    expect(page).toMatch(
+      /<label hidden="">Find a saved reply<input type="search"[^>]* aria-controls="saved-reply-list" data-filters="saved-reply-list"\/>/,
+    );
+    expect(page).toContain('<small class="muted" aria-live="polite" data-filter-count="saved-reply-list">');
+    expect(page).not.toMatch(/<textarea[^>]*autofocus/);
     const res = await dashboardGet(`/dashboard/tickets/${d.ticket.id}?saved_reply=${d.reply.id}`, d.agent);
     expect(res.status).toBe(200);
     const inserted = await res.text();
-    expect(inserted).toMatch(/<textarea[^>]*>Hi \*\*Ada\*\*, Test Person here.<\/textarea>/);
+    expect(inserted).toContain(`<option value="${d.reply.id}" selected="">Refund sent</option>`);
+    // The keyboard goes on from the inserted text.
+    expect(inserted).toMatch(/<textarea[^>]*autofocus=""[^>]*>Hi \*\*Ada\*\*, Test Person here.<\/textarea>/);
     expect(inserted).toContain(`<input type="hidden" name="saved_reply_id" value="${d.reply.id}"`);
     expect(inserted).toContain("<p>Hi <strong>Ada</strong>, Test Person here.</p>");
     expect(inserted).toContain("Also sets: tags refund.");

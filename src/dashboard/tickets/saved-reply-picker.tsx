@@ -61,10 +61,16 @@ function actionsText(actions: NonNullable<SavedReplyChoice["chosen"]>["actions"]
   return parts.length > 0 ? `Also sets: ${parts.join("; ")}.` : null;
 }
 
+/** Rows the list shows at once; more scroll. */
+const LIST_ROWS = 6;
+const LIST_ID = "saved-reply-list";
+
 /**
- * A native select (typing a name's first letters moves to it, arrows move on) and Insert: the
- * page comes back with the reply rendered for this ticket in the message box, its preview and
- * the changes it makes. It works without script.
+ * A filter box and a native list (a select with `size`) with Insert: the page comes back with
+ * the reply rendered for this ticket in the message box, its preview and the changes it makes.
+ * Without script the list alone works (arrows, type-ahead, Insert); app.js shows the filter box,
+ * which narrows the list by name as one types (Enter inserts the first match, ArrowDown moves
+ * into the list, and Enter there inserts the highlighted one).
  */
 export function SavedReplyPicker(props: { ticketId: string; choice: SavedReplyChoice }) {
   const { choice } = props;
@@ -72,9 +78,26 @@ export function SavedReplyPicker(props: { ticketId: string; choice: SavedReplyCh
   return (
     <div class="saved-reply-picker">
       <form method="get" action={`/dashboard/tickets/${props.ticketId}`} aria-label="Saved replies">
+        {/* Shown by app.js, which makes it narrow the list; without script it would do nothing. */}
+        <label hidden>
+          Find a saved reply
+          <input
+            type="search"
+            autocomplete="off"
+            placeholder="Type part of a name"
+            aria-controls={LIST_ID}
+            data-filters={LIST_ID}
+          />
+        </label>
         <label>
           Saved reply
-          <select name="saved_reply">
+          <select
+            id={LIST_ID}
+            name="saved_reply"
+            size={Math.min(Math.max(choice.replies.length, 2), LIST_ROWS)}
+            required
+            data-enter-submits
+          >
             {choice.replies.map((r) => (
               <option value={r.id} selected={r.id === choice.chosen?.id}>
                 {r.name}
@@ -82,9 +105,12 @@ export function SavedReplyPicker(props: { ticketId: string; choice: SavedReplyCh
             ))}
           </select>
         </label>
-        <button type="submit" class="secondary">
-          Insert
-        </button>
+        <small class="muted" aria-live="polite" data-filter-count={LIST_ID} />
+        <div>
+          <button type="submit" class="secondary">
+            Insert
+          </button>
+        </div>
       </form>
       {choice.problem ? (
         <p class="notice error" role="alert">

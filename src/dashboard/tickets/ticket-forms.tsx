@@ -79,6 +79,8 @@ export function ComposeForm(props: {
           name="body_text"
           rows={6}
           required
+          // After Insert, the keyboard goes on from the inserted text (the preview is just above).
+          autofocus={inserted !== undefined}
           placeholder={`Write to ${ticket.customer.name || ticket.customer.email}, or a note for your team`}
         >
           {inserted?.text ?? ""}

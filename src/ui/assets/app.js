@@ -37,7 +37,75 @@
       field.form?.requestSubmit();
   });
 
-  document.addEventListener("DOMContentLoaded", () => localizeTimes(document));
-  // htmx swaps new HTML in: localize it too.
-  document.addEventListener("htmx:load", (event) => localizeTimes(event.target));
+  // A search box marked data-filters="<id of a select>" narrows that list as one types (the saved
+  // reply picker). It is hidden in the page, since without this script it would do nothing.
+  const folded = (text) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+  const filteredList = (input) => document.getElementById(input.dataset.filters);
+  const shownOptions = (list) => [...list.options].filter((option) => !option.hidden);
+
+  function showFilters(root) {
+    for (const input of root.querySelectorAll("input[data-filters]"))
+      input.closest("[hidden]")?.removeAttribute("hidden");
+  }
+
+  /** Hides (and disables, so that arrows skip them) the options not matching every typed word. */
+  function applyFilter(input) {
+    const list = filteredList(input);
+    if (!(list instanceof HTMLSelectElement)) return;
+    const words = folded(input.value).split(/\s+/).filter(Boolean);
+    for (const option of list.options) {
+      const name = folded(option.textContent);
+      option.hidden = option.disabled = !words.every((word) => name.includes(word));
+    }
+    const shown = shownOptions(list);
+    // The first match is chosen, so that Enter in the box inserts it.
+    const chosen = list.selectedOptions[0];
+    if (!chosen || chosen.hidden) list.selectedIndex = shown[0]?.index ?? -1;
+    const count = document.querySelector(`[data-filter-count="${list.id}"]`);
+    if (count)
+      count.textContent =
+        words.length === 0
+          ? ""
+          : shown.length === 0
+            ? "Nothing matches."
+            : `${shown.length} of ${list.options.length} match.`;
+  }
+
+  document.addEventListener("input", (event) => {
+    if (event.target instanceof HTMLInputElement && event.target.dataset.filters) applyFilter(event.target);
+  });
+
+  document.addEventListener("keydown", (event) => {
+    const field = event.target;
+    // Up and down from the box go into the list, on the chosen (or first shown) option.
+    if (
+      field instanceof HTMLInputElement &&
+      field.dataset.filters &&
+      (event.key === "ArrowDown" || event.key === "ArrowUp")
+    ) {
+      const list = filteredList(field);
+      if (!(list instanceof HTMLSelectElement) || shownOptions(list).length === 0) return;
+      event.preventDefault();
+      if (list.selectedIndex < 0) list.selectedIndex = shownOptions(list)[0].index;
+      list.focus();
+    }
+    // A list (select with size) marked data-enter-submits sends its form on Enter, as a box does.
+    if (
+      field instanceof HTMLSelectElement &&
+      field.dataset.enterSubmits !== undefined &&
+      event.key === "Enter"
+    ) {
+      event.preventDefault();
+      field.form?.requestSubmit();
+    }
+  });
+
+  function enhance(root) {
+    localizeTimes(root);
+    showFilters(root);
+  }
+
+  document.addEventListener("DOMContentLoaded", () => enhance(document));
+  // htmx swaps new HTML in: enhance it too.
+  document.addEventListener("htmx:load", (event) => enhance(event.target));
 })();
