@@ -59,7 +59,12 @@ describe("a search's work is bounded by its workspace and by the newest hits", (
     const { parseSearch } = await import("../../src/features/tickets/search-query");
     const { db } = await import("./helpers");
     const { planOf } = await import("./query-plan");
-    const { page } = ticketQueries(db(), { accountId: "acc_X", q: parseSearch("refund parcel -paypal") }, 50, 0);
+    const { page } = ticketQueries(
+      db(),
+      { accountId: "acc_X", q: parseSearch("refund parcel -paypal") },
+      50,
+      0,
+    );
     const lines = (await planOf(page)).filter((l) => l.includes("ticket_search VIRTUAL TABLE"));
     // The candidates: MATCH within the range (> and <), walked by rowid descending.
     expect(lines.some((l) => /INDEX \d+:M\d*[<>]{2}/.test(l))).toBe(true);
