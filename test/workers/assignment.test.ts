@@ -32,6 +32,17 @@ describe("assignment rules of an inbox", () => {
     for (const t of tickets) expect((await ticketOf(ws.token, t.id)).assignee_id).toBe(t.assignee_id);
     const created = (await eventsOf(ws.accountId)).filter((e) => e.event === "ticket.created");
     expect(created.map((e) => e.data.ticket?.assignee_id)).toEqual(order);
+    // The assignee's list and its trigger-kept total see the rule's assignments.
+    const mine = await callJson<{ data: unknown[]; pagination: { total: number } }>(
+      "GET",
+      `/v1/tickets?assignee_id=${ids[0]}`,
+      { token: ws.token },
+    );
+    expect([mine.body.data.length, mine.body.pagination.total]).toEqual([2, 2]);
+    const none = await callJson<{ pagination: { total: number } }>("GET", "/v1/tickets?assignee_id=none", {
+      token: ws.token,
+    });
+    expect(none.body.pagination.total).toBe(0);
     // No ticket.updated: the ticket was created assigned, as POST /v1/tickets with assignee_id does.
     expect((await eventsOf(ws.accountId)).map((e) => e.event)).not.toContain("ticket.updated");
   });
