@@ -1,4 +1,5 @@
 import { messages, tickets } from "../db/schema";
+import { assignByRule } from "../features/assignment/assignment.repo";
 import type { CustomerRow } from "../features/customers/customers.repo";
 import type { InboxRow } from "../features/inboxes/inboxes.repo";
 import { messageFile } from "../features/messages/message-files";
@@ -73,7 +74,8 @@ export async function storeReceived(ctx: TicketContext, inbox: InboxRow, place: 
       place.sequence,
     );
     const event = ticketCreatedEvent(ctx, inbox, r.customer, target);
-    opening = { statements: [ctx.db.insert(tickets).values(target), ...event.statements], event };
+    const assign = assignByRule(ctx.accountId, target);
+    opening = { statements: [ctx.db.insert(tickets).values(target), ...assign, ...event.statements], event };
   }
   const [ticketInbox, ticketCustomer] = await Promise.all([
     target.inboxId === inbox.id ? inbox : inboxOf(ctx, target.inboxId),

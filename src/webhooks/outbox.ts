@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Statement } from "../db/client";
 import type { inboxes } from "../db/schema";
 import { newId } from "../lib/ids";
@@ -48,6 +48,18 @@ function targetsOf(inbox: InboxRow, name: EventName): StoredWebhook[] {
 export interface EventGuard {
   table: "inboxes" | "tickets";
   id: string;
+  /** A further condition the event is written under (an assignment rule's `changes() > 0`). */
+  when?: SQL;
+}
+
+/**
+ * A ticket event's `ticket.assignee_id` as the batch leaves the row when the event is written: an
+ * assignment rule chooses the assignee inside the batch, after the payload was made.
+ */
+function liveTicketData(json: string, data: Record<string, unknown> | undefined): SQL {
+  const ticketId = (data?.ticket as { id?: unknown } | undefined)?.id;
+  if (typeof ticketId !== "string") return sql`${json}`;
+  return sql`json_set(${json}, '$.ticket.assignee_id', (SELECT assignee_id FROM tickets WHERE id = ${ticketId}))`;
 }
 
 /**
@@ -70,11 +82,12 @@ export function recordEvent(
 ): RecordedEvent {
   const id = newId("evt");
   const targets = targetsOf(event.inbox, event.name);
-  const data = JSON.stringify({ inbox: inboxData(event.inbox), ...event.data });
+  const data = liveTicketData(JSON.stringify({ inbox: inboxData(event.inbox), ...event.data }), event.data);
   // Nothing to hand over when no webhook takes it: the event is complete as soon as it is stored.
   const dispatchedAt = targets.length === 0 ? now : null;
   const guard = event.guard
-    ? sql`WHERE EXISTS (SELECT 1 FROM ${sql.identifier(event.guard.table)} WHERE id = ${event.guard.id})`
+    ? sql`WHERE EXISTS (SELECT 1 FROM ${sql.identifier(event.guard.table)} WHERE id = ${event.guard.id})
+          ${event.guard.when ? sql`AND ${event.guard.when}` : sql``}`
     : sql``;
   const statements: Statement[] = [
     sql`INSERT INTO events (id, account_id, inbox_id, event, data, created_at, dispatched_at)

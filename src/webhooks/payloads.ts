@@ -26,6 +26,7 @@ export const ticketData = (ticket: TicketRow, baseUrl: string) => ({
   shared_uuid: ticket.sharedUuid,
   public_url: publicUrlOf(baseUrl, ticket.sharedUuid, ticket.accountId),
   metadata: JSON.parse(ticket.metadata) as Record<string, unknown>,
+  assignee_id: ticket.assigneeId,
   created_at: iso(ticket.createdAt),
   updated_at: iso(ticket.updatedAt),
 });

@@ -67,8 +67,9 @@ describe("the Team page", () => {
     for (const action of ["Invite", "Resend", "Revoke", "Change role", "Disable"]) {
       expect(asAgent).not.toContain(`>${action}</button>`);
     }
-    // Besides the top bar's ticket search (a GET form): only Sign out.
-    expect(asAgent.match(/<form(?! method="get" action="\/dashboard\/tickets")/g)).toHaveLength(1);
+    // Besides the top bar's ticket search (a GET form): only Sign out and their own Set away.
+    expect(asAgent.match(/<form(?! method="get" action="\/dashboard\/tickets")/g)).toHaveLength(2);
+    expect(asAgent).toContain(`action="/dashboard/team/users/${agent.user.id}/availability"`);
   });
 
   it("paginates users and pending invitations separately", async () => {

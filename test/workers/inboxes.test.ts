@@ -87,6 +87,7 @@ describe("inboxes", () => {
       email_address: email.toLowerCase(),
       connection_id: ws.connection.id,
       status_after_reply: "pending",
+      assignment_rule: "manual",
       webhooks: [],
       created_at: expect.any(String),
       updated_at: created.created_at,

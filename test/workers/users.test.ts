@@ -25,6 +25,8 @@ describe("users", () => {
           name: "Test Person",
           role: "owner",
           status: "active",
+          available: true,
+          capacity: null,
           last_login_at: null,
           created_at: expect.any(String),
           updated_at: expect.any(String),

@@ -44,6 +44,7 @@ describe("which events reach which webhooks", { timeout: 30_000 }, () => {
           shared_uuid: expect.stringMatching(/^shr_/),
           public_url: expect.stringMatching(/\/portal\/tickets\/shr_/),
           metadata: {},
+          assignee_id: null,
           created_at: expect.any(String),
           updated_at: expect.any(String),
         },

@@ -38,6 +38,8 @@ export const InboxSettingsForm = z.object({
   name: text(1000),
   email_address: text(1000),
   status_after_reply: text(100),
+  /** Optional: a form without it leaves the inbox's rule as it is (`manual` for a new inbox). */
+  assignment_rule: text(100).optional(),
 });
 
 /** A checkbox group posts one `events` field per ticked box: none, one (a string) or several. */

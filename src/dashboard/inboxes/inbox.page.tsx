@@ -3,7 +3,7 @@ import { ActionButton, CsrfField, Notice, PageHeader, Time } from "../../ui/comp
 import { type Problem, ProblemNotice } from "./form-problem";
 import type { InboxSettingsDraft, WebhookDraft } from "./inbox-forms";
 import { type Inbox, STATUS_LABELS } from "./inbox-list.page";
-import { InboxFields } from "./new-inbox.page";
+import { InboxFields, RULE_LABELS } from "./new-inbox.page";
 import { SecretValue, WebhooksPanel } from "./webhooks.view";
 
 /** Fixed confirmations after a redirect; the query only picks one, it is never shown itself. */
@@ -84,6 +84,8 @@ function Settings(props: InboxPageProps) {
           <dd>{inbox.email_address}</dd>
           <dt>Status after reply</dt>
           <dd>{STATUS_LABELS[inbox.status_after_reply]}</dd>
+          <dt>Assignment</dt>
+          <dd>{RULE_LABELS[inbox.assignment_rule]}</dd>
           <About inbox={inbox} />
         </dl>
       )}

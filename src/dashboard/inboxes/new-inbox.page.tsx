@@ -1,10 +1,18 @@
+import { ASSIGNMENT_RULES } from "../../db/schema";
 import { STATUSES_AFTER_REPLY } from "../../features/inboxes/inboxes.schemas";
 import { CsrfField, PageHeader } from "../../ui/components";
 import { type Problem, ProblemNotice } from "./form-problem";
 import type { InboxSettingsDraft } from "./inbox-forms";
 import { STATUS_LABELS } from "./inbox-list.page";
 
-/** Name, address and status after reply: the fields a new inbox and its settings form share. */
+/** How the inbox's assignment rules read on its pages. */
+export const RULE_LABELS: Record<(typeof ASSIGNMENT_RULES)[number], string> = {
+  manual: "Manual",
+  round_robin: "Round robin",
+  balanced: "Balanced (fewest open tickets)",
+};
+
+/** Name, address, status after reply and assignment rule: the fields a new inbox and its settings form share. */
 export function InboxFields(props: { values: Partial<InboxSettingsDraft>; addressHint?: string }) {
   const { values } = props;
   return (
@@ -27,6 +35,17 @@ export function InboxFields(props: { values: Partial<InboxSettingsDraft>; addres
             </option>
           ))}
         </select>
+      </label>
+      <label>
+        Assignment
+        <select name="assignment_rule">
+          {ASSIGNMENT_RULES.map((rule) => (
+            <option value={rule} selected={rule === (values.assignment_rule ?? "manual")}>
+              {RULE_LABELS[rule]}
+            </option>
+          ))}
+        </select>
+        <small>Who takes a new ticket: see docs/assignment.md.</small>
       </label>
     </>
   );

@@ -19,3 +19,4 @@ export const InvitationPath = idParam("inv_01JD3Z6X8Y9ABCDEFGHJKMNPQR");
 export const InviteForm = z.object({ email: z.string().max(1000), role: z.string().max(20) });
 export const RoleForm = z.object({ role: z.string().max(20) });
 export const StatusForm = z.object({ status: z.string().max(20) });
+export const AvailabilityForm = z.object({ available: z.enum(["true", "false"]) });

@@ -10,11 +10,13 @@ import { toUser } from "../../features/users/users.dto";
 import { countUsers, usersByIds, usersPage } from "../../features/users/users.repo";
 import { UpdateUserBodySchema } from "../../features/users/users.schemas";
 import { updateUser } from "../../features/users/users.service";
+import { forbidden } from "../../lib/errors";
 import { createRouter } from "../../lib/router";
 import { asApiBody } from "../inboxes/form-problem";
 import { renderPage, sessionOf } from "../page";
 import { TEAM_PAGE_SIZE, TeamPage } from "./team.page";
 import {
+  changeAvailabilityRoute,
   changeRoleRoute,
   changeStatusRoute,
   inviteRoute,
@@ -81,4 +83,14 @@ export const teamRouter = createRouter()
     const input = asApiBody(UpdateUserBodySchema, c.req.valid("form"));
     await updateUser(c.var.ctx, sessionOf(c).role, c.req.valid("param").id, input);
     return c.redirect(toTeam(input.status === "disabled" ? "disabled" : "enabled"), 303);
+  })
+  .openapi(changeAvailabilityRoute, async (c) => {
+    const session = sessionOf(c);
+    const { id } = c.req.valid("param");
+    // An agent sets themself away; only admins and owners set someone else.
+    if (id !== session.userId && !hasRole(session, "admin"))
+      throw forbidden("role_required", "Only admins and owners set another person's availability.");
+    const available = c.req.valid("form").available === "true";
+    await updateUser(c.var.ctx, session.role, id, { available });
+    return c.redirect(toTeam(available ? "available" : "away"), 303);
   });

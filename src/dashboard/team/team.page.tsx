@@ -12,6 +12,8 @@ const DONE: Record<string, string> = {
   role_changed: "Role changed.",
   disabled: "User disabled and signed out.",
   enabled: "User enabled.",
+  away: "Set away: assignment rules pass them over.",
+  available: "Set available: assignment rules give them tickets again.",
 };
 
 export interface TeamPageProps {

@@ -1,5 +1,13 @@
 import { dashboardRoute, formBody } from "../routes";
-import { InvitationPath, InviteForm, RoleForm, StatusForm, TeamQuery, UserPath } from "./team-forms";
+import {
+  AvailabilityForm,
+  InvitationPath,
+  InviteForm,
+  RoleForm,
+  StatusForm,
+  TeamQuery,
+  UserPath,
+} from "./team-forms";
 
 const AS_API = "then redirects (303) to the Team page";
 
@@ -59,5 +67,14 @@ export const changeStatusRoute = dashboardRoute({
   description: `\`updateUser\` with \`status\` (\`disabled\` or \`active\`), as PATCH /v1/users/{id}: disabling ends the user's sessions and unused sign-in links at once (the Disable button asks first); disabling the last active owner is refused with a 409 page giving the reason; only an owner disables or enables an owner (403 page \`owner_required\`). ${AS_API}.`,
   request: { params: UserPath, body: formBody(StatusForm) },
   role: "admin",
+  success: 303,
+});
+
+export const changeAvailabilityRoute = dashboardRoute({
+  method: "post",
+  path: "/dashboard/team/users/{id}/availability",
+  summary: "Set a user away or available",
+  description: `\`updateUser\` with \`available\` (\`true\` or \`false\`), as PATCH /v1/users/{id}: an away user is passed over by inbox assignment rules (docs/assignment.md). Everyone signed in may set their own availability; only admins and owners set another person's (a 403 page \`role_required\` for an agent). ${AS_API}.`,
+  request: { params: UserPath, body: formBody(AvailabilityForm) },
   success: 303,
 });

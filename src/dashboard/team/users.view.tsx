@@ -48,6 +48,24 @@ function UserActions(props: { user: User; csrfToken: string }) {
   );
 }
 
+/** Away or available, with the button that flips it for the person themself or an admin. */
+function Availability(props: { user: User; mayChange: boolean; csrfToken: string }) {
+  const { user } = props;
+  return (
+    <div class="actions">
+      {user.available ? <Badge text="available" tone="good" /> : <Badge text="away" tone="warn" />}
+      {props.mayChange ? (
+        <ActionButton
+          action={`/dashboard/team/users/${user.id}/availability`}
+          label={user.available ? "Set away" : "Set available"}
+          csrfToken={props.csrfToken}
+          fields={{ available: user.available ? "false" : "true" }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
 export function UsersTable(props: { users: User[]; me: string; canManage: boolean; csrfToken: string }) {
   if (props.users.length === 0) return <Empty text="No users." />;
   return (
@@ -58,6 +76,7 @@ export function UsersTable(props: { users: User[]; me: string; canManage: boolea
           <th>Email</th>
           <th>Role</th>
           <th>Status</th>
+          <th>Availability</th>
           <th>Last sign-in</th>
           {props.canManage ? <th>Actions</th> : null}
         </tr>
@@ -79,6 +98,13 @@ export function UsersTable(props: { users: User[]; me: string; canManage: boolea
               ) : (
                 <Badge text="disabled" tone="bad" />
               )}
+            </td>
+            <td>
+              <Availability
+                user={user}
+                mayChange={props.canManage || user.id === props.me}
+                csrfToken={props.csrfToken}
+              />
             </td>
             <td>
               <Time at={user.last_login_at} />

@@ -23,6 +23,10 @@ export const users = sqliteTable(
     role: text("role", { enum: USER_ROLES }).notNull(),
     status: text("status", { enum: USER_STATUSES }).notNull().default("active"),
     lastLoginAt: integer("last_login_at"),
+    /** False while the person is away: assignment rules pass them over (docs/assignment.md). */
+    available: integer("available", { mode: "boolean" }).notNull().default(true),
+    /** The most open tickets assignment rules give them; null: no limit. */
+    capacity: integer("capacity"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

@@ -2,6 +2,8 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 import { accounts } from "./accounts";
 import { connections } from "./connections";
 
+export const ASSIGNMENT_RULES = ["manual", "round_robin", "balanced"] as const;
+
 /**
  * A shared mailbox. `webhooks` is a JSON array of { url, events, enabled, secret } where each
  * secret is stored encrypted (AES-GCM under a key derived from ENCRYPTION_KEY), never in plain text.
@@ -21,6 +23,10 @@ export const inboxes = sqliteTable(
     emailAddress: text("email_address").notNull(),
     connectionId: text("connection_id").references(() => connections.id),
     statusAfterReply: text("status_after_reply").notNull().default("pending"),
+    /** Who takes a new or reopened ticket (docs/assignment.md): `manual` leaves it to people. */
+    assignmentRule: text("assignment_rule", { enum: ASSIGNMENT_RULES }).notNull().default("manual"),
+    /** The user the rule chose last: round robin (and balanced, among equals) goes on after them. */
+    assignmentCursor: text("assignment_cursor"),
     webhooks: text("webhooks").notNull().default("[]"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),

@@ -11,6 +11,7 @@ export async function toInbox(row: InboxRow, encryptionKey: string) {
     email_address: row.emailAddress,
     connection_id: row.connectionId,
     status_after_reply: row.statusAfterReply as (typeof STATUSES_AFTER_REPLY)[number],
+    assignment_rule: row.assignmentRule,
     webhooks: await readWebhooks(row.webhooks, encryptionKey),
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),

@@ -43,9 +43,12 @@ export async function findInbox(db: Db, accountId: string, id: string) {
   return rows[0] ?? null;
 }
 
-/** The statement that writes an inbox's new state (for a batch with its event). */
+/**
+ * The statement that writes an inbox's new state (for a batch with its event). The assignment
+ * cursor is left out: assignments move it concurrently, and an edit must not set it back.
+ */
 export function updateInboxStatement(db: Db, row: InboxRow) {
-  const { id, accountId, createdAt: _createdAt, ...changes } = row;
+  const { id, accountId, createdAt: _createdAt, assignmentCursor: _cursor, ...changes } = row;
   return db
     .update(inboxes)
     .set(changes)

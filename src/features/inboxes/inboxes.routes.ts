@@ -18,6 +18,8 @@ const WEBHOOK_RULES = `\`webhooks\` replaces the whole list on every write (at m
 
 const ADDRESS_RULES =
   "`email_address` is stored lowercase. Its domain must be a verified connection of this workspace (`POST /v1/connections`, then `/verify`), else 403 `inbox_domain_not_verified` with `domain` and `help`; the inbox's `connection_id` is that connection, and `DELETE /v1/connections/{id}` answers 409 while an inbox uses it. Only then is the address's uniqueness checked: it is unique across the whole service, not just the workspace, because inbound mail is routed by it, and 409 `email_address_taken` answers the same whether this workspace or another (which must have verified the same domain) holds it, naming neither; of two requests taking one address at once (two workspaces creating it, or moving inboxes to it), exactly one gets it, and an address an inbox leaves (deleted, or moved to another) is free again at once. `connection_id` may be left out; when sent it must be that connection (400 `connection_mismatch`, or `connection_not_found` for an id this workspace does not have).";
+const ASSIGNMENT =
+  "who takes new tickets: `round_robin` gives them to the workspace's active, available users in turn, `balanced` to the one with the fewest open tickets, both skipping anyone away or at their capacity and leaving the ticket unassigned when nobody can take it; see docs/assignment.md";
 const ADDRESS_TAKEN = "The email address is already an inbox's address (in any workspace).";
 
 export const createInboxRoute = defineRoute("write", {
@@ -25,7 +27,7 @@ export const createInboxRoute = defineRoute("write", {
   path: "/v1/inboxes",
   tags,
   summary: "Create an inbox",
-  description: `${ADDRESS_RULES} \`status_after_reply\` defaults to \`pending\`. Fires no event (there is no \`inbox.created\`; the inbox events are \`inbox.updated\` and \`inbox.deleted\`). ${WEBHOOK_RULES}`,
+  description: `${ADDRESS_RULES} \`status_after_reply\` defaults to \`pending\`, \`assignment_rule\` to \`manual\` (${ASSIGNMENT}). Fires no event (there is no \`inbox.created\`; the inbox events are \`inbox.updated\` and \`inbox.deleted\`). ${WEBHOOK_RULES}`,
   request: { body: jsonBody(CreateInboxBodySchema) },
   responses: {
     201: jsonResponse(InboxSchema, "The new inbox."),
@@ -58,7 +60,7 @@ export const updateInboxRoute = defineRoute("write", {
   path: "/v1/inboxes/{id}",
   tags,
   summary: "Update an inbox",
-  description: `Changes the fields sent. A new \`email_address\` follows the rules of POST /v1/inboxes (403 \`inbox_domain_not_verified\`, then 409 \`email_address_taken\`) and moves the inbox to its domain's connection; an inbox left at its address keeps its connection. Every successful update fires \`inbox.updated\` with the inbox's new \`id\`, \`name\` and \`email_address\`, recorded in the same transaction as the change. ${WEBHOOK_RULES}`,
+  description: `Changes the fields sent. A new \`email_address\` follows the rules of POST /v1/inboxes (403 \`inbox_domain_not_verified\`, then 409 \`email_address_taken\`) and moves the inbox to its domain's connection; an inbox left at its address keeps its connection. A new \`assignment_rule\` applies to the tickets opened or reopened after it; tickets already assigned keep their assignee. Every successful update fires \`inbox.updated\` with the inbox's new \`id\`, \`name\` and \`email_address\`, recorded in the same transaction as the change. ${WEBHOOK_RULES}`,
   request: { params: InboxParamsSchema, body: jsonBody(UpdateInboxBodySchema) },
   responses: {
     200: jsonResponse(InboxSchema, "The inbox after the change."),

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { ASSIGNMENT_RULES } from "../../db/schema";
 import { singleLine } from "../../lib/input";
 import { pagedListSchema } from "../../lib/pagination";
 import { isValidAddress } from "../../mail/address";
@@ -50,6 +51,12 @@ export const WebhookInputSchema = z
 
 export type WebhookInput = z.infer<typeof WebhookInputSchema>;
 
+const AssignmentRule = z.enum(ASSIGNMENT_RULES).openapi({
+  description:
+    "Who takes a new ticket (and a reopened one whose assignee is away, disabled or removed): `manual` (nobody until a person assigns it), `round_robin` (each available agent in turn) or `balanced` (the available agent with the fewest open tickets, in turn among equals). Agents are the workspace's active users who are `available` and under their `capacity`; when none is, the ticket stays unassigned. See docs/assignment.md.",
+  example: "round_robin",
+});
+
 export const InboxSchema = z
   .object({
     id: z.string().openapi({ example: "inb_01JD3Z6X8Y9ABCDEFGHJKMNPQR" }),
@@ -60,6 +67,7 @@ export const InboxSchema = z
         "The connection of the address's domain, which the inbox sends and receives through. `null` only on inboxes made before an address had to be on a verified domain.",
     }),
     status_after_reply: z.enum(STATUSES_AFTER_REPLY),
+    assignment_rule: AssignmentRule,
     webhooks: z.array(WebhookSchema),
     created_at: z.string(),
     updated_at: z.string(),
@@ -91,6 +99,7 @@ const InboxFields = {
   status_after_reply: z
     .enum(STATUSES_AFTER_REPLY)
     .openapi({ description: "Ticket status after an agent reply, unless the reply names one." }),
+  assignment_rule: AssignmentRule,
   webhooks: z
     .array(WebhookInputSchema)
     .max(MAX_WEBHOOKS)
@@ -104,6 +113,7 @@ export const CreateInboxBodySchema = z
     ...InboxFields,
     connection_id: InboxFields.connection_id.optional(),
     status_after_reply: InboxFields.status_after_reply.default("pending"),
+    assignment_rule: InboxFields.assignment_rule.default("manual"),
     webhooks: InboxFields.webhooks.default([]),
   })
   .strict()

@@ -61,6 +61,7 @@ export async function createInbox(ctx: InboxContext, input: CreateInboxInput) {
     emailAddress: address,
     connectionId,
     statusAfterReply: input.status_after_reply,
+    assignmentRule: input.assignment_rule,
     webhooks,
     createdAt: ctx.now,
     updatedAt: ctx.now,
@@ -103,6 +104,7 @@ export async function updateInbox(ctx: InboxContext, id: string, input: UpdateIn
     emailAddress,
     connectionId,
     statusAfterReply: input.status_after_reply ?? before.statusAfterReply,
+    assignmentRule: input.assignment_rule ?? before.assignmentRule,
     webhooks,
     updatedAt: ctx.now,
   };

@@ -3,6 +3,7 @@ import { messageAttachments, messages } from "../../db/schema";
 import { announceEvents } from "../../webhooks/announce";
 import { type RecordedEvent, recordEvent } from "../../webhooks/outbox";
 import { ticketData } from "../../webhooks/payloads";
+import { reassignOnReopen } from "../assignment/ticket-assignment";
 import type { CustomerRow } from "../customers/customers.repo";
 import { commitEmails } from "../emails/emails.accept";
 import type { EmailRow } from "../emails/emails.repo";
@@ -116,6 +117,8 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
           },
           ctx.now,
         );
+  const reassign =
+    activity === "customer" && !p.opening ? reassignOnReopen(ctx, inbox, customer, ticketAfter) : null;
   const also = await p.alsoChange?.(ticketAfter).catch(async (error: unknown) => {
     await email?.abort();
     await storage?.release();
@@ -126,6 +129,7 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
     ...(counted ? countStorageStatements(ctx.db, ctx.accountId, bytes) : []),
     ...p.write(published),
     ...p.newFiles.map((f) => ctx.db.insert(messageAttachments).values(f.row)),
+    ...(reassign?.statements ?? []),
     bumpTicketStatement(ctx.accountId, ticket.id, activity, p.afterReply, ctx.now),
     ...(event?.statements ?? []),
     ...(also?.statements ?? []),
@@ -141,7 +145,11 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
     throw error;
   }
   if (email) await enqueueEmails(ctx.env.EMAIL_QUEUE, [email.row as EmailRow], ctx.now);
-  await announceEvents(ctx.env.WEBHOOK_QUEUE, [p.opening?.event, event, ...(also?.events ?? [])], ctx.defer);
+  await announceEvents(
+    ctx.env.WEBHOOK_QUEUE,
+    [p.opening?.event, reassign?.event, event, ...(also?.events ?? [])],
+    ctx.defer,
+  );
   const ticketLeft = also?.ticket ?? ticketAfter;
   if (!p.opening && movedToResolved(ticket.status, ticketLeft.status))
     await afterTicketResolved(ctx, ticketLeft);

@@ -22,7 +22,7 @@ export const createTicketRoute = defineRoute("write", {
   tags,
   summary: "Create a ticket",
   description:
-    "Creates a ticket in an inbox for a customer given by exactly one of `customer_id` or `customer` (found by email, any case, or created); neither or both is a 400. A blocked customer gives 403. `client_id` is the workspace's ticket prefix and next number (never reused). An optional first `message` is the customer's. Tag names are created in the inbox when missing. Fires `ticket.created` (not `message.created`).",
+    "Creates a ticket in an inbox for a customer given by exactly one of `customer_id` or `customer` (found by email, any case, or created); neither or both is a 400. A blocked customer gives 403. `client_id` is the workspace's ticket prefix and next number (never reused). An optional first `message` is the customer's. Tag names are created in the inbox when missing. Without `assignee_id` the inbox's `assignment_rule` picks the assignee in the same transaction as the ticket (round robin or balanced over the workspace's active, available users under their capacity; `null` when nobody can take it or the rule is `manual`; see docs/assignment.md). Fires `ticket.created` (not `message.created`), whose `ticket.assignee_id` is the assignee the ticket was created with, chosen by the rule or given; no `ticket.updated` follows.",
   request: {
     headers: idempotencyHeader(
       "A retried create answers the first ticket: no second ticket, no second `ticket.created`.",

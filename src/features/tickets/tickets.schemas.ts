@@ -90,11 +90,10 @@ export const CreateTicketBodySchema = z
     priority: TicketPriority.optional(),
     tags: TagNames.optional(),
     metadata: Metadata.optional(),
-    assignee_id: z
-      .string()
-      .max(64)
-      .optional()
-      .openapi({ description: "An active user (`usr_...`) of the workspace; 400 otherwise." }),
+    assignee_id: z.string().max(64).optional().openapi({
+      description:
+        "An active user (`usr_...`) of the workspace; 400 otherwise. Left out, the inbox's `assignment_rule` chooses.",
+    }),
   })
   .strict()
   .refine((b) => Boolean(b.customer) !== Boolean(b.customer_id), "give either `customer` or `customer_id`")

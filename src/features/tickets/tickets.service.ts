@@ -7,6 +7,8 @@ import { type OffsetParams, standardList } from "../../lib/pagination";
 import { announceEvents } from "../../webhooks/announce";
 import { recordEvent } from "../../webhooks/outbox";
 import { customerData, ticketData } from "../../webhooks/payloads";
+import { assignByRule } from "../assignment/assignment.repo";
+import { assigneeChosen, storedAssignee } from "../assignment/ticket-assignment";
 import { findOrCreateCustomer } from "../customers/customers.service";
 import { attachmentKeysUnder, deleteFiles } from "../messages/messages.repo";
 import { assertAssignable } from "../users/users.service";
@@ -179,7 +181,10 @@ async function openTicket(
     tagNames: JSON.stringify(tagRows.map((t) => t.name)),
   };
   const answer = toTicket(view, ctx.env.PUBLIC_BASE_URL);
+  // Without an explicit assignee the inbox's rule picks one inside the batch (assignment.repo.ts).
+  const assigning = row.assigneeId === null;
   const statements: Statement[] = [ctx.db.insert(tickets).values(row)];
+  if (assigning) statements.push(...assignByRule(ctx.accountId, row));
   if (message) statements.push(ctx.db.insert(messages).values(message));
   statements.push(
     ...linkTagStatements(
@@ -194,9 +199,11 @@ async function openTicket(
   const messageEvent =
     message && options.announceMessage ? firstMessageEvent(ctx, inbox, row, message) : null;
   statements.push(...event.statements, ...(messageEvent?.statements ?? []), ...store.answer(201, answer));
-  await runBatch(ctx.db, statements);
+  if (assigning && store.key) statements.push(storedAssignee(ctx.accountId, store.key, row.id));
+  const results = await runBatch(ctx.db, statements);
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [event, messageEvent], ctx.defer);
-  return { status: 201 as const, body: answer };
+  const assigneeId = assigning ? assigneeChosen(results[1]) : row.assigneeId;
+  return { status: 201 as const, body: { ...answer, assignee_id: assigneeId } };
 }
 
 export async function listTickets(

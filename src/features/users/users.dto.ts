@@ -8,6 +8,8 @@ export function toUser(row: UserRow) {
     name: row.name,
     role: row.role,
     status: row.status,
+    available: row.available,
+    capacity: row.capacity,
     last_login_at: isoOrNull(row.lastLoginAt),
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),

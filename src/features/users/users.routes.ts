@@ -41,7 +41,7 @@ export const updateUserRoute = defineRoute("admin", {
   path: "/v1/users/{id}",
   tags,
   summary: "Update a user",
-  description: `Changes \`name\`, \`role\` or \`status\`. Disabling a user ends their dashboard sessions and unused sign-in links at once; a disabled user cannot sign in. Demoting or disabling the last active owner answers 409 \`last_owner\`. ${OWNER_RULE}`,
+  description: `Changes \`name\`, \`role\`, \`status\`, \`available\` or \`capacity\`. \`available: false\` sets the person away and \`capacity\` caps the open tickets assignment rules give them (docs/assignment.md); an admin key may set either for anyone, owners included (neither is an ownership change), and every signed-in person sets their own availability on the dashboard's Team page. Disabling a user ends their dashboard sessions and unused sign-in links at once; a disabled user cannot sign in. Demoting or disabling the last active owner answers 409 \`last_owner\`. ${OWNER_RULE}`,
   request: { params: UserParamsSchema, body: jsonBody(UpdateUserBodySchema) },
   responses: { 200: jsonResponse(UserSchema, "The updated user."), ...ownership },
 });

@@ -103,7 +103,7 @@ export async function addMember(ctx: TeamContext, actor: TeamActor, input: AddMe
 }
 
 /**
- * PATCH: name, role, status. Only an owner makes an owner or changes an owner's role or status
+ * PATCH: name, role, status, availability and capacity. Only an owner makes an owner or changes an owner's role or status
  * (403 `owner_required`); the target's role is checked by the statement itself. Demoting or
  * disabling the last active owner is refused (409) by the statement too, so two owners demoting
  * the last two owners at once cannot both succeed. Disabling ends the user's sessions and unused
@@ -124,6 +124,8 @@ export async function updateUser(ctx: PeopleContext, actor: TeamActor, id: strin
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.role !== undefined ? { role: input.role } : {}),
     ...(input.status !== undefined ? { status: input.status } : {}),
+    ...(input.available !== undefined ? { available: input.available } : {}),
+    ...(input.capacity !== undefined ? { capacity: input.capacity } : {}),
     updatedAt: ctx.now,
   };
   const disabled = sql`EXISTS (SELECT 1 FROM users WHERE id = ${id} AND status = 'disabled')`;
