@@ -59,7 +59,7 @@ describe("a search's work is bounded by its workspace and by the newest hits", (
     const { parseSearch } = await import("../../src/features/tickets/search-query");
     const { db } = await import("./helpers");
     const { planOf } = await import("./query-plan");
-    const { page } = ticketQueries(
+    const { page, total } = ticketQueries(
       db(),
       { accountId: "acc_X", q: parseSearch("refund parcel -paypal") },
       50,
@@ -71,5 +71,20 @@ describe("a search's work is bounded by its workspace and by the newest hits", (
     // The per-ticket checks: MATCH at given rowids (=).
     expect(lines.some((l) => /INDEX \d+:=M/.test(l))).toBe(true);
     for (const line of lines) expect(line).toMatch(/INDEX \d+:\S*M/);
+    // The hits are the outer loop and each ticket is read by its key: never the workspace's
+    // tickets walked by an account index and probed against the hits.
+    for (const query of [page, total]) {
+      const plan = await planOf(query);
+      expect(
+        plan.some((l) => /^SCAN hits\b/.test(l)),
+        plan.join("\n"),
+      ).toBe(true);
+      expect(
+        plan.some((l) => /SEARCH tickets USING INDEX sqlite_autoindex_tickets_1 \(id=\?\)/.test(l)),
+      ).toBe(true);
+      expect(
+        plan.filter((l) => /(SEARCH|SCAN) tickets USING (COVERING )?INDEX tickets_account/.test(l)),
+      ).toEqual([]);
+    }
   });
 });

@@ -12,7 +12,7 @@ const ESCAPES: Record<string, string> = {
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
 /**
- * The text around a ticket's best hit, HTML-escaped, each hit in `<mark>...</mark>`: safe to put in
+ * The text around a hit, HTML-escaped, each hit in `<mark>...</mark>`: safe to put in
  * a page as it is, and plain enough to read in a terminal.
  */
 export function formatExcerpt(raw: string): string {
@@ -21,7 +21,7 @@ export function formatExcerpt(raw: string): string {
     .replaceAll(MARK_CLOSE, "</mark>");
 }
 
-/** Each ticket's excerpt (of its best matching row), by ticket id. */
+/** Each ticket's excerpt (of its newest matching message, else its own fields), by ticket id. */
 export async function excerptsOf(
   db: Db,
   accountId: string,
@@ -30,7 +30,7 @@ export async function excerptsOf(
 ): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   if (ticketIds.length === 0) return found;
-  // Best first: the first row seen of each ticket is its excerpt.
+  // Messages newest first, then the ticket's own row: the first row seen of each is its excerpt.
   for (const row of await excerptsQuery(db, accountId, query, ticketIds))
     if (!found.has(row.ticket_id)) found.set(row.ticket_id, formatExcerpt(row.excerpt));
   return found;

@@ -209,7 +209,9 @@ export function ticketQueries(
  * A search's page: the tickets with a matching row among the workspace's newest SEARCHED_ROWS
  * matching rows (search.repo.ts), by relevance (bm25 of their best row), then newest first;
  * `updated_after` keeps its sync order, the only order a sync can page through. The total counts
- * the same tickets.
+ * the same tickets. CROSS JOIN keeps the hits the outer loop (SQLite never reorders it), each
+ * ticket read by its key: left free, the planner walked every ticket of the workspace by its
+ * account index and probed the hits (60 ms at 100,000 tickets for a word in 20 of them).
  */
 function searchQueries(
   db: Db,
@@ -228,17 +230,17 @@ function searchQueries(
     page: db
       .select(ticketView)
       .from(hits)
-      .innerJoin(tickets, eq(tickets.id, hits.ticketId))
+      .crossJoin(tickets)
       .innerJoin(customers, eq(customers.id, tickets.customerId))
-      .where(where)
+      .where(and(eq(tickets.id, hits.ticketId), where))
       .orderBy(...order)
       .limit(limit)
       .offset(offset),
     total: db
       .select({ total: count() })
       .from(hits)
-      .innerJoin(tickets, eq(tickets.id, hits.ticketId))
-      .where(where),
+      .crossJoin(tickets)
+      .where(and(eq(tickets.id, hits.ticketId), where)),
   };
 }
 

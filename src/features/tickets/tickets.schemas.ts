@@ -61,7 +61,7 @@ export const TicketSchema = z
 const TicketListItemSchema = TicketSchema.extend({
   match: z.string().nullable().optional().openapi({
     description:
-      "Only with `q`: the text around the ticket's best hit (its subject, customer, tags, or a message), HTML-escaped, each hit in `<mark>...</mark>`; at most about 40 matched or surrounding 3-character sequences, `…` where it was cut.",
+      "Only with `q`: the text around a hit in the ticket's newest message that has one, else in its subject, customer or tags, HTML-escaped, each hit in `<mark>...</mark>`; at most about 40 matched or surrounding 3-character sequences, `…` where it was cut.",
     example: "Hello, I was charged twice and would like a <mark>refund</mark> for the second…",
   }),
 }).openapi("TicketListItem");
