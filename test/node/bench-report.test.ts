@@ -26,7 +26,9 @@ describe("the bench's report carries the machine's load", () => {
       const busy = formatTable([scenario(load)], true);
       const line = goalLine(busy, "ratio x/health");
       expect(line).not.toContain("PASS");
-      expect(line).toContain(`NOT JUDGED (measured under load ${load.start.toFixed(2)}→${load.end.toFixed(2)})`);
+      expect(line).toContain(
+        `NOT JUDGED (measured under load ${load.start.toFixed(2)}→${load.end.toFixed(2)})`,
+      );
       // A bound in milliseconds only gets harder under load: it is judged.
       expect(goalLine(busy, "p95 of x")).toContain("PASS");
     }
