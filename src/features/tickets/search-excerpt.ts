@@ -30,7 +30,6 @@ export async function excerptsOf(
 ): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   if (ticketIds.length === 0) return found;
-  // Messages newest first, then the ticket's own row: the first row seen of each is its excerpt.
   for (const row of await excerptsQuery(db, accountId, query, ticketIds))
     if (!found.has(row.ticket_id)) found.set(row.ticket_id, formatExcerpt(row.excerpt));
   return found;

@@ -74,29 +74,29 @@ export const MARK_CLOSE = "\uE001";
 
 /**
  * An excerpt of each of a page's tickets: of its newest message with a hit, else of its own
- * fields. The page's tickets and their messages are read by key (the unary `+` keeps SQLite off
- * the account indexes, which walked all 500,000 messages of a big workspace), then each row is
- * looked up by rowid beside MATCH: CROSS JOIN keeps them the outer loop (workerd's SQLite else
- * walked every row of the word in the workspace, 40 s for a common one). Not ordered by `rank`: bm25 counts a word's rows in the whole
- * index again at every such lookup (3 s for a common word on a page of 50).
+ * fields. The row is chosen among the search's own candidates (the same newest SEARCHED_ROWS
+ * matching rows its page was ranked from, so every ticket of the page has one), then looked up
+ * once by rowid beside MATCH for `snippet()`: one lookup per ticket, where looking up every row of
+ * the page's tickets cost 30 ms at 500,000 messages. CROSS JOIN keeps the chosen rows the outer
+ * loop (workerd's SQLite else walked every row of the word in the workspace, 40 s for a common
+ * one). Not ordered by `rank`: bm25 counts a word's rows in the whole index again at every lookup.
  */
 export const excerptsQuery = (db: Db, accountId: string, query: SearchQuery, ticketIds: string[]) =>
   db.all<{ ticket_id: string; excerpt: string }>(excerptsSql(accountId, query, ticketIds));
 
 export function excerptsSql(accountId: string, query: SearchQuery, ticketIds: string[]): SQL {
   const ids = JSON.stringify(ticketIds);
-  const start = rangeStart(accountId);
   return sql`
-    SELECT src.ticket_id, snippet(ticket_search, 1, ${MARK_OPEN}, ${MARK_CLOSE}, '…', 40) AS excerpt
+    SELECT best.ticket_id, snippet(ticket_search, 1, ${MARK_OPEN}, ${MARK_CLOSE}, '…', 40) AS excerpt
     FROM (
-      SELECT ${start} | (1 << 36) | t.rowid AS rid, t.id AS ticket_id FROM tickets t
-      WHERE +t.account_id = ${accountId} AND t.id IN (SELECT value FROM json_each(${ids}))
-      UNION ALL
-      SELECT ${start} | m.rowid AS rid, m.ticket_id FROM messages m
-      WHERE +m.account_id = ${accountId} AND m.ticket_id IN (SELECT value FROM json_each(${ids}))
-    ) src
+      SELECT ticket_id, coalesce(max(CASE WHEN row_id & (1 << 36) = 0 THEN row_id END), max(row_id)) AS rid
+      FROM (SELECT ticket_search.rowid AS row_id, ticket_id FROM ticket_search
+        WHERE ticket_search MATCH ${ftsAnyOf(query)} AND ${inWorkspace(accountId)}
+        ORDER BY ticket_search.rowid DESC LIMIT ${SEARCHED_ROWS})
+      WHERE ticket_id IN (SELECT value FROM json_each(${ids}))
+      GROUP BY ticket_id
+    ) best
     CROSS JOIN ticket_search
-    WHERE ticket_search.rowid = src.rid
-      AND ticket_search MATCH ${ftsAnyOf(query)} AND ${inWorkspace(accountId)}
-    ORDER BY src.rid & (1 << 36), src.rid DESC`;
+    WHERE ticket_search.rowid = best.rid
+      AND ticket_search MATCH ${ftsAnyOf(query)} AND ${inWorkspace(accountId)}`;
 }
