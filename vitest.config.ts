@@ -93,6 +93,9 @@ export default defineConfig(async () => {
             globalSetup: ["test/browser/support/global-setup.ts"],
             testTimeout: 60_000,
             hookTimeout: 120_000,
+            // A poll waits for a page to answer a click; on a loaded 2-core machine (the Workers files
+            // run beside these) a form's POST and the page it renders took over Vitest's default 1 s.
+            expect: { poll: { timeout: 10_000 } },
           },
         },
         {
