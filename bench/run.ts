@@ -7,7 +7,7 @@
  * fail the run.
  */
 import { relative } from "node:path";
-import { currentLoad } from "./lib/machine-load";
+import { currentLoad, waitForQuiet } from "./lib/machine-load";
 import { DEFAULT_CONNECTIONS, invalidity } from "./lib/measure";
 import { formatTable, writeResults } from "./lib/report";
 import { RESULTS_DIR, type Server, startServer } from "./lib/server";
@@ -59,9 +59,9 @@ async function main(): Promise<number> {
     };
     for (const scenario of scenarios) {
       console.log(`Running ${scenario.name}: ${scenario.description} (${seconds} s per target)...`);
-      const start = currentLoad();
+      const start = await waitForQuiet();
       const result = await scenario.run(ctx);
-      results.push({ ...result, load: { start, end: currentLoad() } });
+      results.push({ ...result, load: { start: result.measuredFrom ?? start, end: currentLoad() } });
     }
   } finally {
     await server.stop();

@@ -68,6 +68,8 @@ export interface ScenarioResult {
   paths?: EmailPath[];
   /** The machine's 1-minute load average when the scenario started and ended (run.ts sets it). */
   load?: MachineLoad;
+  /** The load just before a scenario that seeds first began to measure (waitForQuiet): run.ts takes it as the start. */
+  measuredFrom?: number;
   /** Why the scenario's figures cannot be trusted (besides failed requests); any makes the run invalid. */
   problems?: string[];
 }

@@ -10,6 +10,7 @@
  */
 
 import { localTableSizes } from "../lib/dbstat";
+import { waitForQuiet } from "../lib/machine-load";
 import {
   MARKED,
   MARKER,
@@ -86,6 +87,8 @@ export const search: Scenario = {
           return result;
         }
       }
+      // Seeding leaves the machine busy for a minute or two: the ratio is judged from a quiet start.
+      result.measuredFrom = await waitForQuiet();
       const common = "ba"; // two letters of a common syllable plus a vowel: in most messages
       const runs = await sequentialSlices(
         [

@@ -8,6 +8,7 @@
  * seed on every run. Every list is first probed once for its exact `total` and page length.
  */
 import { call, describe } from "../lib/api";
+import { waitForQuiet } from "../lib/machine-load";
 import { interleaved, warmUp } from "../lib/measure";
 import { expectedTotal, FILTERED_LISTS, PLAIN_LIST, type TicketListCase } from "../lib/ticket-filters";
 import {
@@ -102,6 +103,8 @@ export const ticketsList: Scenario = {
       for (const load of [health, ...lists.flatMap((l) => [target(small, l), target(large, l)])])
         await warmUp(load, 1);
 
+      // Seeding leaves the machine busy for a minute or two: the ratios are judged from a quiet start.
+      result.measuredFrom = await waitForQuiet();
       const seconds = ctx.seconds;
       // Where a list's time goes, measured not guessed: /v1/accounts is authentication and one small
       // query, limit=1 adds the list's fixed cost (its two statements), limit=50 the cost of 49 more rows.
