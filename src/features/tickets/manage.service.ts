@@ -7,6 +7,7 @@ import { tagNameKey } from "../tags/tags.service";
 import { assertAssignable } from "../users/users.service";
 import { afterTicketResolved, movedToResolved } from "./after-resolve";
 import { mergeStatements } from "./merge";
+import { snoozeAfter, snoozeChange } from "./snooze";
 import type { TicketContext } from "./ticket-context";
 import { ensureTags, linkTagStatements, unlinkTagStatement } from "./ticket-tags.repo";
 import { type TicketRow, updateTicketStatement } from "./tickets.repo";
@@ -18,6 +19,7 @@ type Changes = Partial<typeof tickets.$inferInsert>;
 const statusChange = (ticket: TicketRow, status: TicketRow["status"], now: number): Changes => ({
   status,
   closedAt: closedAtFor(status, ticket.closedAt, now),
+  snoozedUntil: snoozeAfter(status, ticket.snoozedUntil),
 });
 
 /** The column changes of the simple actions. */
@@ -38,12 +40,8 @@ function changesFor(ticket: TicketRow, input: ManageInput, now: number): Changes
       return { assigneeId: input.user_id };
     case "unassign":
       return { assigneeId: null };
-    case "snooze": {
-      const until = Date.parse(input.until);
-      if (until <= now)
-        throw badRequest("validation_error", "Invalid request", "`until` must be in the future.");
-      return { snoozedUntil: until };
-    }
+    case "snooze":
+      return snoozeChange(ticket, input.until, now);
     case "unsnooze":
       return { snoozedUntil: null };
     case "set_priority":

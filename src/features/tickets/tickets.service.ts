@@ -16,6 +16,7 @@ import { afterTicketResolved, movedToResolved } from "./after-resolve";
 import { firstMessageEvent, firstMessageRow } from "./first-message";
 import { excerptsOf } from "./search-excerpt";
 import { parseSearch } from "./search-query";
+import { snoozeAfter } from "./snooze";
 import { customerOf, inboxOf, recordTicketEvent, type TicketContext } from "./ticket-context";
 import { ensureTags, linkTagStatements } from "./ticket-tags.repo";
 import { clientIdOf, toTicket } from "./tickets.dto";
@@ -260,7 +261,11 @@ export async function ticketUpdate(ctx: TicketContext, ticket: TicketRow, input:
     ...(input.metadata !== undefined ? { metadata: JSON.stringify(input.metadata) } : {}),
     ...(input.assignee_id !== undefined ? { assigneeId: input.assignee_id } : {}),
     ...(input.status !== undefined
-      ? { status: input.status, closedAt: closedAtFor(input.status, ticket.closedAt, ctx.now) }
+      ? {
+          status: input.status,
+          closedAt: closedAtFor(input.status, ticket.closedAt, ctx.now),
+          snoozedUntil: snoozeAfter(input.status, ticket.snoozedUntil),
+        }
       : {}),
     updatedAt: ctx.now,
   };
