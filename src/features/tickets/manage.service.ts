@@ -12,7 +12,8 @@ import type { TicketContext } from "./ticket-context";
 import { ensureTags, linkTagStatements, unlinkTagStatement } from "./ticket-tags.repo";
 import { type TicketRow, updateTicketStatement } from "./tickets.repo";
 import type { ManageInput } from "./tickets.schemas";
-import { closedAtFor, showTicket, ticketOf } from "./tickets.service";
+import { closedAtFor, showTicket } from "./tickets.service";
+import { writableTicketOf } from "./writable-ticket";
 
 type Changes = Partial<typeof tickets.$inferInsert>;
 
@@ -57,7 +58,7 @@ function changesFor(ticket: TicketRow, input: ManageInput, now: number): Changes
  */
 export async function manageTicket(ctx: TicketContext, id: string, input: ManageInput) {
   if (input.action === "assign") await assertAssignable(ctx, input.user_id, "body.user_id");
-  const { ticket } = await ticketOf(ctx, id);
+  const { ticket } = await writableTicketOf(ctx, id);
   const statements: Statement[] = [];
   const changes = changesFor(ticket, input, ctx.now);
   if (changes)
@@ -107,7 +108,7 @@ export async function addTicketTag(
   id: string,
   input: { tag_id?: string | undefined; name?: string | undefined },
 ) {
-  const { ticket } = await ticketOf(ctx, id);
+  const { ticket } = await writableTicketOf(ctx, id);
   let tagId = input.tag_id;
   if (tagId) {
     const rows = await ctx.db
@@ -141,7 +142,7 @@ export async function addTicketTag(
 }
 
 export async function removeTicketTag(ctx: TicketContext, id: string, tagId: string) {
-  await ticketOf(ctx, id);
+  await writableTicketOf(ctx, id);
   const rows = await unlinkTagStatement(ctx.db, ctx.accountId, id, tagId).returning({
     tagId: ticketTags.tagId,
   });

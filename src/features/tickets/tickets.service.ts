@@ -32,6 +32,7 @@ import {
   updateTicketStatement,
 } from "./tickets.repo";
 import type { CreateTicketBodySchema, UpdateTicketBodySchema } from "./tickets.schemas";
+import { writableTicketOf } from "./writable-ticket";
 
 type CreateInput = (typeof CreateTicketBodySchema)["_output"];
 type UpdateInput = (typeof UpdateTicketBodySchema)["_output"];
@@ -241,7 +242,7 @@ export async function listTickets(
 /** PATCH: the edit and its `ticket.updated` event commit together. */
 export async function updateTicket(ctx: TicketContext, id: string, input: UpdateInput) {
   await assertAssignable(ctx, input.assignee_id, "body.assignee_id");
-  const { ticket } = await ticketOf(ctx, id);
+  const { ticket } = await writableTicketOf(ctx, id);
   const update = await ticketUpdate(ctx, ticket, input);
   await runBatch(ctx.db, update.statements);
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [update.event], ctx.defer);
