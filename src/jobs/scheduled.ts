@@ -7,6 +7,7 @@ import { everyShard } from "../db/shards";
 import { archiveDueEmails } from "../features/email-archives/archive-emails";
 import { expireArchives, sweepDeadClaims } from "../features/email-archives/archive-upkeep";
 import { retentionsIn } from "../features/request-logs/log-writes.repo";
+import { wakeDueSnoozes } from "../features/tickets/snooze-wake";
 import { AppError } from "../lib/errors";
 import { describeError, log } from "../lib/logger";
 import { emailLauncherOf, sweepEmailWebhooks } from "../webhooks/email-delivery";
@@ -63,6 +64,8 @@ async function everyMinuteIn(shard: string, env: Env, time: number, ctx: Executi
   if (prunedEvents > 0) logged("events.pruned", { deleted: prunedEvents });
   const published = await publishDueChangelog(db, time);
   if (published > 0) logged("changelog.published", { count: published });
+  const woken = await wakeDueSnoozes(db, env, time);
+  if (woken > 0) logged("snoozes.woken", { count: woken });
   const events = await sweepEvents(db, env, time, ctx);
   if (events.swept > 0 || events.lost > 0) logged("events.swept", { swept: events.swept, lost: events.lost });
   const prunedEmailEvents =

@@ -1,3 +1,4 @@
+import { isNotNull } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { accounts } from "./accounts";
 import { customers, inboxes, tags } from "./support";
@@ -58,6 +59,8 @@ export const tickets = sqliteTable(
     // these alone; the indexes above lead with the workspace and cannot serve that.
     index("tickets_inbox").on(t.inboxId),
     index("tickets_customer").on(t.customerId),
+    // The minute sweep finds snoozes that are due across the shard; only snoozed tickets have an entry.
+    index("tickets_snoozed_until").on(t.snoozedUntil).where(isNotNull(t.snoozedUntil)),
   ],
 );
 

@@ -9,6 +9,7 @@ import { actionsChange, useSavedReply } from "../saved-replies/use";
 import { customerOf, inboxOf, type TicketContext } from "../tickets/ticket-context";
 import type { TicketRow } from "../tickets/tickets.repo";
 import { ticketOf } from "../tickets/tickets.service";
+import { writableTicketOf } from "../tickets/writable-ticket";
 import { claimDraft, editDraft, publishDraftStatement, releaseDraft, removeDraft } from "./drafts";
 import { decodeFiles } from "./message-files";
 import { toMessage } from "./messages.dto";
@@ -67,7 +68,7 @@ async function writeMessage(
   options: MessageOptions,
   alsoStore: (message: PublishedMessage) => Statement[],
 ) {
-  const { ticket } = await ticketOf(ctx, ticketId);
+  const { ticket } = await writableTicketOf(ctx, ticketId);
   const [inbox, customer] = await Promise.all([
     inboxOf(ctx, ticket.inboxId),
     customerOf(ctx, ticket.customerId),

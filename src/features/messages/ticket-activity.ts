@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { keepsSnooze, snoozeAfter } from "../tickets/snooze";
 import type { TicketRow } from "../tickets/tickets.repo";
 import type { MessageRow } from "./messages.repo";
 
@@ -24,7 +25,13 @@ export function ticketAfterMessage(
   }
   if (type === "reply") {
     const closes = afterReply === "closed" || afterReply === "resolved";
-    return { ...counted, status: afterReply, closedAt: closes ? (ticket.closedAt ?? now) : null };
+    const snoozedUntil = snoozeAfter(afterReply, ticket.snoozedUntil);
+    return {
+      ...counted,
+      status: afterReply,
+      closedAt: closes ? (ticket.closedAt ?? now) : null,
+      snoozedUntil,
+    };
   }
   return counted;
 }
@@ -54,7 +61,9 @@ export function bumpTicketStatement(
       : type === "reply"
         ? sql`,
         status = ${afterReply},
-        closed_at = CASE WHEN ${afterReply} IN ('closed', 'resolved') THEN coalesce(closed_at, ${now}) ELSE NULL END`
+        closed_at = CASE WHEN ${afterReply} IN ('closed', 'resolved') THEN coalesce(closed_at, ${now}) ELSE NULL END${
+          keepsSnooze(afterReply) ? sql`` : sql`, snoozed_until = NULL`
+        }`
         : sql``;
   return sql`
     UPDATE tickets SET message_count = message_count + 1, last_message_at = ${now}, updated_at = ${now}${change}

@@ -57,6 +57,8 @@ portalRouter
     const ctx = await enterTicketWorkspace(c, sharedUuid);
     const ticket = ctx ? await findPublicTicket(ctx.db, ctx.accountId, sharedUuid) : null;
     if (!ctx || !ticket) return c.html(<TicketNotFoundPage />, 404);
+    // A merged ticket's conversation lives on in the survivor: its link leads there.
+    if (ticket.mergedIntoShared) return c.redirect(ticketPath(ticket.mergedIntoShared, ctx.accountId), 302);
     return c.html(<TicketPage ticket={ticket} sharedUuid={sharedUuid} accountId={ctx.accountId} />, 200);
   })
   .openapi(
@@ -67,7 +69,7 @@ portalRouter
       const ctx = await enterTicketWorkspace(c, sharedUuid);
       const target = ctx ? await findReplyTarget(ctx.db, ctx.accountId, sharedUuid) : null;
       if (!ctx || !target) return c.html(<TicketNotFoundPage />, 404);
-      const ticketPage = ticketPath(sharedUuid, ctx.accountId);
+      const ticketPage = ticketPath(target.sharedUuid, ctx.accountId);
       if (form.website) return c.redirect(ticketPage, 303);
       const attempt = { ip: clientIp(c.req.header("CF-Connecting-IP")), email: target.customerEmail };
       if (!(await admitAttempt(ctx.db, REPLY_POSTS, attempt, ctx.now))) {

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { customers, inboxes, messages, tickets } from "../../db/schema";
 
@@ -7,6 +8,8 @@ export interface PublicTicket {
   subject: string;
   clientId: string;
   status: (typeof tickets.$inferSelect)["status"];
+  /** The survivor's shared id when the ticket was merged: its page leads there. */
+  mergedIntoShared: string | null;
   messages: PublicMessage[];
 }
 
@@ -19,6 +22,10 @@ export interface PublicMessage {
   htmlText: string | null;
   createdAt: number;
 }
+
+/** The ticket a merged one's messages moved to, joined to read its shared id. */
+const survivor = alias(tickets, "survivor");
+const survivorJoin = and(eq(survivor.accountId, tickets.accountId), eq(survivor.id, tickets.mergedIntoId));
 
 /**
  * The two statements behind the page. Both repeat the visibility rules so that nothing the
@@ -37,9 +44,11 @@ export function publicTicketQueries(db: Db, accountId: string, sharedUuid: strin
       subject: tickets.subject,
       clientId: tickets.clientId,
       status: tickets.status,
+      mergedIntoShared: survivor.sharedUuid,
     })
     .from(tickets)
     .innerJoin(inboxes, eq(inboxes.id, tickets.inboxId))
+    .leftJoin(survivor, survivorJoin)
     .where(visibleTicket)
     .limit(1);
   const thread = db
@@ -101,20 +110,35 @@ export function replyTargetQuery(db: Db, accountId: string, sharedUuid: string) 
       accountId: tickets.accountId,
       customerEmail: customers.email,
       customerBlocked: customers.blocked,
+      mergedIntoShared: survivor.sharedUuid,
     })
     .from(tickets)
     .innerJoin(
       customers,
       and(eq(customers.accountId, tickets.accountId), eq(customers.id, tickets.customerId)),
     )
+    .leftJoin(survivor, survivorJoin)
     .where(
       and(eq(tickets.sharedUuid, sharedUuid), eq(tickets.accountId, accountId), ne(tickets.status, "spam")),
     )
     .limit(1);
 }
 
+/** Merges chain (a survivor merged again later); a few hops is all that happens. */
+const MAX_MERGE_HOPS = 5;
+
+/**
+ * Where a reply from a ticket page goes: the ticket, or the ticket it was merged into (as mail to
+ * its reply address does), with the shared id of the page to return to.
+ */
 export async function findReplyTarget(db: Db, accountId: string, sharedUuid: string) {
-  return (await replyTargetQuery(db, accountId, sharedUuid))[0] ?? null;
+  let page = sharedUuid;
+  let target = (await replyTargetQuery(db, accountId, page))[0] ?? null;
+  for (let hops = 0; target?.mergedIntoShared && hops < MAX_MERGE_HOPS; hops++) {
+    page = target.mergedIntoShared;
+    target = (await replyTargetQuery(db, accountId, page))[0] ?? null;
+  }
+  return target ? { ...target, sharedUuid: page } : null;
 }
 
 /**

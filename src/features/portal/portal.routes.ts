@@ -26,10 +26,11 @@ export const publicTicketRoute = page({
   tags,
   summary: "Public ticket page",
   description:
-    "The customer's view of a ticket as an HTML page: inbox, subject, `client_id`, status and the public thread (customer messages and replies; never internal notes or drafts), with a form to reply (POST /portal/tickets/{shared_uuid}/messages). No authentication: the unguessable `shr_` id is the capability. Spam tickets answer 404.",
+    "The customer's view of a ticket as an HTML page: inbox, subject, `client_id`, status and the public thread (customer messages and replies; never internal notes or drafts), with a form to reply (POST /portal/tickets/{shared_uuid}/messages). No authentication: the unguessable `shr_` id is the capability. Spam tickets answer 404. A merged ticket's page redirects (302) to the page of the ticket it was merged into, where its messages now are.",
   request: { params: SharedUuidParams, query: WorkspaceLinkQuery },
   responses: {
     200: htmlPage("The ticket page."),
+    302: { description: "The ticket was merged: to the survivor's page." },
     404: htmlPage("No such ticket, a malformed id, or a spam ticket."),
     ...PAGE_ERRORS,
   },
@@ -41,7 +42,7 @@ export const replyRoute = page({
   tags,
   summary: "Reply from the ticket page",
   description:
-    "The ticket page's form (same origin only; no session: the `shr_` link is the capability). Adds a `customer` message written by the ticket's customer exactly as POST /v1/tickets/{id}/messages with `type: customer` does: `pending`, `on_hold`, `resolved` and `closed` go back to `open` and a snooze ends (`spam` stays, but a spam ticket has no page); `message.created` fires, `ticket.updated` does not. Then redirects (303) to the ticket page at the new message. At most 20 replies per IP and 20 per ticket customer in 15 minutes (429). A filled honeypot, or a blocked customer, gets the same redirect and nothing is stored. A refused message (empty, or over the API's body limit) shows the page again with the text kept (400).",
+    "The ticket page's form (same origin only; no session: the `shr_` link is the capability). Adds a `customer` message written by the ticket's customer exactly as POST /v1/tickets/{id}/messages with `type: customer` does: `pending`, `on_hold`, `resolved` and `closed` go back to `open` and a snooze ends (`spam` stays, but a spam ticket has no page); `message.created` fires, `ticket.updated` does not. Then redirects (303) to the ticket page at the new message. From a merged ticket's page the message goes to the ticket it was merged into (as mail to its reply address does), and the redirect to that ticket's page. At most 20 replies per IP and 20 per ticket customer in 15 minutes (429). A filled honeypot, or a blocked customer, gets the same redirect and nothing is stored. A refused message (empty, or over the API's body limit) shows the page again with the text kept (400).",
   request: { params: SharedUuidParams, query: WorkspaceLinkQuery, body: formBody(ReplyFormSchema) },
   responses: {
     303: { description: "Stored (or dropped, see above); to the ticket page." },

@@ -7,17 +7,20 @@ import { tagNameKey } from "../tags/tags.service";
 import { assertAssignable } from "../users/users.service";
 import { afterTicketResolved, movedToResolved } from "./after-resolve";
 import { mergeStatements } from "./merge";
+import { snoozeAfter, snoozeChange } from "./snooze";
 import type { TicketContext } from "./ticket-context";
 import { ensureTags, linkTagStatements, unlinkTagStatement } from "./ticket-tags.repo";
 import { type TicketRow, updateTicketStatement } from "./tickets.repo";
 import type { ManageInput } from "./tickets.schemas";
-import { closedAtFor, showTicket, ticketOf } from "./tickets.service";
+import { closedAtFor, showTicket } from "./tickets.service";
+import { writableTicketOf } from "./writable-ticket";
 
 type Changes = Partial<typeof tickets.$inferInsert>;
 
 const statusChange = (ticket: TicketRow, status: TicketRow["status"], now: number): Changes => ({
   status,
   closedAt: closedAtFor(status, ticket.closedAt, now),
+  snoozedUntil: snoozeAfter(status, ticket.snoozedUntil),
 });
 
 /** The column changes of the simple actions. */
@@ -38,12 +41,8 @@ function changesFor(ticket: TicketRow, input: ManageInput, now: number): Changes
       return { assigneeId: input.user_id };
     case "unassign":
       return { assigneeId: null };
-    case "snooze": {
-      const until = Date.parse(input.until);
-      if (until <= now)
-        throw badRequest("validation_error", "Invalid request", "`until` must be in the future.");
-      return { snoozedUntil: until };
-    }
+    case "snooze":
+      return snoozeChange(ticket, input.until, now);
     case "unsnooze":
       return { snoozedUntil: null };
     case "set_priority":
@@ -59,7 +58,7 @@ function changesFor(ticket: TicketRow, input: ManageInput, now: number): Changes
  */
 export async function manageTicket(ctx: TicketContext, id: string, input: ManageInput) {
   if (input.action === "assign") await assertAssignable(ctx, input.user_id, "body.user_id");
-  const { ticket } = await ticketOf(ctx, id);
+  const { ticket } = await writableTicketOf(ctx, id);
   const statements: Statement[] = [];
   const changes = changesFor(ticket, input, ctx.now);
   if (changes)
@@ -109,7 +108,7 @@ export async function addTicketTag(
   id: string,
   input: { tag_id?: string | undefined; name?: string | undefined },
 ) {
-  const { ticket } = await ticketOf(ctx, id);
+  const { ticket } = await writableTicketOf(ctx, id);
   let tagId = input.tag_id;
   if (tagId) {
     const rows = await ctx.db
@@ -143,7 +142,7 @@ export async function addTicketTag(
 }
 
 export async function removeTicketTag(ctx: TicketContext, id: string, tagId: string) {
-  await ticketOf(ctx, id);
+  await writableTicketOf(ctx, id);
   const rows = await unlinkTagStatement(ctx.db, ctx.accountId, id, tagId).returning({
     tagId: ticketTags.tagId,
   });

@@ -1,10 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Statement } from "../../db/client";
 import { messages, tickets } from "../../db/schema";
-import { AppError, badRequest } from "../../lib/errors";
+import { badRequest } from "../../lib/errors";
 import type { TicketContext } from "./ticket-context";
 import { type TicketRow, updateTicketStatement } from "./tickets.repo";
 import { closedAtFor, ticketOf } from "./tickets.service";
+import { ticketMerged } from "./writable-ticket";
 
 /** Moves every message and tag of `source` onto `target` and closes `source` as merged. */
 export async function mergeStatements(
@@ -15,13 +16,7 @@ export async function mergeStatements(
   if (targetId === source.id)
     throw badRequest("invalid_merge", "Invalid merge", "A ticket cannot be merged into itself.");
   const { ticket: target } = await ticketOf(ctx, targetId);
-  if (target.mergedIntoId)
-    throw new AppError(
-      409,
-      "ticket_merged",
-      "Ticket already merged",
-      `${target.id} was merged into ${target.mergedIntoId}.`,
-    );
+  if (target.mergedIntoId) throw ticketMerged(target);
   // Tags belong to one inbox, and an inbox's messages to its address and webhooks: a merge across
   // inboxes would break both.
   if (target.inboxId !== source.inboxId)
@@ -29,6 +24,14 @@ export async function mergeStatements(
       "merge_other_inbox",
       "Ticket of another inbox",
       `${source.id} is in inbox ${source.inboxId} and ${target.id} in inbox ${target.inboxId}; tickets merge only within one inbox.`,
+    );
+  // The merged ticket's public link and reply address lead to the survivor: another customer's
+  // survivor would show one person's conversation to another.
+  if (target.customerId !== source.customerId)
+    throw badRequest(
+      "merge_other_customer",
+      "Ticket of another customer",
+      `${source.id} is ${source.customerId}'s and ${target.id} is ${target.customerId}'s; tickets merge only within one customer's.`,
     );
   const { accountId } = ctx;
   return [
@@ -51,6 +54,7 @@ export async function mergeStatements(
       status: "closed",
       closedAt: closedAtFor("closed", source.closedAt, ctx.now),
       mergedIntoId: target.id,
+      snoozedUntil: null,
       messageCount: 0,
       updatedAt: ctx.now,
     }),

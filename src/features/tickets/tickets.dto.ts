@@ -22,6 +22,7 @@ export function toTicket(view: TicketView, baseUrl: string) {
     last_message_at: isoOrNull(ticket.lastMessageAt),
     snoozed_until: isoOrNull(ticket.snoozedUntil),
     closed_at: isoOrNull(ticket.closedAt),
+    merged_into_id: ticket.mergedIntoId,
     created_at: iso(ticket.createdAt),
     updated_at: iso(ticket.updatedAt),
   };

@@ -60,7 +60,8 @@ export const updateTicketRoute = defineRoute("write", {
   path: "/v1/tickets/{id}",
   tags,
   summary: "Edit a ticket",
-  description: "Changes subject, status, priority, metadata or assignee. Fires `ticket.updated`.",
+  description:
+    "Changes subject, status, priority, metadata or assignee. Fires `ticket.updated`. A status of `resolved`, `closed` or `spam` ends a snooze. A merged ticket answers 409 `ticket_merged` naming the ticket it was merged into.",
   request: { params: TicketParamsSchema, body: jsonBody(UpdateTicketBodySchema) },
   responses: { 200: jsonResponse(TicketSchema, "The ticket.") },
 });
@@ -82,7 +83,9 @@ export const manageTicketRoute = defineRoute("write", {
   tags,
   summary: "Ticket actions",
   description:
-    "`close`, `resolve`, `reopen`, `hold`, `spam`, `not_spam`, `assign` (`user_id`), `unassign`, `snooze` (`until`), `unsnooze`, `set_priority` (`priority`), `add_tags`/`remove_tags` (`tags`), `merge` (`into_ticket_id`, a ticket of the same inbox: messages and tags move there; this ticket is closed; a ticket of another inbox answers 400 `merge_other_inbox`, one already merged 409 `ticket_merged`). Fires no `ticket.updated`.",
+    "`close`, `resolve`, `reopen`, `hold`, `spam`, `not_spam`, `assign` (`user_id`), `unassign`, `snooze` (`until`), `unsnooze`, `set_priority` (`priority`), `add_tags`/`remove_tags` (`tags`), `merge` (`into_ticket_id`). Fires no `ticket.updated`. " +
+    "**Snooze**: `until` must be in the future (400); only an `open`, `pending` or `on_hold` ticket can be snoozed (409 `ticket_not_snoozable`), and it keeps its status while snoozed. Within a minute after `until` the ticket goes back to `open` with `snoozed_until` null, once, and that wake fires `ticket.updated` (at most 500 wakes per minute per database; the rest follow in the next minutes, oldest first). A customer message, `unsnooze`, `reopen`, or any move to `resolved`, `closed` or `spam` (here, by PATCH or by a reply's status) ends the snooze, and a snooze changed before the wake commits is not woken. " +
+    "**Merge**: `into_ticket_id` is a ticket of the same inbox (400 `merge_other_inbox`) and the same customer (400 `merge_other_customer`: the merged ticket's link and reply address lead to the survivor, which must not show one person's conversation to another), not itself merged (409 `ticket_merged`). Its messages and tags move there; this ticket is closed, keeps its customer and shows `merged_into_id`; its public page redirects to the survivor's, a reply from that page or to its reply address lands on the survivor, and any further write to it (a message, PATCH, an action, a tag) answers 409 `ticket_merged` naming the survivor. A merged ticket can still be read and deleted.",
   request: { params: TicketParamsSchema, body: jsonBody(ManageBodySchema) },
   responses: { 200: jsonResponse(TicketSchema, "The ticket after the action.") },
 });

@@ -53,6 +53,11 @@ export const TicketSchema = z
     last_message_at: z.string().nullable(),
     snoozed_until: z.string().nullable(),
     closed_at: z.string().nullable(),
+    merged_into_id: z.string().nullable().openapi({
+      description:
+        "Set once the ticket was merged (`merge` action): the ticket its messages and tags moved to. A merged ticket stays closed and takes no writes (409 `ticket_merged`); its public link and reply address lead to this ticket.",
+      example: null,
+    }),
     created_at: z.string(),
     updated_at: z.string(),
   })

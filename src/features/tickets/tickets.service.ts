@@ -16,6 +16,7 @@ import { afterTicketResolved, movedToResolved } from "./after-resolve";
 import { firstMessageEvent, firstMessageRow } from "./first-message";
 import { excerptsOf } from "./search-excerpt";
 import { parseSearch } from "./search-query";
+import { snoozeAfter } from "./snooze";
 import { customerOf, inboxOf, recordTicketEvent, type TicketContext } from "./ticket-context";
 import { ensureTags, linkTagStatements } from "./ticket-tags.repo";
 import { clientIdOf, toTicket } from "./tickets.dto";
@@ -31,6 +32,7 @@ import {
   updateTicketStatement,
 } from "./tickets.repo";
 import type { CreateTicketBodySchema, UpdateTicketBodySchema } from "./tickets.schemas";
+import { writableTicketOf } from "./writable-ticket";
 
 type CreateInput = (typeof CreateTicketBodySchema)["_output"];
 type UpdateInput = (typeof UpdateTicketBodySchema)["_output"];
@@ -240,7 +242,7 @@ export async function listTickets(
 /** PATCH: the edit and its `ticket.updated` event commit together. */
 export async function updateTicket(ctx: TicketContext, id: string, input: UpdateInput) {
   await assertAssignable(ctx, input.assignee_id, "body.assignee_id");
-  const { ticket } = await ticketOf(ctx, id);
+  const { ticket } = await writableTicketOf(ctx, id);
   const update = await ticketUpdate(ctx, ticket, input);
   await runBatch(ctx.db, update.statements);
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [update.event], ctx.defer);
@@ -260,7 +262,11 @@ export async function ticketUpdate(ctx: TicketContext, ticket: TicketRow, input:
     ...(input.metadata !== undefined ? { metadata: JSON.stringify(input.metadata) } : {}),
     ...(input.assignee_id !== undefined ? { assigneeId: input.assignee_id } : {}),
     ...(input.status !== undefined
-      ? { status: input.status, closedAt: closedAtFor(input.status, ticket.closedAt, ctx.now) }
+      ? {
+          status: input.status,
+          closedAt: closedAtFor(input.status, ticket.closedAt, ctx.now),
+          snoozedUntil: snoozeAfter(input.status, ticket.snoozedUntil),
+        }
       : {}),
     updatedAt: ctx.now,
   };

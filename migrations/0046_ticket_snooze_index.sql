@@ -1,0 +1,1 @@
+CREATE INDEX `tickets_snoozed_until` ON `tickets` (`snoozed_until`) WHERE "tickets"."snoozed_until" is not null;
