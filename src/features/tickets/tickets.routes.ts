@@ -2,6 +2,13 @@ import { z } from "@hono/zod-openapi";
 import { idempotencyHeader } from "../../lib/idempotent-create";
 import { defineRoute, errorResponse, jsonBody, jsonResponse } from "../../lib/openapi";
 import {
+  ETAG_HEADERS,
+  ifMatchShape,
+  ifNoneMatchHeader,
+  notModifiedResponse,
+  ticketChangedResponse,
+} from "./ticket-etag.openapi";
+import {
   AddTicketTagBodySchema,
   CreateTicketBodySchema,
   ManageBodySchema,
@@ -51,8 +58,13 @@ export const getTicketRoute = defineRoute("read", {
   path: "/v1/tickets/{id}",
   tags,
   summary: "Get a ticket",
-  request: { params: TicketParamsSchema },
-  responses: { 200: jsonResponse(TicketSchema, "The ticket.") },
+  description:
+    "Answers the ticket's `ETag` (its version): send it back as `If-Match` on PATCH /v1/tickets/{id}, POST /v1/tickets/{id}/messages or POST /v1/tickets/{id}/manage to refuse a write over a change the client has not seen (412 `ticket_changed`), or as `If-None-Match` here for a 304 while nothing changed. See docs/collision.md.",
+  request: { params: TicketParamsSchema, headers: ifNoneMatchHeader },
+  responses: {
+    200: { ...jsonResponse(TicketSchema, "The ticket."), headers: ETAG_HEADERS },
+    304: notModifiedResponse,
+  },
 });
 
 export const updateTicketRoute = defineRoute("write", {
@@ -60,9 +72,17 @@ export const updateTicketRoute = defineRoute("write", {
   path: "/v1/tickets/{id}",
   tags,
   summary: "Edit a ticket",
-  description: "Changes subject, status, priority, metadata or assignee. Fires `ticket.updated`.",
-  request: { params: TicketParamsSchema, body: jsonBody(UpdateTicketBodySchema) },
-  responses: { 200: jsonResponse(TicketSchema, "The ticket.") },
+  description:
+    "Changes subject, status, priority, metadata or assignee. Fires `ticket.updated`. With `If-Match` (the ETag of GET /v1/tickets/{id}) the edit happens only when the ticket has not changed since (412 `ticket_changed` otherwise, nothing stored or fired); the answer's `ETag` is the version the edit left.",
+  request: {
+    params: TicketParamsSchema,
+    headers: z.object(ifMatchShape),
+    body: jsonBody(UpdateTicketBodySchema),
+  },
+  responses: {
+    200: { ...jsonResponse(TicketSchema, "The ticket."), headers: ETAG_HEADERS },
+    412: ticketChangedResponse,
+  },
 });
 
 export const deleteTicketRoute = defineRoute("write", {
@@ -82,9 +102,16 @@ export const manageTicketRoute = defineRoute("write", {
   tags,
   summary: "Ticket actions",
   description:
-    "`close`, `resolve`, `reopen`, `hold`, `spam`, `not_spam`, `assign` (`user_id`), `unassign`, `snooze` (`until`), `unsnooze`, `set_priority` (`priority`), `add_tags`/`remove_tags` (`tags`), `merge` (`into_ticket_id`, a ticket of the same inbox: messages and tags move there; this ticket is closed; a ticket of another inbox answers 400 `merge_other_inbox`, one already merged 409 `ticket_merged`). Fires no `ticket.updated`.",
-  request: { params: TicketParamsSchema, body: jsonBody(ManageBodySchema) },
-  responses: { 200: jsonResponse(TicketSchema, "The ticket after the action.") },
+    "`close`, `resolve`, `reopen`, `hold`, `spam`, `not_spam`, `assign` (`user_id`), `unassign`, `snooze` (`until`), `unsnooze`, `set_priority` (`priority`), `add_tags`/`remove_tags` (`tags`), `merge` (`into_ticket_id`, a ticket of the same inbox: messages and tags move there; this ticket is closed; a ticket of another inbox answers 400 `merge_other_inbox`, one already merged 409 `ticket_merged`). Fires no `ticket.updated`. `If-Match` works as on PATCH: the action happens only when this ticket (the one in the path; for `merge`, not the survivor) has not changed since that ETag, else 412 `ticket_changed` with nothing done; the answer's `ETag` is the version the action left.",
+  request: {
+    params: TicketParamsSchema,
+    headers: z.object(ifMatchShape),
+    body: jsonBody(ManageBodySchema),
+  },
+  responses: {
+    200: { ...jsonResponse(TicketSchema, "The ticket after the action."), headers: ETAG_HEADERS },
+    412: ticketChangedResponse,
+  },
 });
 
 export const listTicketTagsRoute = defineRoute("read", {
