@@ -1,5 +1,7 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { call, callJson, errorBody, eventsOf, ticketWorkspace } from "./helpers";
+import { expectIndexed, planOf } from "./query-plan";
 
 type Ticket = { id: string; status: string; message_count: number; customer_id: string; subject: string };
 
@@ -185,5 +187,21 @@ describe("If-Match on POST /v1/tickets/{id}/messages", () => {
     });
     expect(closed.status).toBe(200);
     expect(closed.headers.get("ETag")).toBe(await etag());
+  });
+});
+
+describe("the version's triggers", () => {
+  it("find the tickets they move by index: a customer's, a tag's, the checked one", async () => {
+    const plans = [
+      await planOf(sql`UPDATE tickets SET version = version + 1 WHERE customer_id = ${"cus_x"}`),
+      await planOf(
+        sql`UPDATE tickets SET version = version + 1 WHERE id IN (SELECT ticket_id FROM ticket_tags WHERE tag_id = ${"tag_x"})`,
+      ),
+      await planOf(
+        sql`SELECT 1 FROM tickets t WHERE t.id = ${"tkv_x"} AND t.account_id = ${"acc_x"} AND t.version IN (SELECT value FROM json_each(${"[1]"}))`,
+      ),
+    ];
+    for (const plan of plans) expectIndexed(plan, "tickets");
+    expectIndexed(plans[1] ?? [], "ticket_tags");
   });
 });
