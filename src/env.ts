@@ -17,6 +17,8 @@ export interface Session {
   userId: string;
   role: "owner" | "admin" | "agent";
   email: string;
+  /** The user's name, if they gave one (what presence shows others; else the email). */
+  name: string | null;
   workspace: string;
   /** Whether the workspace may act (lib/workspace-gate.ts): the dashboard answers 403 when not. */
   workspaceActive: boolean;

@@ -8,6 +8,7 @@ import { handleScheduled } from "./jobs/scheduled";
 
 export { KeyGuard } from "./auth/key-guard";
 export { EnrollmentWorkflow } from "./features/automations/engine/enrollment-workflow";
+export { TicketPresence } from "./features/presence/ticket-presence";
 export { WebhookSender } from "./webhooks/webhook-sender";
 
 const app = createApp();

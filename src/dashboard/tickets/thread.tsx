@@ -53,12 +53,13 @@ function MessageItem(props: {
   ticket: Ticket;
   people: Map<string, Person>;
   htmlTexts: HtmlTexts;
+  anchored: boolean;
 }) {
   const { message } = props;
   const text = textOf(message, props.htmlTexts);
   const classes = ["message", `message-${message.type}`, message.is_draft ? "message-draft" : ""];
   return (
-    <article class={classes.join(" ").trim()} id={`message-${message.id}`}>
+    <article class={classes.join(" ").trim()} id={props.anchored ? `message-${message.id}` : undefined}>
       <header>
         <strong>{authorOf(message, props.ticket, props.people)}</strong>
         <MessageBadges message={message} />
@@ -83,13 +84,21 @@ export function Thread(props: {
   ticket: Ticket;
   people: Person[];
   htmlTexts: HtmlTexts;
+  /** `false`: a second showing of messages the page lists anyway (a refused reply's news). */
+  anchored?: boolean;
 }) {
   const people = new Map(props.people.map((p) => [p.id, p]));
   if (props.messages.length === 0) return <Empty text="No messages yet." />;
   return (
     <div class="thread">
       {props.messages.map((message) => (
-        <MessageItem message={message} ticket={props.ticket} people={people} htmlTexts={props.htmlTexts} />
+        <MessageItem
+          message={message}
+          ticket={props.ticket}
+          people={people}
+          htmlTexts={props.htmlTexts}
+          anchored={props.anchored ?? true}
+        />
       ))}
     </div>
   );

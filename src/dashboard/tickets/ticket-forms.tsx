@@ -62,9 +62,14 @@ export function EditTicketForm(props: { ticket: Ticket; people: Person[]; csrfTo
   );
 }
 
-/** One text box, two ways out: a reply emailed to the customer, or a note only the team sees. */
+/**
+ * One text box, two ways out: a reply emailed to the customer, or a note only the team sees. A
+ * reply carries the ticket's version as the page showed it: when the ticket changed since, it is
+ * not sent (reply-conflict.tsx).
+ */
 export function ComposeForm(props: {
   ticket: Ticket;
+  version: number;
   csrfToken: string;
   /** A saved reply inserted: its rendered text fills the box, and its id goes with the message. */
   inserted?: { id: string; text: string } | undefined;
@@ -73,6 +78,8 @@ export function ComposeForm(props: {
   return (
     <form method="post" action={`/dashboard/tickets/${ticket.id}/reply`} class="compose" aria-label="Write">
       <CsrfField token={props.csrfToken} />
+      <input type="hidden" name="version" value={String(props.version)} />
+      <input type="hidden" name="loaded_at" value={String(Date.parse(ticket.updated_at))} />
       <label>
         Message
         <textarea

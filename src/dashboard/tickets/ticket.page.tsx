@@ -4,6 +4,7 @@ import type { standardList } from "../../lib/pagination";
 import { ActionButton, Notice, PageHeader, Pager, Time } from "../../ui/components";
 import { PriorityBadge, StatusBadge } from "./labels";
 import { type Person, personName } from "./lookups";
+import { type Conflict, ReplyConflict } from "./reply-conflict";
 import { type SavedReplyChoice, SavedReplyPicker } from "./saved-reply-picker";
 import { type HtmlTexts, type Message, Thread } from "./thread";
 import { ComposeForm, EditTicketForm } from "./ticket-forms";
@@ -62,6 +63,8 @@ function Facts(props: { ticket: Ticket; inbox: InboxRow; people: Person[] }) {
 
 export function TicketPage(props: {
   ticket: Ticket;
+  /** The ticket's version (its ETag) as this page shows it: what a reply from here expects. */
+  version: number;
   inbox: InboxRow;
   messages: Messages;
   /** The stored text of the HTML-only messages on this page. */
@@ -70,6 +73,7 @@ export function TicketPage(props: {
   csrfToken: string;
   notice: string | undefined;
   savedReplies: SavedReplyChoice;
+  conflict?: Conflict | undefined;
 }) {
   const { ticket, messages } = props;
   const { limit, offset, total } = messages.pagination;
@@ -88,6 +92,12 @@ export function TicketPage(props: {
         />
       </PageHeader>
       <Notice text={props.notice} />
+      <p
+        class="presence"
+        data-presence={`/dashboard/tickets/${ticket.id}/presence`}
+        aria-live="polite"
+        hidden
+      />
       <div class="ticket-layout">
         <div class="conversation">
           <section class="panel">
@@ -111,8 +121,25 @@ export function TicketPage(props: {
             ) : null}
           </section>
           <section class="panel">
+            {props.conflict ? (
+              <ReplyConflict
+                conflict={props.conflict}
+                ticket={ticket}
+                people={props.people}
+                htmlTexts={props.htmlTexts}
+              />
+            ) : null}
             <SavedReplyPicker ticketId={ticket.id} choice={props.savedReplies} />
-            <ComposeForm ticket={ticket} csrfToken={props.csrfToken} inserted={props.savedReplies.chosen} />
+            <ComposeForm
+              ticket={ticket}
+              version={props.version}
+              csrfToken={props.csrfToken}
+              inserted={
+                props.conflict
+                  ? { id: props.conflict.savedReplyId ?? "", text: props.conflict.text }
+                  : props.savedReplies.chosen
+              }
+            />
           </section>
         </div>
         <aside class="ticket-side">

@@ -1,22 +1,19 @@
-import { findInbox } from "../../features/inboxes/inboxes.repo";
-import { listMessages } from "../../features/messages/messages.read";
-import { htmlTextsOf } from "../../features/messages/messages.repo";
 import { CreateMessageBodySchema } from "../../features/messages/messages.schemas";
 import { addMessage } from "../../features/messages/messages.service";
 import { previewSavedReply } from "../../features/saved-replies/use";
 import { manageTicket } from "../../features/tickets/manage.service";
 import type { TicketContext } from "../../features/tickets/ticket-context";
+import { VersionGuard } from "../../features/tickets/ticket-version";
 import { deleteTicket, showTicket, updateTicket } from "../../features/tickets/tickets.service";
-import { notFound } from "../../lib/errors";
+import { AppError } from "../../lib/errors";
 import { createRouter, validationError } from "../../lib/router";
-import { renderPage, sessionOf } from "../page";
+import { sessionOf } from "../page";
 import { patchOf, tagChanges, tagNamesOf } from "./edit";
-import { TICKET_DONE } from "./labels";
-import { workspaceChoices } from "./lookups";
 import { newTicketRouter } from "./new-ticket.handlers";
-import { sameText, savedReplyChoice } from "./saved-reply-picker";
-import { TicketPage } from "./ticket.page";
+import { presenceRouter } from "./presence.handlers";
+import { sameText } from "./saved-reply-picker";
 import { showTicketList } from "./ticket-list";
+import { showTicketPage } from "./ticket-view";
 import {
   deleteTicketPageRoute,
   editTicketPageRoute,
@@ -32,36 +29,7 @@ const ticketPath = (id: string) => `/dashboard/tickets/${encodeURIComponent(id)}
 const listRouter = createRouter().openapi(ticketsPageRoute, (c) => showTicketList(c, c.req.valid("query")));
 
 const ticketRouter = createRouter()
-  .openapi(ticketPageRoute, async (c) => {
-    const ctx = c.var.ctx;
-    const { id } = c.req.valid("param");
-    const { limit, offset, done, saved_reply } = c.req.valid("query");
-    const ticket = await showTicket(ctx, id);
-    const [messages, inbox, savedReplies] = await Promise.all([
-      listMessages(ctx, id, undefined, { limit, offset }),
-      findInbox(ctx.db, ctx.accountId, ticket.inbox_id),
-      savedReplyChoice(ctx, ticket, saved_reply, sessionOf(c).userId),
-    ]);
-    const authors = messages.data.map((message) => message.author.id);
-    const choices = await workspaceChoices(ctx.db, ctx.accountId, [ticket.assignee_id, ...authors]);
-    if (!inbox) throw notFound(`Inbox ${ticket.inbox_id}`);
-    const htmlOnly = messages.data.filter((m) => !m.body_text && m.body_html).map((m) => m.id);
-    const htmlTexts = await htmlTextsOf(ctx.db, ctx.accountId, htmlOnly);
-    return renderPage(
-      c,
-      { title: `${ticket.client_id} ${ticket.subject}`, nav: "Tickets" },
-      <TicketPage
-        ticket={ticket}
-        inbox={inbox}
-        messages={messages}
-        htmlTexts={htmlTexts}
-        people={choices.people}
-        csrfToken={c.var.csrfToken}
-        notice={done ? TICKET_DONE[done] : undefined}
-        savedReplies={savedReplies}
-      />,
-    );
-  })
+  .openapi(ticketPageRoute, async (c) => showTicketPage(c, c.req.valid("param").id, c.req.valid("query")))
   .openapi(editTicketPageRoute, async (c) => {
     const ctx = c.var.ctx;
     const { id } = c.req.valid("param");
@@ -79,8 +47,21 @@ const ticketRouter = createRouter()
   })
   .openapi(replyPageRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const input = await messageInput(c.var.ctx, id, "reply", c.req.valid("form"), sessionOf(c).userId);
-    await addMessage(c.var.ctx, id, input, { author: { userId: sessionOf(c).userId } });
+    const form = c.req.valid("form");
+    const input = await messageInput(c.var.ctx, id, "reply", form, sessionOf(c).userId);
+    const expected = form.version === undefined ? undefined : [form.version];
+    const guard = new VersionGuard(c.var.ctx.accountId, id, expected);
+    try {
+      await addMessage(c.var.ctx, id, input, { author: { userId: sessionOf(c).userId }, guard });
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === "ticket_changed")) throw error;
+      const conflict = {
+        text: form.body_text,
+        savedReplyId: form.saved_reply_id,
+        loadedAt: form.loaded_at ?? 0,
+      };
+      return showTicketPage(c, id, { limit: 50, offset: 0, conflict });
+    }
     return c.redirect(`${ticketPath(id)}?done=replied`, 303);
   })
   .openapi(notePageRoute, async (c) => {
@@ -125,4 +106,5 @@ export const ticketsPagesRouter = createRouter();
 ticketsPagesRouter.route("/", listRouter);
 ticketsPagesRouter.route("/", newTicketRouter);
 ticketsPagesRouter.route("/", viewFormsRouter);
+ticketsPagesRouter.route("/", presenceRouter);
 ticketsPagesRouter.route("/", ticketRouter);

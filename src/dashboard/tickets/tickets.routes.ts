@@ -61,6 +61,12 @@ export const MessageFormSchema = z.object({
     description:
       "The saved reply inserted: its actions apply; the text unchanged is sent as the reply renders it (with its HTML), an edited one as written.",
   }),
+  version: z.coerce.number().int().min(0).optional().openapi({
+    description: "The ticket's version on the page the reply was written on (a reply is sent only at it).",
+  }),
+  loaded_at: z.coerce.number().int().min(0).optional().openapi({
+    description: "The ticket's `updated_at` (ms) on that page: messages after it are the news shown.",
+  }),
 });
 
 /** Mapped onto POST /v1/tickets' body and checked by the API's own schema, so the rules are the API's. */
@@ -126,7 +132,7 @@ export const replyPageRoute = dashboardRoute({
   path: "/dashboard/tickets/{id}/reply",
   summary: "Reply to the customer",
   description:
-    "Adds a reply exactly as POST /v1/tickets/{id}/messages with `type: reply` does: the customer is emailed from the inbox's address, the ticket takes the inbox's status after reply, and `message.created` fires. The message's author is the signed-in user (`author.type: user`). Redirects (303) to the ticket.",
+    "Adds a reply exactly as POST /v1/tickets/{id}/messages with `type: reply` does: the customer is emailed from the inbox's address, the ticket takes the inbox's status after reply, and `message.created` fires. The message's author is the signed-in user (`author.type: user`). Redirects (303) to the ticket. The form carries the ticket's `version` as its page showed it, sent as that POST's If-Match: when the ticket changed since (a new message, a status...), nothing is sent and the ticket page comes back (409) with the new messages above the box, the reply still in it and the new version in the form, so that pressing Send reply again sends it over what the agent has now seen (docs/collision.md).",
   request: { params: TicketParamsSchema, body: formBody(MessageFormSchema) },
   success: 303,
 });

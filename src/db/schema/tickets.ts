@@ -33,6 +33,12 @@ export const tickets = sqliteTable(
     snoozedUntil: integer("snoozed_until"),
     closedAt: integer("closed_at"),
     mergedIntoId: text("merged_into_id"),
+    /**
+     * Moves on every change a GET of the ticket would show (the ETag): triggers bump it on any
+     * update of the row, of its tag links or of its customer's name or email (see the migration
+     * that made it), so no writer has to remember to.
+     */
+    version: integer("version").notNull().default(1),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

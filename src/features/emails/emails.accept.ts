@@ -207,7 +207,7 @@ export const acceptedStatements = (rows: NewEmailRow[]) =>
 export async function commitEmails(db: Db, prepared: PreparedEmails, more: Statement[] = []) {
   try {
     await prepared.store();
-    await runBatch(db, [...prepared.statements, ...more, ...acceptedStatements(prepared.rows)]);
+    return await runBatch(db, [...prepared.statements, ...more, ...acceptedStatements(prepared.rows)]);
   } catch (error) {
     await prepared.abort();
     throw error;

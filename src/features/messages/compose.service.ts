@@ -59,6 +59,7 @@ async function openByEmail(ctx: TicketContext, input: ComposeInput, store: Answe
     snoozedUntil: null,
     closedAt: closedAtFor(status, null, ctx.now),
     mergedIntoId: null,
+    version: 1,
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };

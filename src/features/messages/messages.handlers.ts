@@ -1,4 +1,5 @@
 import { createRouter } from "../../lib/router";
+import { guardFor } from "../tickets/ticket-version";
 import { compose } from "./compose.service";
 import { attachmentContent, listAttachments, listMessages, messageRaw } from "./messages.read";
 import {
@@ -25,11 +26,11 @@ export const messagesRouter = createRouter()
     return c.json(await listMessages(c.var.ctx, c.req.valid("param").id, after, { limit, offset }), 200);
   })
   .openapi(createMessageRoute, async (c) => {
-    const idempotencyKey = c.req.valid("header")["idempotency-key"];
-    return c.json(
-      await addMessage(c.var.ctx, c.req.valid("param").id, c.req.valid("json"), { idempotencyKey }),
-      201,
-    );
+    const { id } = c.req.valid("param");
+    const headers = c.req.valid("header");
+    const guard = guardFor(c.var.ctx, id, headers["if-match"]);
+    const options = { idempotencyKey: headers["idempotency-key"], guard };
+    return c.json(await addMessage(c.var.ctx, id, c.req.valid("json"), options), 201, guard.headers());
   })
   .openapi(getMessageRoute, async (c) => c.json(await showMessage(c.var.ctx, c.req.valid("param").id), 200))
   .openapi(updateDraftRoute, async (c) =>

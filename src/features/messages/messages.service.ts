@@ -7,6 +7,7 @@ import { newId } from "../../lib/ids";
 import { htmlTextOf } from "../portal/html-to-text";
 import { actionsChange, useSavedReply } from "../saved-replies/use";
 import { customerOf, inboxOf, type TicketContext } from "../tickets/ticket-context";
+import type { VersionGuard } from "../tickets/ticket-version";
 import type { TicketRow } from "../tickets/tickets.repo";
 import { ticketOf } from "../tickets/tickets.service";
 import { writableTicketOf } from "../tickets/writable-ticket";
@@ -39,6 +40,8 @@ export interface MessageOptions {
   announce?: boolean;
   /** The request's `Idempotency-Key`: a retry answers the first message instead of posting another. */
   idempotencyKey?: string | undefined;
+  /** If-Match: the message is stored and sent only while the ticket is at the version it names. */
+  guard?: VersionGuard;
 }
 
 /**
@@ -114,7 +117,7 @@ async function writeMessage(
     updatedAt: ctx.now,
     sentAt: draft ? null : ctx.now,
   };
-  if (draft) return saveDraft(ctx, row, files, alsoStore);
+  if (draft) return saveDraft(ctx, row, files, alsoStore, options.guard);
   return publishMessage(ctx, {
     ticket,
     inbox,
@@ -126,6 +129,7 @@ async function writeMessage(
     write: (published) => [ctx.db.insert(messages).values(published)],
     announce: options.announce ?? true,
     alsoStore,
+    ...(options.guard ? { guard: options.guard } : {}),
     // A reply's own status is its status after send (above); the other actions join its batch.
     ...(used
       ? { alsoChange: (after: TicketRow) => actionsChange(ctx, after, used.actions, input.type === "reply") }

@@ -12,6 +12,7 @@ import { messageIdOf } from "../emails/message-id";
 import type { InboxRow } from "../inboxes/inboxes.repo";
 import { afterTicketResolved, movedToResolved } from "../tickets/after-resolve";
 import type { TicketContext } from "../tickets/ticket-context";
+import { asTicketChanged, runGuarded, type VersionGuard } from "../tickets/ticket-version";
 import type { TicketRow } from "../tickets/tickets.repo";
 import { countStorageStatements } from "../usage/usage.repo";
 import { reserveStorage } from "../usage/usage.service";
@@ -54,6 +55,8 @@ export interface Publication {
    * `message.created`, and the ticket they leave is the one a move to `resolved` is judged on.
    */
   alsoChange?: (ticketAfter: TicketRow) => Promise<TicketChange>;
+  /** If-Match: the batch commits only while the ticket is at the version it names. */
+  guard?: VersionGuard;
 }
 
 export interface TicketChange {
@@ -125,6 +128,7 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
     throw error;
   });
   const statements = [
+    ...(p.guard?.first() ?? []),
     ...(p.opening?.statements ?? []),
     ...(counted ? countStorageStatements(ctx.db, ctx.accountId, bytes) : []),
     ...p.write(published),
@@ -134,15 +138,18 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
     ...(event?.statements ?? []),
     ...(also?.statements ?? []),
     ...(p.alsoStore?.(shown) ?? []),
+    ...(p.guard ? [p.guard.last()] : []),
   ];
   try {
     await putFiles(ctx, p.newFiles);
-    if (email) await commitEmails(ctx.db, email, statements);
-    else await runBatch(ctx.db, statements);
+    const results = email
+      ? await commitEmails(ctx.db, email, statements)
+      : await runBatch(ctx.db, statements);
+    p.guard?.readFrom(results);
   } catch (error) {
     await storage?.release();
     await removeFiles(ctx, p.newFiles);
-    throw error;
+    throw asTicketChanged(error);
   }
   if (email) await enqueueEmails(ctx.env.EMAIL_QUEUE, [email.row as EmailRow], ctx.now);
   await announceEvents(
@@ -162,6 +169,7 @@ export async function saveDraft(
   message: MessageRow,
   files: DecodedFile[],
   alsoStore: Publication["alsoStore"] = () => [],
+  guard?: VersionGuard,
 ): Promise<PublishedMessage> {
   const shown = toMessage(
     { message, emailStatus: null },
@@ -170,11 +178,15 @@ export async function saveDraft(
   const storage = await reserveStorage(ctx.db, ctx.accountId, filesBytes(files), ctx.now);
   try {
     await putFiles(ctx, files);
-    await runBatch(ctx.db, [
-      ctx.db.insert(messages).values(message),
-      ...files.map((f) => ctx.db.insert(messageAttachments).values(f.row)),
-      ...alsoStore(shown),
-    ]);
+    await runGuarded(
+      ctx,
+      [
+        ctx.db.insert(messages).values(message),
+        ...files.map((f) => ctx.db.insert(messageAttachments).values(f.row)),
+        ...alsoStore(shown),
+      ],
+      guard,
+    );
   } catch (error) {
     await storage.release();
     await removeFiles(ctx, files);

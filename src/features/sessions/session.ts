@@ -65,6 +65,7 @@ export async function resolveSession(
     userId: found.userId,
     role: found.role,
     email: found.email,
+    name: found.name,
     workspace: found.workspace,
     workspaceActive: mayAct(found.workspaceStatus),
     tokenHash: hash,

@@ -34,6 +34,7 @@ export async function findActiveSession(db: Db, accountId: string, tokenHash: st
       userId: users.id,
       role: users.role,
       email: users.email,
+      name: users.name,
       workspace: accounts.name,
       workspaceStatus: accounts.status,
     })

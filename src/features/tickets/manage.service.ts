@@ -10,6 +10,7 @@ import { mergeStatements } from "./merge";
 import { snoozeAfter, snoozeChange } from "./snooze";
 import type { TicketContext } from "./ticket-context";
 import { ensureTags, linkTagStatements, unlinkTagStatement } from "./ticket-tags.repo";
+import { runGuarded, type VersionGuard } from "./ticket-version";
 import { type TicketRow, updateTicketStatement } from "./tickets.repo";
 import type { ManageInput } from "./tickets.schemas";
 import { closedAtFor, showTicket } from "./tickets.service";
@@ -56,7 +57,7 @@ function changesFor(ticket: TicketRow, input: ManageInput, now: number): Changes
  * POST /v1/tickets/{id}/manage. None of these fire `ticket.updated` (the spec): they are workflow
  * actions, not edits.
  */
-export async function manageTicket(ctx: TicketContext, id: string, input: ManageInput) {
+export async function manageTicket(ctx: TicketContext, id: string, input: ManageInput, guard?: VersionGuard) {
   if (input.action === "assign") await assertAssignable(ctx, input.user_id, "body.user_id");
   const { ticket } = await writableTicketOf(ctx, id);
   const statements: Statement[] = [];
@@ -80,7 +81,7 @@ export async function manageTicket(ctx: TicketContext, id: string, input: Manage
     statements.push(...(await mergeStatements(ctx, ticket, input.into_ticket_id)));
   if (input.action === "add_tags" || input.action === "remove_tags")
     statements.push(updateTicketStatement(ctx.db, ctx.accountId, id, { updatedAt: ctx.now }));
-  await runBatch(ctx.db, statements);
+  await runGuarded(ctx, statements, guard);
   if (changes?.status && movedToResolved(ticket.status, changes.status))
     await afterTicketResolved(ctx, ticket);
   return showTicket(ctx, id);

@@ -1,9 +1,12 @@
+import { noneMatch, parseEntityTags } from "../../lib/entity-tags";
 import { countedList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
 import { iso } from "../../lib/time";
 import { addTicketTag, manageTicket, removeTicketTag } from "./manage.service";
 import type { TicketContext } from "./ticket-context";
 import { ticketTagsQuery } from "./ticket-tags.repo";
+import { etagOf, guardFor } from "./ticket-version";
+import { toTicket } from "./tickets.dto";
 import {
   addTicketTagRoute,
   createTicketRoute,
@@ -15,14 +18,7 @@ import {
   removeTicketTagRoute,
   updateTicketRoute,
 } from "./tickets.routes";
-import {
-  createTicket,
-  deleteTicket,
-  listTickets,
-  showTicket,
-  ticketOf,
-  updateTicket,
-} from "./tickets.service";
+import { createTicket, deleteTicket, listTickets, ticketOf, updateTicket } from "./tickets.service";
 
 async function tagList(ctx: TicketContext, id: string) {
   await ticketOf(ctx, id);
@@ -58,16 +54,27 @@ export const ticketsRouter = createRouter()
     };
     return c.json(await listTickets(c.var.ctx, filter, { limit, offset }), 200);
   })
-  .openapi(getTicketRoute, async (c) => c.json(await showTicket(c.var.ctx, c.req.valid("param").id), 200))
-  .openapi(updateTicketRoute, async (c) =>
-    c.json(await updateTicket(c.var.ctx, c.req.valid("param").id, c.req.valid("json")), 200),
-  )
+  .openapi(getTicketRoute, async (c) => {
+    const ctx = c.var.ctx;
+    const view = await ticketOf(ctx, c.req.valid("param").id);
+    const etag = etagOf(view.ticket.version);
+    const held = parseEntityTags("If-None-Match", c.req.valid("header")["if-none-match"]);
+    if (!noneMatch(held, etag)) return c.body(null, 304, { ETag: etag });
+    return c.json(toTicket(view, ctx.env.PUBLIC_BASE_URL), 200, { ETag: etag });
+  })
+  .openapi(updateTicketRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const guard = guardFor(c.var.ctx, id, c.req.valid("header")["if-match"]);
+    return c.json(await updateTicket(c.var.ctx, id, c.req.valid("json"), guard), 200, guard.headers());
+  })
   .openapi(deleteTicketRoute, async (c) =>
     c.json(await deleteTicket(c.var.ctx, c.req.valid("param").id), 200),
   )
-  .openapi(manageTicketRoute, async (c) =>
-    c.json(await manageTicket(c.var.ctx, c.req.valid("param").id, c.req.valid("json")), 200),
-  )
+  .openapi(manageTicketRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const guard = guardFor(c.var.ctx, id, c.req.valid("header")["if-match"]);
+    return c.json(await manageTicket(c.var.ctx, id, c.req.valid("json"), guard), 200, guard.headers());
+  })
   .openapi(listTicketTagsRoute, async (c) => c.json(await tagList(c.var.ctx, c.req.valid("param").id), 200))
   .openapi(addTicketTagRoute, async (c) => {
     const ctx = c.var.ctx;

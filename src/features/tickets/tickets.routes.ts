@@ -2,6 +2,13 @@ import { z } from "@hono/zod-openapi";
 import { idempotencyHeader } from "../../lib/idempotent-create";
 import { defineRoute, errorResponse, jsonBody, jsonResponse } from "../../lib/openapi";
 import {
+  ETAG_HEADERS,
+  ifMatchShape,
+  ifNoneMatchHeader,
+  notModifiedResponse,
+  ticketChangedResponse,
+} from "./ticket-etag.openapi";
+import {
   AddTicketTagBodySchema,
   CreateTicketBodySchema,
   ManageBodySchema,
@@ -51,8 +58,13 @@ export const getTicketRoute = defineRoute("read", {
   path: "/v1/tickets/{id}",
   tags,
   summary: "Get a ticket",
-  request: { params: TicketParamsSchema },
-  responses: { 200: jsonResponse(TicketSchema, "The ticket.") },
+  description:
+    "Answers the ticket's `ETag` (its version): send it back as `If-Match` on PATCH /v1/tickets/{id}, POST /v1/tickets/{id}/messages or POST /v1/tickets/{id}/manage to refuse a write over a change the client has not seen (412 `ticket_changed`), or as `If-None-Match` here for a 304 while nothing changed. See docs/collision.md.",
+  request: { params: TicketParamsSchema, headers: ifNoneMatchHeader },
+  responses: {
+    200: { ...jsonResponse(TicketSchema, "The ticket."), headers: ETAG_HEADERS },
+    304: notModifiedResponse,
+  },
 });
 
 export const updateTicketRoute = defineRoute("write", {
@@ -61,9 +73,16 @@ export const updateTicketRoute = defineRoute("write", {
   tags,
   summary: "Edit a ticket",
   description:
-    "Changes subject, status, priority, metadata or assignee. Fires `ticket.updated`. A status of `resolved`, `closed` or `spam` ends a snooze. A merged ticket answers 409 `ticket_merged` naming the ticket it was merged into.",
-  request: { params: TicketParamsSchema, body: jsonBody(UpdateTicketBodySchema) },
-  responses: { 200: jsonResponse(TicketSchema, "The ticket.") },
+    "Changes subject, status, priority, metadata or assignee. Fires `ticket.updated`. A status of `resolved`, `closed` or `spam` ends a snooze. A merged ticket answers 409 `ticket_merged` naming the ticket it was merged into. With `If-Match` (the ETag of GET /v1/tickets/{id}) the edit happens only when the ticket has not changed since (412 `ticket_changed` otherwise, nothing stored or fired); the answer's `ETag` is the version the edit left.",
+  request: {
+    params: TicketParamsSchema,
+    headers: z.object(ifMatchShape),
+    body: jsonBody(UpdateTicketBodySchema),
+  },
+  responses: {
+    200: { ...jsonResponse(TicketSchema, "The ticket."), headers: ETAG_HEADERS },
+    412: ticketChangedResponse,
+  },
 });
 
 export const deleteTicketRoute = defineRoute("write", {
@@ -85,9 +104,17 @@ export const manageTicketRoute = defineRoute("write", {
   description:
     "`close`, `resolve`, `reopen`, `hold`, `spam`, `not_spam`, `assign` (`user_id`), `unassign`, `snooze` (`until`), `unsnooze`, `set_priority` (`priority`), `add_tags`/`remove_tags` (`tags`), `merge` (`into_ticket_id`). Fires no `ticket.updated`. " +
     "**Snooze**: `until` must be in the future (400); only an `open`, `pending` or `on_hold` ticket can be snoozed (409 `ticket_not_snoozable`), and it keeps its status while snoozed. Within a minute after `until` the ticket goes back to `open` with `snoozed_until` null, once, and that wake fires `ticket.updated` (at most 500 wakes per minute per database; the rest follow in the next minutes, oldest first). A customer message, `unsnooze`, `reopen`, or any move to `resolved`, `closed` or `spam` (here, by PATCH or by a reply's status) ends the snooze, and a snooze changed before the wake commits is not woken. " +
-    "**Merge**: `into_ticket_id` is a ticket of the same inbox (400 `merge_other_inbox`) and the same customer (400 `merge_other_customer`: the merged ticket's link and reply address lead to the survivor, which must not show one person's conversation to another), not itself merged (409 `ticket_merged`). Its messages and tags move there; this ticket is closed, keeps its customer and shows `merged_into_id`; its public page redirects to the survivor's, a reply from that page or to its reply address lands on the survivor, and any further write to it (a message, PATCH, an action, a tag) answers 409 `ticket_merged` naming the survivor. A merged ticket can still be read and deleted.",
-  request: { params: TicketParamsSchema, body: jsonBody(ManageBodySchema) },
-  responses: { 200: jsonResponse(TicketSchema, "The ticket after the action.") },
+    "**Merge**: `into_ticket_id` is a ticket of the same inbox (400 `merge_other_inbox`) and the same customer (400 `merge_other_customer`: the merged ticket's link and reply address lead to the survivor, which must not show one person's conversation to another), not itself merged (409 `ticket_merged`). Its messages and tags move there; this ticket is closed, keeps its customer and shows `merged_into_id`; its public page redirects to the survivor's, a reply from that page or to its reply address lands on the survivor, and any further write to it (a message, PATCH, an action, a tag) answers 409 `ticket_merged` naming the survivor. A merged ticket can still be read and deleted. " +
+    "`If-Match` works as on PATCH: the action happens only when this ticket (the one in the path; for `merge`, not the survivor) has not changed since that ETag, else 412 `ticket_changed` with nothing done; the answer's `ETag` is the version the action left.",
+  request: {
+    params: TicketParamsSchema,
+    headers: z.object(ifMatchShape),
+    body: jsonBody(ManageBodySchema),
+  },
+  responses: {
+    200: { ...jsonResponse(TicketSchema, "The ticket after the action."), headers: ETAG_HEADERS },
+    412: ticketChangedResponse,
+  },
 });
 
 export const listTicketTagsRoute = defineRoute("read", {

@@ -19,6 +19,7 @@ import { parseSearch } from "./search-query";
 import { snoozeAfter } from "./snooze";
 import { customerOf, inboxOf, recordTicketEvent, type TicketContext } from "./ticket-context";
 import { ensureTags, linkTagStatements } from "./ticket-tags.repo";
+import { runGuarded, type VersionGuard } from "./ticket-version";
 import { clientIdOf, toTicket } from "./tickets.dto";
 import {
   deleteTicketStatement,
@@ -99,6 +100,7 @@ export function numberedTicketRow(
     snoozedUntil: null,
     closedAt: closedAtFor(status, null, ctx.now),
     mergedIntoId: null,
+    version: 1,
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
@@ -239,12 +241,15 @@ export async function listTickets(
   return standardList(matched, totals[0]?.total ?? 0, page);
 }
 
-/** PATCH: the edit and its `ticket.updated` event commit together. */
-export async function updateTicket(ctx: TicketContext, id: string, input: UpdateInput) {
+/**
+ * PATCH: the edit and its `ticket.updated` event commit together; with a `guard` (If-Match) only
+ * while the ticket is at the version it names.
+ */
+export async function updateTicket(ctx: TicketContext, id: string, input: UpdateInput, guard?: VersionGuard) {
   await assertAssignable(ctx, input.assignee_id, "body.assignee_id");
   const { ticket } = await writableTicketOf(ctx, id);
   const update = await ticketUpdate(ctx, ticket, input);
-  await runBatch(ctx.db, update.statements);
+  await runGuarded(ctx, update.statements, guard);
   await announceEvents(ctx.env.WEBHOOK_QUEUE, [update.event], ctx.defer);
   if (movedToResolved(ticket.status, update.ticket.status)) await afterTicketResolved(ctx, update.ticket);
   return showTicket(ctx, id);

@@ -100,12 +100,60 @@
     }
   });
 
+  // A ticket page says every few seconds that this person has it open, and whether they are
+  // writing a reply; the answer lists the others there (docs/collision.md). Names are set as text.
+  function watchPresence() {
+    const line = document.querySelector("[data-presence]");
+    if (!line) return;
+    const url = line.dataset.presence;
+    const box = document.querySelector("form.compose textarea");
+    const csrf = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRF-Token"] || "";
+    const stateNow = () => (box && box.value.trim() !== "" ? "replying" : "viewing");
+    let timer;
+    let sent = "";
+    async function beat() {
+      clearTimeout(timer);
+      sent = stateNow();
+      let wait = 5000;
+      try {
+        const response = await fetch(url, {
+          method: "POST",
+          headers: { "X-CSRF-Token": csrf },
+          body: new URLSearchParams({ state: sent }),
+        });
+        if (response.ok) {
+          const answer = await response.json();
+          wait = answer.heartbeat_ms;
+          const others = answer.others.map(
+            (o) => `${o.name} (${o.state === "replying" ? "replying" : "viewing"})`,
+          );
+          line.textContent = others.length > 0 ? `Also here: ${others.join(", ")}` : "";
+          line.hidden = others.length === 0;
+        }
+      } catch {
+        // Offline for a moment: the next heartbeat tries again.
+      }
+      timer = setTimeout(beat, wait);
+    }
+    // Starting or clearing a reply is news for the others at once, not at the next heartbeat.
+    box?.addEventListener("input", () => {
+      if (stateNow() !== sent) beat();
+    });
+    window.addEventListener("pagehide", () => {
+      navigator.sendBeacon(url, new URLSearchParams({ state: "gone", _csrf: csrf }));
+    });
+    beat();
+  }
+
   function enhance(root) {
     localizeTimes(root);
     showFilters(root);
   }
 
-  document.addEventListener("DOMContentLoaded", () => enhance(document));
+  document.addEventListener("DOMContentLoaded", () => {
+    enhance(document);
+    watchPresence();
+  });
   // htmx swaps new HTML in: enhance it too.
   document.addEventListener("htmx:load", (event) => enhance(event.target));
 })();
