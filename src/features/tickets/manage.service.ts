@@ -6,7 +6,7 @@ import { newId } from "../../lib/ids";
 import { tagNameKey } from "../tags/tags.service";
 import { assertAssignable } from "../users/users.service";
 import { afterTicketResolved, movedToResolved } from "./after-resolve";
-import { mergeStatements } from "./merge";
+import { asMergeConflict, mergeStatements } from "./merge";
 import { snoozeAfter, snoozeChange } from "./snooze";
 import type { TicketContext } from "./ticket-context";
 import { ensureTags, linkTagStatements, unlinkTagStatement } from "./ticket-tags.repo";
@@ -81,7 +81,9 @@ export async function manageTicket(ctx: TicketContext, id: string, input: Manage
     statements.push(...(await mergeStatements(ctx, ticket, input.into_ticket_id)));
   if (input.action === "add_tags" || input.action === "remove_tags")
     statements.push(updateTicketStatement(ctx.db, ctx.accountId, id, { updatedAt: ctx.now }));
-  await runGuarded(ctx, statements, guard);
+  await runGuarded(ctx, statements, guard).catch((error: unknown) => {
+    throw input.action === "merge" && !guard?.expected ? asMergeConflict(error) : error;
+  });
   if (changes?.status && movedToResolved(ticket.status, changes.status))
     await afterTicketResolved(ctx, ticket);
   return showTicket(ctx, id);

@@ -3,9 +3,24 @@ import type { Statement } from "../../db/client";
 import { messages, tickets } from "../../db/schema";
 import { badRequest } from "../../lib/errors";
 import type { TicketContext } from "./ticket-context";
+import { versionCheck } from "./ticket-version";
 import { type TicketRow, updateTicketStatement } from "./tickets.repo";
 import { closedAtFor, ticketOf } from "./tickets.service";
 import { ticketMerged } from "./writable-ticket";
+
+/**
+ * A merge whose tickets moved between its read and its batch (another merge of one of them, a
+ * message): nothing was merged. Asked without If-Match, this is the answer; with it, the 412.
+ */
+export function asMergeConflict(error: unknown): unknown {
+  if (!(error instanceof AppError && error.code === "ticket_changed")) return error;
+  return new AppError(
+    409,
+    "merge_conflict",
+    "Merge conflict",
+    "One of the two tickets changed while the merge ran (another merge, a message); nothing was merged. GET both and try again.",
+  );
+}
 
 /** Moves every message and tag of `source` onto `target` and closes `source` as merged. */
 export async function mergeStatements(
@@ -35,6 +50,10 @@ export async function mergeStatements(
     );
   const { accountId } = ctx;
   return [
+    // Both tickets as read, or nothing: of two merges at once (A into B and B into A, or the same one
+    // twice) the second finds a version moved and aborts, so there is never a cycle or a double count.
+    versionCheck(accountId, source.id, [source.version]),
+    versionCheck(accountId, target.id, [target.version]),
     ctx.db
       .update(messages)
       .set({ ticketId: target.id })

@@ -14,6 +14,23 @@ export const ticketChanged = () =>
     "The ticket changed (a new message, a status, an assignee, tags...) since the version If-Match names; nothing was stored or sent. GET it again for its ETag and the news, then retry with that ETag.",
   );
 
+/** Aborts its batch (`ticket_changed`) unless the ticket is at one of `expected`'s versions. */
+export const versionCheck = (accountId: string, ticketId: string, expected: ExpectedVersion): Statement =>
+  sql`INSERT INTO ticket_version_checks (ticket_id, account_id, versions)
+      VALUES (${ticketId}, ${accountId}, ${expected === "*" ? null : JSON.stringify(expected)})`;
+
+/** Aborts its batch (`ticket_merged`) when the ticket was merged (migration 0049). */
+export const unmergedCheck = (accountId: string, ticketId: string): Statement =>
+  sql`INSERT INTO ticket_unmerged_checks (ticket_id, account_id) VALUES (${ticketId}, ${accountId})`;
+
+const mergedMeanwhile = () =>
+  new AppError(
+    409,
+    "ticket_merged",
+    "Ticket merged",
+    "The ticket was merged into another while this write ran; nothing was stored or sent. GET it for merged_into_id and write to that ticket.",
+  );
+
 /** The If-Match the write must meet: the versions its strong tags name, or any version (`*`). */
 export type ExpectedVersion = number[] | "*";
 
@@ -43,13 +60,14 @@ export class VersionGuard {
     readonly expected: ExpectedVersion | undefined,
   ) {}
 
+  /**
+   * The checks that go first: the ticket is not merged (a merge that committed after the write read
+   * it has moved its messages away), and, with If-Match, it is at a version named.
+   */
   first(): Statement[] {
-    if (!this.expected) return [];
-    const versions = this.expected === "*" ? null : JSON.stringify(this.expected);
-    return [
-      sql`INSERT INTO ticket_version_checks (ticket_id, account_id, versions)
-          VALUES (${this.ticketId}, ${this.accountId}, ${versions})`,
-    ];
+    const unmerged = unmergedCheck(this.accountId, this.ticketId);
+    if (!this.expected) return [unmerged];
+    return [unmerged, versionCheck(this.accountId, this.ticketId, this.expected)];
   }
 
   last(): Statement {
@@ -78,18 +96,22 @@ export class VersionGuard {
 export const guardFor = (ctx: { accountId: string }, ticketId: string, ifMatch: string | undefined) =>
   new VersionGuard(ctx.accountId, ticketId, expectedVersion(parseEntityTags("If-Match", ifMatch)));
 
-/** A batch that the If-Match check aborted, as the 412 it is; any other failure as it was. */
+/**
+ * A batch that the If-Match check aborted, as the 412 it is, and one a merge aborted as the 409 it
+ * is; any other failure as it was.
+ */
 export function asTicketChanged(error: unknown): unknown {
   for (let current = error; current instanceof Error; current = current.cause) {
     if (current.message.includes("ticket_changed")) return ticketChanged();
+    if (current.message.includes("ticket_merged")) return mergedMeanwhile();
   }
   return error;
 }
 
 /** Runs a ticket write's batch, between the guard's check and read when there is one. */
 export async function runGuarded(ctx: { db: Db }, statements: Statement[], guard?: VersionGuard) {
-  if (!guard) return runBatch(ctx.db, statements);
   try {
+    if (!guard) return await runBatch(ctx.db, statements);
     const results = await runBatch(ctx.db, [...guard.first(), ...statements, guard.last()]);
     guard.readFrom(results);
     return results;
