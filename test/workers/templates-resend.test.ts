@@ -1,6 +1,6 @@
 import { Resend } from "resend";
 import { describe, expect, it } from "vitest";
-import { seedWorkspace } from "./helpers";
+import { callJson, seedWorkspace, sendingWorkspace } from "./helpers";
 import { RESEND_BASE_URL, routeFetchToWorker } from "./templates-helpers";
 
 routeFetchToWorker();
@@ -140,6 +140,49 @@ describe("Resend's SDK, every templates method, against the Worker", () => {
     const gone = await resend.templates.get(id);
     expect(gone.data).toBeNull();
     expect(gone.error).toMatchObject({ code: "not_found" });
+  });
+
+  it("sends with `template: { id, variables }` through emails.send and batch.send", async () => {
+    const ws = await sendingWorkspace("tpl-resend.test");
+    const resend = resendFor(ws.token);
+    const created = await resend.templates
+      .create({
+        name: "Welcome",
+        alias: "welcome",
+        from: "Acme <hi@tpl-resend.test>",
+        subject: "Welcome, {{NAME}}",
+        html: "<p>Welcome, {{NAME}}</p>",
+        variables: [{ key: "NAME", type: "string", fallbackValue: "friend" }],
+      })
+      .publish();
+    expect(created.error).toBeNull();
+
+    const one = await resend.emails.send({
+      to: "ada@example.com",
+      template: { id: "welcome", variables: { NAME: "Ada" } },
+    });
+    expect(one.error).toBeNull();
+    const email = await callJson<Record<string, unknown>>("GET", `/v1/emails/${one.data?.id}`, {
+      token: ws.token,
+    });
+    expect(email.body).toMatchObject({
+      subject: "Welcome, Ada",
+      html: "<p>Welcome, Ada</p>",
+      template: { id: created.data?.id },
+    });
+
+    const many = await resend.batch.send([
+      { to: "bob@example.com", template: { id: "welcome" } },
+      { to: "cy@example.com", template: { id: created.data?.id as string, variables: { NAME: "Cy" } } },
+    ]);
+    expect(many.error).toBeNull();
+    expect(many.data?.data).toHaveLength(2);
+
+    const refused = await resend.emails.send({
+      to: "ada@example.com",
+      template: { id: "welcome", variables: { AGE: 3 } },
+    });
+    expect(refused.error).toMatchObject({ code: "template_variables_invalid" });
   });
 
   it("answers Resend's SDK its errors: a taken alias, another workspace's template", async () => {

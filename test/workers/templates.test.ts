@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  templateAndVersionQueries,
   templatePageQuery,
   templateWithVersion,
   versionPageQuery,
@@ -217,6 +218,13 @@ describe("template queries", () => {
       const plan = await planOf(templateWithVersion(db(), "acc_x", ref, "published"));
       expectIndexed(plan, "templates");
       expectIndexed(plan, "template_versions");
+      for (const which of ["published", { id: "tpv_01JD3Z6X8Y9ABCDEFGHJKMNPQR" }] as const) {
+        const [template, version] = templateAndVersionQueries(db(), "acc_x", ref, which);
+        expectIndexed(await planOf(template), "templates");
+        const versionPlan = await planOf(version);
+        expectIndexed(versionPlan, "templates");
+        expectIndexed(versionPlan, "template_versions");
+      }
     }
   });
 });

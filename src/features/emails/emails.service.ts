@@ -24,7 +24,8 @@ import {
   type ShownEmail,
   scheduledQueries,
 } from "./emails.repo";
-import type { BatchEmailInput, SendEmailInput } from "./emails.schemas";
+import type { BatchEmailRequest, SendEmailRequest } from "./emails.schemas";
+import { readTemplates, resolvedInput } from "./emails.templated";
 import { enqueueEmails } from "./enqueue";
 import { messageKey } from "./message-key";
 import { loadSendState, type SendState } from "./send-state";
@@ -52,19 +53,32 @@ export interface Answer {
 /**
  * POST /v1/emails and /v1/emails/batch share this: validate, replay an idempotent answer if there
  * is one, else check, store and count in one batch (acceptEmails) and queue. Answers 200 with
- * Resend's shapes.
+ * Resend's shapes. Emails through a template read it first (readTemplates: one round trip with the
+ * idempotency key's, for all of them).
  */
-function send(
+async function send(
   ctx: EmailContext,
-  inputs: SendEmailInput[],
+  requests: SendEmailRequest[],
   body: unknown,
   idempotencyKey: string | undefined,
   source: string,
   answerOf: (rows: NewEmailRow[]) => unknown,
 ): Promise<Answer> {
   const prefix = (i: number) => (source === "batch" ? `body.${i}.` : "body.");
-  const emails = inputs.map((input, i) => normalizeEmail(input, ctx.now, prefix(i)));
-  return sendNormalized(ctx, emails, body, idempotencyKey, source, answerOf);
+  if (!requests.some((request) => request.template)) {
+    const emails = requests.map((input, i) =>
+      normalizeEmail(resolvedInput(input, prefix(i)), ctx.now, prefix(i)),
+    );
+    return sendNormalized(ctx, emails, body, idempotencyKey, source, answerOf);
+  }
+  const idem = await idempotencyOf(idempotencyKey, body);
+  const read = await readTemplates(ctx, requests, idem, prefix);
+  if ("replay" in read) return { status: 200, body: read.replay };
+  const emails = read.filled.map(({ email, template }, i) => ({
+    ...normalizeEmail(resolvedInput(email, prefix(i)), ctx.now, prefix(i)),
+    ...(template ? { template } : {}),
+  }));
+  return acceptAndQueue(ctx, emails, idem, source, answerOf);
 }
 
 async function sendNormalized(
@@ -80,7 +94,16 @@ async function sendNormalized(
   // before any check, and a batch cannot answer with what a read in it found.
   const replay = idem && (await storedAnswer(ctx.db, ctx.accountId, idem, ctx.now));
   if (replay) return { status: 200, body: replay.body };
+  return acceptAndQueue(ctx, emails, idem, source, answerOf);
+}
 
+async function acceptAndQueue(
+  ctx: EmailContext,
+  emails: NormalizedEmail[],
+  idem: Idempotency | null,
+  source: string,
+  answerOf: (rows: NewEmailRow[]) => unknown,
+): Promise<Answer> {
   let rows: NewEmailRow[];
   try {
     rows = await acceptEmails(
@@ -127,11 +150,15 @@ const acceptContext = (ctx: EmailContext, account: AccountRow, state: SendState,
   inboxId,
 });
 
-export function sendEmail(ctx: EmailContext, input: SendEmailInput, idempotencyKey: string | undefined) {
+export function sendEmail(ctx: EmailContext, input: SendEmailRequest, idempotencyKey: string | undefined) {
   return send(ctx, [input], input, idempotencyKey, "api", (rows) => sentAnswer(rows[0] as NewEmailRow));
 }
 
-export function sendBatch(ctx: EmailContext, inputs: BatchEmailInput[], idempotencyKey: string | undefined) {
+export function sendBatch(
+  ctx: EmailContext,
+  inputs: BatchEmailRequest[],
+  idempotencyKey: string | undefined,
+) {
   return send(ctx, inputs, inputs, idempotencyKey, "batch", (rows) => ({ data: rows.map(sentAnswer) }));
 }
 

@@ -91,7 +91,19 @@ export function parseField(
 
 const asIs = (value: unknown) => String(value);
 
+/**
+ * A renderer for one request: its own Writer keeps what it parsed until the request is done, so a
+ * batch of emails from one template parses it once (the module-wide cache is off, above).
+ */
+export const newRenderer = () => new Mustache.Writer();
+export type Renderer = ReturnType<typeof newRenderer>;
+
 /** Fills a field that `parseField` accepted: `html` escapes `{{KEY}}` values, the others do not. */
-export function renderField(source: string, values: Record<string, string | number>, html: boolean): string {
-  return Mustache.render(source, values, undefined, html ? undefined : { escape: asIs });
+export function renderField(
+  renderer: Renderer,
+  source: string,
+  values: Record<string, string | number>,
+  html: boolean,
+): string {
+  return renderer.render(source, values, undefined, html ? undefined : { escape: asIs });
 }

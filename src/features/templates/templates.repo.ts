@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { templates, templateVersions } from "../../db/schema";
 import { idPattern } from "../../lib/ids";
@@ -42,6 +42,34 @@ export function templateWithVersion(db: Db, accountId: string, ref: string, whic
     )
     .where(byIdOrAlias(accountId, ref))
     .limit(1);
+}
+
+/**
+ * The same lookup as two single-table queries, for a D1 batch: a batch answers rows as objects by
+ * column name, where the join's two `id`s (and names, timestamps) would overwrite each other.
+ */
+export function templateAndVersionQueries(db: Db, accountId: string, ref: string, which: WhichVersion) {
+  const template = db.select().from(templates).where(byIdOrAlias(accountId, ref)).limit(1);
+  const column = which === "published" ? templates.publishedVersionId : templates.currentVersionId;
+  const versionId =
+    typeof which === "object"
+      ? sql`${which.id}`
+      : sql`(SELECT ${column} FROM ${templates} WHERE ${byIdOrAlias(accountId, ref)})`;
+  const version = db
+    .select()
+    .from(templateVersions)
+    .where(
+      and(
+        eq(templateVersions.accountId, accountId),
+        eq(templateVersions.id, versionId),
+        eq(
+          templateVersions.templateId,
+          sql`(SELECT ${templates.id} FROM ${templates} WHERE ${byIdOrAlias(accountId, ref)})`,
+        ),
+      ),
+    )
+    .limit(1);
+  return [template, version] as const;
 }
 
 export async function findTemplateWithVersion(db: Db, accountId: string, ref: string, which: WhichVersion) {

@@ -1,5 +1,5 @@
 import { AppError } from "../../lib/errors";
-import { type MarkupProblem, parseField, renderField, type VariableUse } from "./markup";
+import { type MarkupProblem, newRenderer, parseField, renderField, type VariableUse } from "./markup";
 import type { VersionRow } from "./templates.repo";
 import type { VariableValues } from "./templates.schemas";
 
@@ -119,10 +119,14 @@ export function viewOf(
 }
 
 /** A version's fields filled in. */
-export function renderVersion(version: Content, view: Record<string, string | number>) {
+export function renderVersion(
+  version: Content,
+  view: Record<string, string | number>,
+  renderer = newRenderer(),
+) {
   return {
-    subject: version.subject === null ? null : renderField(version.subject, view, false),
-    html: renderField(version.html, view, true),
-    text: version.text === null ? null : renderField(version.text, view, false),
+    subject: version.subject === null ? null : renderField(renderer, version.subject, view, false),
+    html: renderField(renderer, version.html, view, true),
+    text: version.text === null ? null : renderField(renderer, version.text, view, false),
   };
 }
