@@ -142,6 +142,29 @@ describe("sending through a template", () => {
     expect(third).toMatchObject({ subject: "Plain", text: "plain", template: null });
   });
 
+  it("replays a keyed send's answer before reading templates: a removed template does not change it", async () => {
+    const ws = await sendingWorkspace("tpl-send.test");
+    const templateId = await createTemplate(ws.token, RECEIPT, true);
+    const body = { to: "ada@example.com", template: { id: templateId, variables: { ORDER: 9 } } };
+    const headers = { "Idempotency-Key": "order-9" };
+    const first = await callJson<Email>("POST", "/v1/emails", { token: ws.token, body, headers });
+    expect(first.status).toBe(200);
+    await callJson("DELETE", `/v1/templates/${templateId}`, { token: ws.token });
+    const again = await callJson<Email>("POST", "/v1/emails", { token: ws.token, body, headers });
+    expect(again).toMatchObject({ status: 200, body: { id: first.body.id } });
+    const fresh = await callJson("POST", "/v1/emails", {
+      token: ws.token,
+      body,
+      headers: { "Idempotency-Key": "order-9b" },
+    });
+    expect(fresh.status).toBe(404);
+    expect(
+      (await callJson<Email>("GET", `/v1/emails/${first.body.id}`, { token: ws.token })).body.template,
+    ).toMatchObject({
+      id: templateId,
+    });
+  });
+
   it("uses the published version, or one named; refuses drafts, unpublished and unknown templates", async () => {
     const ws = await sendingWorkspace("tpl-send.test");
     const templateId = await createTemplate(ws.token, RECEIPT, true);

@@ -83,6 +83,19 @@ describe("publishing a template", () => {
     expect(again.body).toMatchObject({ subject: "Two", status: "published" });
   });
 
+  it("makes no draft of a published template for a PATCH that changes nothing", async () => {
+    const ws = await seedWorkspace();
+    const id = await createTemplate(ws.token, { name: "Same", html: "<p>x</p>" }, true);
+    const before = (await callJson<Template>("GET", `/v1/templates/${id}`, { token: ws.token })).body;
+    const patched = await callJson("PATCH", `/v1/templates/${id}`, { token: ws.token, body: {} });
+    expect(patched).toMatchObject({ status: 200, body: { object: "template", id } });
+    const after = (await callJson<Template>("GET", `/v1/templates/${id}`, { token: ws.token })).body;
+    expect(after).toMatchObject({
+      current_version_id: before.current_version_id,
+      has_unpublished_versions: false,
+    });
+  });
+
   it("answers 404 for another workspace's template and its versions", async () => {
     const ws = await seedWorkspace();
     const other = await seedWorkspace();

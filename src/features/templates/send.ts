@@ -3,7 +3,7 @@ import { AppError } from "../../lib/errors";
 import { newRenderer, type Renderer } from "./markup";
 import { type TemplateRow, templateAndVersionQueries, type VersionRow } from "./templates.repo";
 import type { SendTemplateInput } from "./templates.schemas";
-import { templateNotFound, versionNotFound, versionUnpublished } from "./templates.service";
+import { templateNotFound, versionNotFound } from "./templates.service";
 import {
   checkValues,
   renderVersion,
@@ -113,3 +113,11 @@ function filled<T extends Templated>(
     ...(rendered.text === null ? {} : { text: rendered.text }),
   } as T & { html: string; text?: string };
 }
+
+const versionUnpublished = (ref: string, versionId: string) =>
+  new AppError(
+    422,
+    "template_version_not_published",
+    "Template version not published",
+    `Version ${versionId} of template ${ref} is a draft: a send uses published versions only (preview a draft with POST /v1/templates/{id}/render).`,
+  );

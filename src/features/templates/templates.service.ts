@@ -1,7 +1,7 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { type Db, runBatch } from "../../db/client";
 import { templates, templateVersions } from "../../db/schema";
-import { AppError, conflict, notFound } from "../../lib/errors";
+import { conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { isUniqueViolation } from "../../lib/unique-violation";
 import { cursorPage, toTemplate, toTemplateListItem, toVersion, toVersionSummary } from "./templates.dto";
@@ -210,7 +210,11 @@ const contentOf = (version: VersionRow) => ({
 });
 
 export async function updateTemplate(ctx: TemplateContext, idOrAlias: string, input: UpdateTemplateInput) {
-  return edit(ctx, await templateOf(ctx, idOrAlias), contentChanges(input), input.alias);
+  const found = await templateOf(ctx, idOrAlias);
+  const changes = contentChanges(input);
+  // Nothing to change makes no draft of a published template.
+  if (Object.keys(changes).length === 0 && input.alias === undefined) return ref(found.template.id);
+  return edit(ctx, found, changes, input.alias);
 }
 
 /**
@@ -288,11 +292,3 @@ export async function restoreVersion(ctx: TemplateContext, idOrAlias: string, ve
   if (current.version.id === restored.id) return ref(current.template.id);
   return edit(ctx, current, contentOf(restored));
 }
-
-export const versionUnpublished = (ref: string, versionId: string) =>
-  new AppError(
-    422,
-    "template_version_not_published",
-    "Template version not published",
-    `Version ${versionId} of template ${ref} is a draft: a send uses published versions only (preview a draft with POST /v1/templates/{id}/render).`,
-  );
