@@ -5,7 +5,7 @@ import {
   templateWithVersion,
   versionPageQuery,
 } from "../../src/features/templates/templates.repo";
-import { callJson, db, errorBody, seedWorkspace } from "./helpers";
+import { callJson, db, errorBody, seedWorkspace, shardD1Of } from "./helpers";
 import { expectIndexed, planOf } from "./query-plan";
 import { createTemplate } from "./templates-helpers";
 
@@ -143,6 +143,33 @@ describe("publishing a template", () => {
       const res = await callJson("POST", "/v1/templates", { token: ws.token, body });
       expect(res.status, JSON.stringify(body).slice(0, 100)).toBe(400);
     }
+  });
+});
+
+describe("a template's size", () => {
+  it("stores the largest version it accepts in under 2 MB, D1's row", async () => {
+    const ws = await seedWorkspace();
+    const variables = Array.from({ length: 50 }, (_, i) => ({
+      key: `K${i}`,
+      type: "string",
+      fallback_value: "é".repeat(2_000),
+    }));
+    // As JSON each is the limit less its two quotes: 999,998 and 499,998 bytes of content.
+    const body = { name: "Big", html: "h".repeat(999_998), text: "t".repeat(499_998), variables };
+    const id = await createTemplate(ws.token, body, true);
+    const row = await shardD1Of()
+      .prepare(
+        `SELECT sum(length(CAST(html AS BLOB)) + length(CAST(text AS BLOB)) + length(CAST(variables AS BLOB))
+           + length(CAST(name AS BLOB)) + 200) AS bytes FROM template_versions WHERE template_id = ?`,
+      )
+      .bind(id)
+      .first<{ bytes: number }>();
+    expect(row?.bytes).toBeLessThan(2_000_000);
+    const over = await callJson("PATCH", `/v1/templates/${id}`, {
+      token: ws.token,
+      body: { text: "t".repeat(499_999) },
+    });
+    expect(over.status).toBe(400);
   });
 });
 
