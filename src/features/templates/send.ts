@@ -33,8 +33,8 @@ const lookupKey = (t: SendTemplateInput) => `${t.id}\u0000${t.version_id ?? ""}`
 
 /**
  * The reads of a send's templates, for the caller to put in the batch it reads with anyway (its
- * idempotency key): two single-table queries per distinct template and version named, however many emails
- * name them. `fill` takes those queries' answers, in order.
+ * idempotency key): two single-table queries per distinct template and version named, however
+ * many emails name them. `fill` takes those queries' answers, in order.
  */
 export function templateReads<T extends Templated>(db: Db, accountId: string, emails: T[]) {
   const refs = [
