@@ -38,6 +38,7 @@ import { surveysRouter } from "./features/surveys/surveys.handlers";
 import { systemRouter } from "./features/system/system.handlers";
 import { openApiRoute, siteOpenApiRoute } from "./features/system/system.routes";
 import { tagsRouter } from "./features/tags/tags.handlers";
+import { templatesRouter } from "./features/templates/templates.handlers";
 import { ticketsRouter } from "./features/tickets/tickets.handlers";
 import { trackingRouter } from "./features/tracking/tracking.handlers";
 import { unsubscribedListRouter, unsubscribeRouter } from "./features/unsubscribe/unsubscribe.handlers";
@@ -97,6 +98,7 @@ export function createApp() {
   // Before emails: /v1/emails/archives must not be read as an email id.
   app.route("/", emailArchivesRouter);
   app.route("/", emailsRouter);
+  app.route("/", templatesRouter);
   app.route("/", mailReportsRouter);
   app.route("/", emailWebhooksRouter);
   app.route("/", emailReportRouter);

@@ -27,12 +27,9 @@ export async function idempotencyOf(key: string | undefined, body: unknown): Pro
   return key ? { key, hash: await sha256Hex(`${canonicalJson(body)}`) } : null;
 }
 
-/**
- * The stored answer for this key, if any (expired ones are dropped first). The same key with a
- * different body is a 409: the client reused a key by mistake.
- */
-export async function storedAnswer(db: Db, accountId: string, idem: Idempotency, now: number) {
-  const [, rows] = await db.batch([
+/** The reads of `storedAnswer`, for a batch that reads more in the same round trip. */
+export function storedAnswerQueries(db: Db, accountId: string, idem: Idempotency, now: number) {
+  return [
     db
       .delete(idempotencyKeys)
       .where(
@@ -47,7 +44,15 @@ export async function storedAnswer(db: Db, accountId: string, idem: Idempotency,
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, idem.key)))
       .limit(1),
-  ]);
+  ] as const;
+}
+
+/**
+ * The stored answer for this key, if any (expired ones are dropped first). The same key with a
+ * different body is a 409: the client reused a key by mistake.
+ */
+export async function storedAnswer(db: Db, accountId: string, idem: Idempotency, now: number) {
+  const [, rows] = await db.batch(storedAnswerQueries(db, accountId, idem, now));
   return answerFrom(rows[0] ?? null, idem);
 }
 

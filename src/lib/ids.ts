@@ -33,6 +33,8 @@ export const ID_PREFIXES = [
   "whk",
   "vw",
   "srp",
+  "tpl",
+  "tpv",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

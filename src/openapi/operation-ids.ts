@@ -104,6 +104,18 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "DELETE /v1/saved-replies/{id}": "deleteSavedReply",
   "POST /v1/saved-replies/{id}/preview": "previewSavedReply",
 
+  "GET /v1/templates": "listTemplates",
+  "POST /v1/templates": "createTemplate",
+  "GET /v1/templates/{id}": "getTemplate",
+  "PATCH /v1/templates/{id}": "updateTemplate",
+  "DELETE /v1/templates/{id}": "removeTemplate",
+  "POST /v1/templates/{id}/publish": "publishTemplate",
+  "POST /v1/templates/{id}/duplicate": "duplicateTemplate",
+  "POST /v1/templates/{id}/render": "renderTemplate",
+  "GET /v1/templates/{id}/versions": "listTemplateVersions",
+  "GET /v1/templates/{id}/versions/{version_id}": "getTemplateVersion",
+  "POST /v1/templates/{id}/versions/{version_id}/restore": "restoreTemplateVersion",
+
   "GET /v1/campaigns": "listCampaigns",
   "POST /v1/campaigns": "createCampaign",
   "GET /v1/campaigns/unsubscribed": "listUnsubscribedCustomers",

@@ -17,6 +17,11 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
       "Transactional email: send, schedule, batch, raw messages, suppressions, bounce and complaint reports, archives of past days.",
   },
   {
+    name: "Templates",
+    description:
+      "Stored email templates (Resend's templates API): drafts, published versions, a render check, and `template` in sends.",
+  },
+  {
     name: "Webhooks",
     description:
       "Workspace endpoints that receive email events (sent, delivered, bounced, opened...), signed and retried, with every delivery attempt listed.",

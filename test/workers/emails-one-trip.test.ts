@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
-import { SendEmailBodySchema } from "../../src/features/emails/emails.schemas";
-import { type EmailContext, sendEmail } from "../../src/features/emails/emails.service";
+import { BatchEmailBodySchema, SendEmailBodySchema } from "../../src/features/emails/emails.schemas";
+import { sendBatch, sendEmail } from "../../src/features/emails/emails.send";
+import type { EmailContext } from "../../src/features/emails/emails.service";
 import { limitSql } from "../../src/features/usage/limits-sql";
 import { limitsFor, type PlanName, parseQuotaOverrides, QUOTA_NAMES } from "../../src/lib/plans";
 import { call, db, seedWorkspace, sendingWorkspace } from "./helpers";
@@ -123,6 +124,38 @@ describe("accepting an email", () => {
       .bind(ws.accountId)
       .first();
     expect(written).toEqual({ emails: 0, usage: 0 });
+  });
+});
+
+describe("accepting emails built from templates", () => {
+  it("reads every template in one round trip, with the idempotency key's, whatever the number of emails", async () => {
+    const ws = await sendingWorkspace("one-trip-tpl.test");
+    const created = await call("POST", "/v1/templates", {
+      token: ws.token,
+      body: {
+        name: "Receipt",
+        alias: "receipt",
+        from: "hello@one-trip-tpl.test",
+        subject: "Order {{ORDER}}",
+        html: "<p>{{ORDER}}</p>",
+        variables: [{ key: "ORDER", type: "number" }],
+      },
+    });
+    const { id } = (await created.json()) as { id: string };
+    await call("POST", `/v1/templates/${id}/publish`, { token: ws.token });
+    const batch = BatchEmailBodySchema.parse(
+      Array.from({ length: 50 }, (_, i) => ({
+        to: `r${i}@example.com`,
+        template: { id: i % 2 === 0 ? id : "receipt", variables: { ORDER: i } },
+      })),
+    );
+    for (const key of [undefined, "tpl-batch-1"]) {
+      const { binding, trips, bound } = countingD1(env.DB_2);
+      const answer = await sendBatch(contextFor(ws.accountId, binding), batch, key);
+      expect((answer.body as { data: unknown[] }).data).toHaveLength(50);
+      expect(trips).toEqual(["batch", "batch"]);
+      expect(Math.max(...bound)).toBeLessThanOrEqual(100);
+    }
   });
 });
 

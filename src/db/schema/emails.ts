@@ -89,6 +89,9 @@ export const emails = sqliteTable(
     /** The transport's last answer, or why the email failed. */
     /** The campaign this email was sent for (its opens, clicks and bounces count in its stats). */
     campaignId: text("campaign_id"),
+    /** The template and its published version the email was built from (`template` on GET). */
+    templateId: text("template_id"),
+    templateVersionId: text("template_version_id"),
     lastResponse: text("last_response"),
     size: integer("size"),
     openCount: integer("open_count").notNull().default(0),

@@ -17,5 +17,6 @@ export * from "./support";
 export * from "./support-reports";
 export * from "./suppressions";
 export * from "./surveys";
+export * from "./templates";
 export * from "./tickets";
 export * from "./views";

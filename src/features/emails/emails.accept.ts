@@ -92,6 +92,7 @@ export function rowFor(
     scheduledAt: email.scheduledAt,
     messageId: email.messageId ?? null,
     campaignId: email.campaignId ?? null,
+    ...(email.template ? { templateId: email.template.id, templateVersionId: email.template.versionId } : {}),
     lastEvent: status,
     lastEventAt: ctx.now,
     storedBytes: ownBytes(email),

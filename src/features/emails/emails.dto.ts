@@ -30,6 +30,10 @@ export function toEmailSummary(row: ShownEmail) {
     attachments: attachments.map(({ key: _key, ...visible }) => visible),
     track_opens: row.trackOpens,
     track_clicks: row.trackClicks,
+    template:
+      row.templateId && row.templateVersionId
+        ? { id: row.templateId, version_id: row.templateVersionId }
+        : null,
     opens: {
       count: row.openCount,
       first_at: isoOrNull(row.firstOpenedAt),

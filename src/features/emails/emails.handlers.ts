@@ -9,6 +9,7 @@ import {
   sendBatchRoute,
   sendEmailRoute,
 } from "./emails.routes";
+import { sendBatch, sendEmail } from "./emails.send";
 import {
   cancel,
   emailContent,
@@ -16,8 +17,6 @@ import {
   listAccountEmails,
   listScheduled,
   reschedule,
-  sendBatch,
-  sendEmail,
 } from "./emails.service";
 
 const tagFilter = (tag: string | undefined) => {

@@ -2,7 +2,7 @@ import { principalOf } from "../../auth/principal";
 import { createRouter } from "../../lib/router";
 import { decodeRaw } from "./emails.raw";
 import { relayCredentialsRoute, sendRawEmailRoute } from "./emails.raw.routes";
-import { sendRaw } from "./emails.service";
+import { sendRaw } from "./emails.send";
 
 export const rawEmailsRouter = createRouter()
   .openapi(sendRawEmailRoute, async (c) => {

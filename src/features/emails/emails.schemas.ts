@@ -3,6 +3,7 @@ import { EMAIL_STATUSES, RECIPIENT_STATES } from "../../db/schema";
 import { D1_MAX_ROW_BYTES, maxJsonBytes, refineWith } from "../../lib/input";
 import { flatListSchema, offsetQuery, standardListSchema } from "../../lib/pagination";
 import { headersProblem, subjectProblem } from "../../mail/mime/checks";
+import { SendTemplateSchema } from "../templates/templates.schemas";
 import { AttachmentContentId, attachmentFields } from "./attachment.schemas";
 
 const AddressInput = z.string().min(3).max(320);
@@ -36,14 +37,17 @@ const distinctNames = (tags: Array<{ name: string }>) =>
   new Set(tags.map((t) => t.name)).size === tags.length;
 
 const EmailFields = {
-  from: AddressInput.openapi({ example: "Acme <hello@acme.com>" }),
+  from: AddressInput.optional().openapi({
+    example: "Acme <hello@acme.com>",
+    description: "Required, unless the `template` has a `from`.",
+  }),
   to: AddressesInput.openapi({ example: ["ada@example.com"] }),
   cc: AddressesInput.optional(),
   bcc: AddressesInput.optional(),
   reply_to: AddressesInput.optional(),
-  subject: z.string().min(1).max(998).superRefine(refineWith(subjectProblem)).openapi({
+  subject: z.string().min(1).max(998).superRefine(refineWith(subjectProblem)).optional().openapi({
     description:
-      "One line; a run without spaces may not pass 997 characters (the longest a folded Subject header line holds).",
+      "One line; a run without spaces may not pass 997 characters (the longest a folded Subject header line holds). Required, unless the `template` has a subject.",
   }),
   html: EmailBody,
   text: EmailBody,
@@ -68,10 +72,35 @@ const EmailFields = {
     .boolean()
     .optional()
     .openapi({ description: "Defaults to the account's `default_track_clicks`." }),
+  template: SendTemplateSchema.optional().openapi({
+    description:
+      "A stored template instead of `html` and `text` (not with them): its published version (or `version_id`) filled in with `variables`; `from`, `subject` and `reply_to` default to the template's. See POST /v1/templates.",
+  }),
 };
 
-const needsBody = (email: { html?: string; text?: string }) => Boolean(email.html || email.text);
-const bodyMessage = { message: "give `html`, `text` or both" };
+interface Content {
+  from?: string | undefined;
+  subject?: string | undefined;
+  html?: string | undefined;
+  text?: string | undefined;
+  template?: unknown;
+}
+
+/** Without a template: from, subject and a body; with one: no body of its own. */
+function contentRule(email: Content, ctx: z.RefinementCtx) {
+  if (email.template !== undefined) {
+    if (email.html !== undefined || email.text !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["template"],
+        message: "give `template` or `html`/`text`, not both",
+      });
+    return;
+  }
+  if (email.from === undefined) ctx.addIssue({ code: "custom", path: ["from"], message: "required" });
+  if (email.subject === undefined) ctx.addIssue({ code: "custom", path: ["subject"], message: "required" });
+  if (!(email.html || email.text)) ctx.addIssue({ code: "custom", message: "give `html`, `text` or both" });
+}
 
 export const SendEmailBodySchema = z
   .object({
@@ -83,17 +112,27 @@ export const SendEmailBodySchema = z
       .openapi({ description: "ISO 8601, at most 30 days ahead. A past time sends at once." }),
   })
   .strict()
-  .refine(needsBody, bodyMessage)
+  .superRefine(contentRule)
   .openapi("SendEmailRequest");
 
 export const BatchEmailBodySchema = z
-  .array(z.object(EmailFields).strict().refine(needsBody, bodyMessage))
+  .array(z.object(EmailFields).strict().superRefine(contentRule))
   .min(1)
   .max(100)
   .openapi("SendBatchRequest");
 
-export type SendEmailInput = z.infer<typeof SendEmailBodySchema>;
-export type BatchEmailInput = z.infer<typeof BatchEmailBodySchema>[number];
+/** A send as the API takes it: possibly through a template. */
+export type SendEmailRequest = z.infer<typeof SendEmailBodySchema>;
+export type BatchEmailRequest = z.infer<typeof BatchEmailBodySchema>[number];
+/** A send with its content at hand (a template filled in): what normalizeEmail checks. */
+export type SendEmailInput = Omit<SendEmailRequest, "from" | "subject" | "template"> & {
+  from: string;
+  subject: string;
+};
+export type BatchEmailInput = Omit<BatchEmailRequest, "from" | "subject" | "template"> & {
+  from: string;
+  subject: string;
+};
 
 export const SentEmailSchema = z
   .object({
@@ -136,6 +175,9 @@ export const EmailSummarySchema = z
     ),
     track_opens: z.boolean(),
     track_clicks: z.boolean(),
+    template: z.object({ id: z.string(), version_id: z.string() }).nullable().openapi({
+      description: "The template and the published version the email was built from; null without one.",
+    }),
     opens: Counter,
     clicks: Counter,
     message_id: z.string(),

@@ -1,21 +1,16 @@
-import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { AppError, conflict, notFound } from "../../lib/errors";
-import { type Idempotency, idempotencyOf, storeAnswer, storedAnswer } from "../../lib/idempotency";
+import type { Idempotency } from "../../lib/idempotency";
 import { flatList, type OffsetParams, standardList } from "../../lib/pagination";
-import { iso, isoOrNull } from "../../lib/time";
 import { parseAddress } from "../../mail/address";
 import type { AccountRow } from "../accounts/accounts.repo";
 import { emailNotFound } from "./email-past-retention";
 import { type PreparedEmails, prepareEmails } from "./emails.accept";
-import { acceptEmails } from "./emails.accept-once";
 import { toEmail, toEmailSummary } from "./emails.dto";
-import { type NormalizedEmail, normalizeEmail } from "./emails.input";
-import { normalizeRaw, type RawEnvelope } from "./emails.raw";
+import type { NormalizedEmail } from "./emails.input";
 import {
   cancelEmail,
   type EmailFilter,
-  type EmailRow,
   findEmail,
   findEmailWithRecipients,
   listEmails,
@@ -24,7 +19,6 @@ import {
   type ShownEmail,
   scheduledQueries,
 } from "./emails.repo";
-import type { BatchEmailInput, SendEmailInput } from "./emails.schemas";
 import { enqueueEmails } from "./enqueue";
 import { messageKey } from "./message-key";
 import { loadSendState, type SendState } from "./send-state";
@@ -35,81 +29,6 @@ export interface EmailContext {
   env: Pick<Env, "FILES" | "EMAIL_QUEUE">;
   accountId: string;
   now: number;
-}
-
-const sentAnswer = (row: NewEmailRow) => ({
-  id: row.id,
-  status: row.status,
-  scheduled_at: isoOrNull(row.scheduledAt ?? null),
-  created_at: iso(row.createdAt),
-});
-
-export interface Answer {
-  status: 200;
-  body: unknown;
-}
-
-/**
- * POST /v1/emails and /v1/emails/batch share this: validate, replay an idempotent answer if there
- * is one, else check, store and count in one batch (acceptEmails) and queue. Answers 200 with
- * Resend's shapes.
- */
-function send(
-  ctx: EmailContext,
-  inputs: SendEmailInput[],
-  body: unknown,
-  idempotencyKey: string | undefined,
-  source: string,
-  answerOf: (rows: NewEmailRow[]) => unknown,
-): Promise<Answer> {
-  const prefix = (i: number) => (source === "batch" ? `body.${i}.` : "body.");
-  const emails = inputs.map((input, i) => normalizeEmail(input, ctx.now, prefix(i)));
-  return sendNormalized(ctx, emails, body, idempotencyKey, source, answerOf);
-}
-
-async function sendNormalized(
-  ctx: EmailContext,
-  emails: NormalizedEmail[],
-  body: unknown,
-  idempotencyKey: string | undefined,
-  source: string,
-  answerOf: (rows: NewEmailRow[]) => unknown,
-): Promise<Answer> {
-  const idem = await idempotencyOf(idempotencyKey, body);
-  // A key costs a read of its own before the accepting batch: its stored answer is replayed
-  // before any check, and a batch cannot answer with what a read in it found.
-  const replay = idem && (await storedAnswer(ctx.db, ctx.accountId, idem, ctx.now));
-  if (replay) return { status: 200, body: replay.body };
-
-  let rows: NewEmailRow[];
-  try {
-    rows = await acceptEmails(
-      { db: ctx.db, files: ctx.env.FILES, accountId: ctx.accountId, now: ctx.now },
-      emails,
-      source,
-      idem ? (drafts, written) => rememberAnswer(ctx, idem, answerOf(drafts), written) : undefined,
-    );
-  } catch (error) {
-    // A concurrent request with the same key won the race: answer what it answered.
-    const raced = idem && (await storedAnswer(ctx.db, ctx.accountId, idem, ctx.now).catch(() => null));
-    if (raced) return { status: 200, body: raced.body };
-    throw error;
-  }
-  await enqueueEmails(ctx.env.EMAIL_QUEUE, rows as EmailRow[], ctx.now);
-  return { status: 200, body: answerOf(rows) };
-}
-
-/**
- * Stores the idempotent answer in the accepting batch, and takes it out again in the same batch
- * when the emails were refused (`written` false): only an accepted send is replayed, a refusal is
- * answered afresh. Storing fails on a concurrent twin's key, which rolls the whole batch back.
- */
-function rememberAnswer(ctx: EmailContext, idem: Idempotency, answer: unknown, written: SQL) {
-  return [
-    storeAnswer(ctx.db, ctx.accountId, idem, 200, answer, ctx.now),
-    sql`DELETE FROM idempotency_keys
-        WHERE account_id = ${ctx.accountId} AND key = ${idem.key} AND NOT ${written}`,
-  ];
 }
 
 function stateFor(ctx: EmailContext, emails: NormalizedEmail[], idem: Idempotency | null) {
@@ -126,31 +45,6 @@ const acceptContext = (ctx: EmailContext, account: AccountRow, state: SendState,
   now: ctx.now,
   inboxId,
 });
-
-export function sendEmail(ctx: EmailContext, input: SendEmailInput, idempotencyKey: string | undefined) {
-  return send(ctx, [input], input, idempotencyKey, "api", (rows) => sentAnswer(rows[0] as NewEmailRow));
-}
-
-export function sendBatch(ctx: EmailContext, inputs: BatchEmailInput[], idempotencyKey: string | undefined) {
-  return send(ctx, inputs, inputs, idempotencyKey, "batch", (rows) => ({ data: rows.map(sentAnswer) }));
-}
-
-/**
- * POST /v1/emails/raw: a relayed message, parsed into the same email POST /v1/emails would make,
- * then every check of that route in the same order. The idempotency hash covers envelope and bytes.
- */
-export async function sendRaw(
-  ctx: EmailContext,
-  raw: Uint8Array,
-  envelope: RawEnvelope,
-  body: unknown,
-  idempotencyKey: string | undefined,
-) {
-  const email = await normalizeRaw(raw, envelope);
-  return sendNormalized(ctx, [email], body, idempotencyKey, "smtp", (rows) =>
-    sentAnswer(rows[0] as NewEmailRow),
-  );
-}
 
 async function ownEmail(ctx: EmailContext, id: string) {
   const row = await findEmail(ctx.db, ctx.accountId, id);

@@ -60,6 +60,8 @@ export const MOVED_TABLES: MovedTable[] = [
   { table: "inboxes", rows: account },
   { table: "tags", rows: account },
   { table: "saved_replies", rows: account },
+  { table: "templates", rows: account },
+  { table: "template_versions", rows: account },
   { table: "customers", rows: account },
   { table: "unsubscribes", rows: account },
   { table: "contact_groups", rows: account },

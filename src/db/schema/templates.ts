@@ -1,0 +1,60 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { accounts } from "./accounts";
+
+/**
+ * A stored email template (Resend's templates API). Its content lives in `template_versions`:
+ * `current_version_id` is the version the API shows and edits (an unpublished draft, or the last
+ * published version when there is no draft); `published_version_id` is the one sends use. Neither
+ * is a foreign key: the two tables point at each other, and a template's versions go with it in
+ * the batch that removes it.
+ */
+export const templates = sqliteTable(
+  "templates",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** Another name a send or a lookup may use instead of the id; unique in the workspace. */
+    alias: text("alias"),
+    currentVersionId: text("current_version_id").notNull(),
+    publishedVersionId: text("published_version_id"),
+    publishedAt: integer("published_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    index("templates_account_id").on(t.accountId, t.id),
+    uniqueIndex("templates_account_alias").on(t.accountId, t.alias),
+  ],
+);
+
+/**
+ * One version of a template's content. A draft (`published_at` null) is edited in place; a
+ * published version never changes again, so an email names the exact content it was built from.
+ * `reply_to` and `variables` are JSON arrays.
+ */
+export const templateVersions = sqliteTable(
+  "template_versions",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    templateId: text("template_id").notNull(),
+    name: text("name").notNull(),
+    subject: text("subject"),
+    html: text("html").notNull(),
+    text: text("text"),
+    from: text("from_address"),
+    replyTo: text("reply_to").notNull().default("[]"),
+    variables: text("variables").notNull().default("[]"),
+    publishedAt: integer("published_at"),
+    /** Counts a draft's edits: publishing names the revision it checked, so no edit slips past. */
+    revision: integer("revision").notNull().default(0),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("template_versions_account_template").on(t.accountId, t.templateId, t.id)],
+);

@@ -1,0 +1,123 @@
+import type { Db } from "../../db/client";
+import { AppError } from "../../lib/errors";
+import { newRenderer, type Renderer } from "./markup";
+import { type TemplateRow, templateAndVersionQueries, type VersionRow } from "./templates.repo";
+import type { SendTemplateInput } from "./templates.schemas";
+import { templateNotFound, versionNotFound } from "./templates.service";
+import {
+  checkValues,
+  renderVersion,
+  valueProblems,
+  variablesOf,
+  variablesRefused,
+  viewOf,
+} from "./variables";
+
+/** What a send may name: a template, and its own fields that take precedence over the template's. */
+export interface Templated {
+  template?: SendTemplateInput | undefined;
+  from?: string | undefined;
+  subject?: string | undefined;
+  reply_to?: string | string[] | undefined;
+  html?: string | undefined;
+  text?: string | undefined;
+}
+
+/** A send with its template filled in, and the version it was built from. */
+export interface Filled<T> {
+  email: T & { html?: string; text?: string };
+  template: { id: string; versionId: string } | null;
+}
+
+const lookupKey = (t: SendTemplateInput) => `${t.id}\u0000${t.version_id ?? ""}`;
+
+/**
+ * The reads of a send's templates, for the caller to put in the batch it reads with anyway (its
+ * idempotency key): two single-table queries per distinct template and version named, however
+ * many emails name them. `fill` takes those queries' answers, in order.
+ */
+export function templateReads<T extends Templated>(db: Db, accountId: string, emails: T[]) {
+  const refs = [
+    ...new Map(emails.flatMap((e) => (e.template ? [[lookupKey(e.template), e.template]] : []))).values(),
+  ];
+  const queries = refs.flatMap((t) =>
+    templateAndVersionQueries(db, accountId, t.id, t.version_id ? { id: t.version_id } : "published"),
+  );
+  const fill = (answers: unknown[], pathOf: (index: number) => string): Array<Filled<T>> => {
+    const found = new Map(
+      refs.map((t, i) => {
+        const template = (answers[2 * i] as TemplateRow[])[0];
+        const version = (answers[2 * i + 1] as VersionRow[])[0] ?? null;
+        return [lookupKey(t), template ? { template, version } : undefined];
+      }),
+    );
+    const details = emails.flatMap((email, i) => {
+      if (!email.template) return [];
+      const { version } = usable(email.template, found.get(lookupKey(email.template)));
+      return valueProblems(
+        checkValues(variablesOf(version), email.template.variables),
+        `${pathOf(i)}template.variables`,
+      );
+    });
+    if (details.length > 0) throw variablesRefused(details);
+    const renderer = newRenderer();
+    return emails.map((email) => {
+      if (!email.template) return { email, template: null };
+      const { template, version } = usable(email.template, found.get(lookupKey(email.template)));
+      return {
+        email: filled(email, version, email.template, renderer),
+        template: { id: template.id, versionId: version.id },
+      };
+    });
+  };
+  return { queries, fill };
+}
+
+/** The template and published version a send names, or why it cannot be sent (404, 422). */
+function usable(
+  ref: SendTemplateInput,
+  row: { template: TemplateRow; version: VersionRow | null } | undefined,
+) {
+  if (!row) throw templateNotFound(ref.id);
+  if (!row.version) {
+    if (ref.version_id) throw versionNotFound(ref.id, ref.version_id);
+    throw new AppError(
+      422,
+      "template_not_published",
+      "Template not published",
+      `Template ${ref.id} has no published version: publish it (POST /v1/templates/{id}/publish) or name a version.`,
+    );
+  }
+  if (row.version.publishedAt === null) throw versionUnpublished(ref.id, row.version.id);
+  return { template: row.template, version: row.version };
+}
+
+/** The send's own fields first; the template's rendered ones for the rest. */
+function filled<T extends Templated>(
+  email: T,
+  version: VersionRow,
+  ref: SendTemplateInput,
+  renderer: Renderer,
+) {
+  // A published version declares every variable it uses, and the values were checked: each has one.
+  const view = viewOf(variablesOf(version), ref.variables ?? {}, [], () => "");
+  const rendered = renderVersion(version, view, renderer);
+  const replyTo = JSON.parse(version.replyTo) as string[];
+  const { template: _template, ...own } = email;
+  return {
+    ...own,
+    from: email.from ?? version.from ?? undefined,
+    subject: email.subject ?? rendered.subject ?? undefined,
+    reply_to: email.reply_to ?? (replyTo.length > 0 ? replyTo : undefined),
+    html: rendered.html,
+    ...(rendered.text === null ? {} : { text: rendered.text }),
+  } as T & { html: string; text?: string };
+}
+
+const versionUnpublished = (ref: string, versionId: string) =>
+  new AppError(
+    422,
+    "template_version_not_published",
+    "Template version not published",
+    `Version ${versionId} of template ${ref} is a draft: a send uses published versions only (preview a draft with POST /v1/templates/{id}/render).`,
+  );
