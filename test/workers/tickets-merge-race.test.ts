@@ -1,4 +1,10 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createDb } from "../../src/db/client";
+import { asMergeConflict, mergeStatements } from "../../src/features/tickets/merge";
+import type { TicketContext } from "../../src/features/tickets/ticket-context";
+import { runGuarded } from "../../src/features/tickets/ticket-version";
+import { findTicket } from "../../src/features/tickets/tickets.repo";
 import { callJson, seedInbox, seedWorkspace, shardD1Of } from "./helpers";
 
 type Ticket = { id: string; merged_into_id: string | null; message_count: number };
@@ -118,5 +124,31 @@ describe("a merge that commits between a write's read and its batch", () => {
     } finally {
       await db.prepare(`DROP TRIGGER ${trigger}`).run();
     }
+  });
+});
+
+describe("a merge whose tickets moved between its read and its batch", () => {
+  it("merges nothing and answers merge_conflict: B merged into A meanwhile leaves no cycle", async () => {
+    const { ws, a, b } = await twoTickets();
+    const ctx: TicketContext = {
+      db: createDb(shardD1Of()),
+      env: env as unknown as TicketContext["env"],
+      accountId: ws.accountId,
+      now: Date.now(),
+    };
+    // A into B, read and built now, committed only after B into A has landed.
+    const source = (await findTicket(ctx.db, ws.accountId, a.id))?.ticket;
+    if (!source) throw new Error("no ticket");
+    const stale = await mergeStatements(ctx, source, b.id);
+    expect((await merge(ws.token, b.id, a.id)).status).toBe(200);
+    const error = await runGuarded(ctx, stale).then(
+      () => undefined,
+      (e: unknown) => asMergeConflict(e),
+    );
+    expect(error).toMatchObject({ status: 409, code: "merge_conflict" });
+    const ta = (await callJson<Ticket>("GET", `/v1/tickets/${a.id}`, { token: ws.token })).body;
+    expect(ta.merged_into_id).toBeNull();
+    expect(ta.message_count).toBe(2);
+    expect(await messagesOn(a.id)).toBe(2);
   });
 });

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Statement } from "../../db/client";
 import { messages, tickets } from "../../db/schema";
-import { badRequest } from "../../lib/errors";
+import { AppError, badRequest } from "../../lib/errors";
 import type { TicketContext } from "./ticket-context";
 import { versionCheck } from "./ticket-version";
 import { type TicketRow, updateTicketStatement } from "./tickets.repo";
