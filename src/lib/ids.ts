@@ -33,6 +33,7 @@ export const ID_PREFIXES = [
   "whk",
   "vw",
   "srp",
+  "sla",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
