@@ -10,6 +10,7 @@ import type { EmailRow } from "../emails/emails.repo";
 import { enqueueEmails } from "../emails/enqueue";
 import { messageIdOf } from "../emails/message-id";
 import type { InboxRow } from "../inboxes/inboxes.repo";
+import { slaMessage, slaStatements } from "../sla/ticket-sla";
 import { afterTicketResolved, movedToResolved } from "../tickets/after-resolve";
 import type { TicketContext } from "../tickets/ticket-context";
 import type { TicketRow } from "../tickets/tickets.repo";
@@ -124,6 +125,7 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
     await storage?.release();
     throw error;
   });
+  const sla = await slaStatements(ctx, ticket, also?.ticket ?? ticketAfter, slaMessage(activity));
   const statements = [
     ...(p.opening?.statements ?? []),
     ...(counted ? countStorageStatements(ctx.db, ctx.accountId, bytes) : []),
@@ -133,6 +135,8 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
     bumpTicketStatement(ctx.accountId, ticket.id, activity, p.afterReply, ctx.now),
     ...(event?.statements ?? []),
     ...(also?.statements ?? []),
+    // Last: it judges the message and the status the batch leaves (a saved reply's included).
+    ...sla,
     ...(p.alsoStore?.(shown) ?? []),
   ];
   try {

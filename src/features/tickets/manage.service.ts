@@ -3,6 +3,7 @@ import { runBatch, type Statement } from "../../db/client";
 import { tags, type tickets, ticketTags } from "../../db/schema";
 import { badRequest, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { slaStatements } from "../sla/ticket-sla";
 import { tagNameKey } from "../tags/tags.service";
 import { assertAssignable } from "../users/users.service";
 import { afterTicketResolved, movedToResolved } from "./after-resolve";
@@ -62,8 +63,10 @@ export async function manageTicket(ctx: TicketContext, id: string, input: Manage
   const { ticket } = await ticketOf(ctx, id);
   const statements: Statement[] = [];
   const changes = changesFor(ticket, input, ctx.now);
-  if (changes)
+  if (changes) {
     statements.push(updateTicketStatement(ctx.db, ctx.accountId, id, { ...changes, updatedAt: ctx.now }));
+    statements.push(...(await slaStatements(ctx, ticket, { ...ticket, ...changes })));
+  }
   if (input.action === "add_tags") statements.push(...(await addTagsStatements(ctx, ticket, input.tags)));
   if (input.action === "remove_tags") {
     const keys = input.tags.map(tagNameKey);

@@ -1,8 +1,9 @@
 import { iso, isoOrNull } from "../../lib/time";
 import { publicUrlOf } from "../../webhooks/payloads";
+import { slaView } from "../sla/sla.dto";
 import type { TicketView } from "./tickets.repo";
 
-export function toTicket(view: TicketView, baseUrl: string) {
+export function toTicket(view: TicketView, baseUrl: string, now = Date.now()) {
   const { ticket } = view;
   return {
     id: ticket.id,
@@ -22,6 +23,7 @@ export function toTicket(view: TicketView, baseUrl: string) {
     last_message_at: isoOrNull(ticket.lastMessageAt),
     snoozed_until: isoOrNull(ticket.snoozedUntil),
     closed_at: isoOrNull(ticket.closedAt),
+    sla: slaView(ticket.sla, now),
     created_at: iso(ticket.createdAt),
     updated_at: iso(ticket.updatedAt),
   };
