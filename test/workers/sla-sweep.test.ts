@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sweepSla } from "../../src/features/sla/sla-sweep";
+import { manageTicket } from "../../src/features/tickets/manage.service";
 import { call, callJson, db, eventsOf, shardD1Of, shardEnv } from "./helpers";
 import { iso, MIN, slaDesk, T0 } from "./sla-helpers";
 
@@ -122,5 +123,22 @@ describe("the SLA sweep", () => {
     expect(await deliveriesOf(desk.ws.accountId, "ticket.sla_warning")).toBe(0);
     expect(await deliveriesOf(desk.ws.accountId, "ticket.sla_breached")).toBe(1);
     expect(await deliveriesOf(desk.ws.accountId, "ticket.created")).toBe(1);
+  });
+});
+
+describe("a merged ticket's SLA", () => {
+  it("stops with the merge (it is closed): the sweep fires nothing for it", async () => {
+    const desk = await slaDesk();
+    const merged = await desk.open(T0);
+    const survivor = await desk.open(T0);
+    await desk.say(T0 + 1 * MIN, survivor.id, "reply", { status_after_send: "resolved" });
+    const res = await manageTicket(desk.at(T0 + 2 * MIN), merged.id, {
+      action: "merge",
+      into_ticket_id: survivor.id,
+    } as never);
+    expect(res.status).toBe("closed");
+    expect(res.sla?.resolution.met_at).toBe(iso(T0 + 2 * MIN));
+    await sweep(T0 + 600 * MIN);
+    expect(await slaEvents(desk.ws.accountId)).toEqual([]);
   });
 });

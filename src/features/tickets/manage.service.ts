@@ -80,8 +80,11 @@ export async function manageTicket(ctx: TicketContext, id: string, input: Manage
         .map((t) => unlinkTagStatement(ctx.db, ctx.accountId, id, t.id)),
     );
   }
-  if (input.action === "merge")
+  if (input.action === "merge") {
     statements.push(...(await mergeStatements(ctx, ticket, input.into_ticket_id)));
+    // The merge closes it: its SLA stops as a close's does.
+    statements.push(...(await slaStatements(ctx, ticket, { ...ticket, status: "closed" })));
+  }
   if (input.action === "add_tags" || input.action === "remove_tags")
     statements.push(updateTicketStatement(ctx.db, ctx.accountId, id, { updatedAt: ctx.now }));
   await runBatch(ctx.db, statements);
