@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { runBatch } from "../../src/db/client";
 import { sweepSla } from "../../src/features/sla/sla-sweep";
+import { slaStatements } from "../../src/features/sla/ticket-sla";
 import { manageTicket } from "../../src/features/tickets/manage.service";
+import { findTicket } from "../../src/features/tickets/tickets.repo";
 import { call, callJson, db, eventsOf, shardD1Of, shardEnv } from "./helpers";
 import { iso, MIN, slaDesk, T0 } from "./sla-helpers";
 
@@ -140,5 +143,31 @@ describe("a merged ticket's SLA", () => {
     expect(res.sla?.resolution.met_at).toBe(iso(T0 + 2 * MIN));
     await sweep(T0 + 600 * MIN);
     expect(await slaEvents(desk.ws.accountId)).toEqual([]);
+  });
+});
+
+describe("a write racing the sweep", () => {
+  it("keeps the sweep's mark: a write that read the ticket before the warning fired does not fire it again", async () => {
+    const desk = await slaDesk();
+    const ticket = await desk.open(T0);
+    // The write reads the ticket, then the sweep fires the warning, then the write commits.
+    const stale = await findTicket(db(), desk.ws.accountId, ticket.id);
+    if (!stale) throw new Error("no ticket");
+    await sweep(T0 + 31 * MIN);
+    const write = await slaStatements(
+      desk.at(T0 + 32 * MIN),
+      stale.ticket,
+      { ...stale.ticket, status: "open", priority: "normal" },
+      "customer",
+    );
+    expect(write.length).toBe(1);
+    await runBatch(db(), write);
+    await Promise.all([sweep(T0 + 33 * MIN), sweep(T0 + 34 * MIN)]);
+    expect((await slaEvents(desk.ws.accountId)).map((e) => e.event)).toEqual(["ticket.sla_warning"]);
+    await sweep(T0 + 61 * MIN);
+    expect((await slaEvents(desk.ws.accountId)).map((e) => e.event)).toEqual([
+      "ticket.sla_warning",
+      "ticket.sla_breached",
+    ]);
   });
 });

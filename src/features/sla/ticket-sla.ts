@@ -1,10 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Db, Statement } from "../../db/client";
 import { tickets } from "../../db/schema";
 import type { TicketRow } from "../tickets/tickets.repo";
 import { policyById, policyOfInbox } from "./sla-policies.repo";
 import { policyTerms } from "./sla-policies.service";
-import { advance, openedState, type SlaMove, type SlaState, slaColumns } from "./sla-state";
+import { advance, openedState, type SlaMove, type SlaState, slaColumns, TARGET_NAMES } from "./sla-state";
 
 /** The SLA's name for a published message's activity: notes and automatic answers move nothing. */
 export const slaMessage = (activity: "customer" | "reply" | "note") =>
@@ -56,10 +56,28 @@ export async function slaStatements(
     { status: after.status, priority: after.priority, message },
     ctx.now,
   );
+  const columns = slaColumns(next, ctx.now);
   return [
     ctx.db
       .update(tickets)
-      .set(slaColumns(next, ctx.now))
+      .set({ ...columns, sla: columns.sla === null ? null : keepingMarks(columns.sla) })
       .where(and(eq(tickets.id, before.id), eq(tickets.accountId, ctx.accountId))),
   ];
+}
+
+/**
+ * The new state with the sweep's marks of the row as it is when this runs: a sweep may have fired
+ * a warning or breach after this request read the ticket, and a mark for the same due time must
+ * stay, or the next sweep would fire it again. (A `sla_next_at` this write made from its older
+ * read then finds nothing to fire, and the sweep sets it again.)
+ */
+function keepingMarks(state: string): SQL {
+  const marks = TARGET_NAMES.flatMap((name) =>
+    (["warned_for", "breached_for"] as const).map((flag) => {
+      const at = (field: string) => `$.${name}.${field}`;
+      return sql`${at(flag)}, CASE WHEN json_extract(sla, ${at(flag)}) = json_extract(${state}, ${at("due_at")})
+        THEN json_extract(sla, ${at(flag)}) ELSE json_extract(${state}, ${at(flag)}) END`;
+    }),
+  );
+  return sql`json_set(${state}, ${sql.join(marks, sql`, `)})`;
 }
