@@ -32,6 +32,7 @@ import { recordRequest } from "./features/request-logs/record-request";
 import { requestLogsRouter } from "./features/request-logs/request-logs.handlers";
 import { savedRepliesRouter } from "./features/saved-replies/saved-replies.handlers";
 import { loginRouter } from "./features/sessions/login.handlers";
+import { slaPoliciesRouter } from "./features/sla/sla-policies.handlers";
 import { smtpLogsRouter } from "./features/smtp-logs/smtp-logs.handlers";
 import { suppressionsRouter } from "./features/suppressions/suppressions.handlers";
 import { surveysRouter } from "./features/surveys/surveys.handlers";
@@ -114,6 +115,7 @@ export function createApp() {
   app.route("/", tagsRouter);
   app.route("/", viewsRouter);
   app.route("/", savedRepliesRouter);
+  app.route("/", slaPoliciesRouter);
   app.route("/", changelogRouter);
   app.route("/", surveysRouter);
   app.route("/", supportReportRouter);

@@ -5,6 +5,7 @@ import type { InboxRow } from "../features/inboxes/inboxes.repo";
 import { messageFile } from "../features/messages/message-files";
 import type { MessageRow } from "../features/messages/messages.repo";
 import { publishMessage } from "../features/messages/publish";
+import { slaOfNewTicket } from "../features/sla/ticket-sla";
 import { customerOf, inboxOf, type TicketContext } from "../features/tickets/ticket-context";
 import type { TicketRow, TicketSequence } from "../features/tickets/tickets.repo";
 import { numberedTicketRow, ticketCreatedEvent } from "../features/tickets/tickets.service";
@@ -73,6 +74,7 @@ export async function storeReceived(ctx: TicketContext, inbox: InboxRow, place: 
       { subject: r.mail.subject || "(no subject)", messageCount: 0 },
       place.sequence,
     );
+    Object.assign(target, await slaOfNewTicket(ctx, target));
     const event = ticketCreatedEvent(ctx, inbox, r.customer, target);
     const assign = assignByRule(ctx.accountId, target);
     opening = { statements: [ctx.db.insert(tickets).values(target), ...assign, ...event.statements], event };

@@ -8,6 +8,7 @@ import { archiveDueEmails } from "../features/email-archives/archive-emails";
 import { expireArchives, sweepDeadClaims } from "../features/email-archives/archive-upkeep";
 import { retentionsIn } from "../features/request-logs/log-writes.repo";
 import { wakeDueSnoozes } from "../features/tickets/snooze-wake";
+import { sweepSla } from "../features/sla/sla-sweep";
 import { AppError } from "../lib/errors";
 import { describeError, log } from "../lib/logger";
 import { emailLauncherOf, sweepEmailWebhooks } from "../webhooks/email-delivery";
@@ -62,6 +63,8 @@ async function everyMinuteIn(shard: string, env: Env, time: number, ctx: Executi
   // Pruning first: an event the sweep is about to dispatch stays for the next run to judge.
   const prunedEvents = await pruneEvents(db, time);
   if (prunedEvents > 0) logged("events.pruned", { deleted: prunedEvents });
+  const sla = await sweepSla(db, env, time);
+  if (sla > 0) logged("sla.swept", { events: sla });
   const published = await publishDueChangelog(db, time);
   if (published > 0) logged("changelog.published", { count: published });
   const woken = await wakeDueSnoozes(db, env, time);

@@ -35,6 +35,7 @@ export const ID_PREFIXES = [
   "srp",
   "tpl",
   "tpv",
+  "sla",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -41,6 +41,10 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
     name: "Saved replies",
     description: "Replies to reuse, with variables, an optional inbox scope and ticket changes (macros).",
   },
+  {
+    name: "SLA policies",
+    description: "Response and resolution targets per priority, in calendar or business hours, per inbox.",
+  },
   { name: "Changelog", description: "Product update entries, published on the public changelog pages." },
   { name: "Surveys", description: "Questions put to customers, and their responses." },
   {

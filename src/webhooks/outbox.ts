@@ -12,6 +12,9 @@ export const EVENT_NAMES = [
   "message.created",
   "inbox.updated",
   "inbox.deleted",
+  // Only webhooks that list them by name receive these (a webhook names every event it takes).
+  "ticket.sla_warning",
+  "ticket.sla_breached",
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

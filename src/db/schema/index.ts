@@ -12,6 +12,7 @@ export * from "./moves";
 export * from "./people";
 export * from "./reports";
 export * from "./saved-replies";
+export * from "./sla";
 export * from "./smtp-logs";
 export * from "./support";
 export * from "./support-reports";

@@ -1,4 +1,4 @@
-import { isNotNull } from "drizzle-orm";
+import { isNotNull, sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { accounts } from "./accounts";
 import { customers, inboxes, tags } from "./support";
@@ -39,6 +39,14 @@ export const tickets = sqliteTable(
      * that made it), so no writer has to remember to.
      */
     version: integer("version").notNull().default(1),
+    /** The SLA clock's state as JSON (src/features/sla/sla-state.ts); null when no policy covers it. */
+    sla: text("sla"),
+    /** The earliest due time of the SLA targets still running: `sla_due_before` lists by it. */
+    slaDueAt: integer("sla_due_at"),
+    /** 1 once any SLA target was missed: `sla_breached=true` lists by it. */
+    slaBreached: integer("sla_breached").notNull().default(0),
+    /** The next moment the minute cron has an SLA warning or breach to fire for this ticket. */
+    slaNextAt: integer("sla_next_at"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -64,6 +72,10 @@ export const tickets = sqliteTable(
     // Deleting an inbox (cascade) or a customer (refused while tickets name it) looks up tickets by
     // these alone; the indexes above lead with the workspace and cannot serve that.
     index("tickets_inbox").on(t.inboxId),
+    // SLA lists and the SLA sweep (src/features/sla): the sweep reads every workspace of its shard.
+    index("tickets_account_sla_breached_created").on(t.accountId, t.slaBreached, t.createdAt, t.id),
+    index("tickets_account_sla_due").on(t.accountId, t.slaDueAt, t.id),
+    index("tickets_sla_next").on(t.slaNextAt).where(sql`sla_next_at IS NOT NULL`),
     index("tickets_customer").on(t.customerId),
     // The minute sweep finds snoozes that are due across the shard; only snoozed tickets have an entry.
     index("tickets_snoozed_until").on(t.snoozedUntil).where(isNotNull(t.snoozedUntil)),

@@ -24,7 +24,10 @@ export const DeliverySchema = z
 export const EventSchema = z
   .object({
     id: z.string().openapi({ example: "evt_01JD3Z6X8Y9ABCDEFGHJKMNPQR" }),
-    event: z.enum(EVENT_NAMES),
+    event: z.enum(EVENT_NAMES).openapi({
+      description:
+        "`ticket.sla_warning` (at a target's due time less the policy's `warning_before`) and `ticket.sla_breached` (at the due time) come from the minute's SLA sweep, within a minute of the moment, once per target and due time; a webhook receives them only when it lists them by name. Their `data`: `{ inbox, ticket, sla: { policy_id, target, due_at } }`, `target` one of `first_response`, `next_response`, `resolution` (docs/sla.md).",
+    }),
     inbox_id: z.string(),
     data: z
       .record(z.string(), z.unknown())

@@ -35,7 +35,10 @@ export const WebhookInputSchema = z
       .array(z.enum(EVENT_NAMES))
       .min(1)
       .refine((names) => new Set(names).size === names.length, { message: "must not repeat an event" })
-      .openapi({ description: "Events to receive; at least one, no repeats." }),
+      .openapi({
+        description:
+          "Events to receive; at least one, no repeats. `ticket.sla_warning` (at a target's due time less the policy's `warning_before`) and `ticket.sla_breached` (at the due time) come from the minute's SLA sweep, within a minute of the moment, once per target and due time; a webhook receives them only when it lists them by name. Their `data`: `{ inbox, ticket, sla: { policy_id, target, due_at } }`, `target` one of `first_response`, `next_response`, `resolution` (docs/sla.md).",
+      }),
     enabled: z.boolean().default(true).openapi({ description: "Defaults to true." }),
     secret: z
       .string()

@@ -8,6 +8,7 @@ import type { EmailRow } from "../emails/emails.repo";
 import { enqueueEmails } from "../emails/enqueue";
 import { messageIdOf } from "../emails/message-id";
 import { htmlTextOf } from "../portal/html-to-text";
+import { slaOfNewTicket } from "../sla/ticket-sla";
 import { inboxOf, type TicketContext } from "../tickets/ticket-context";
 import { clientIdOf, toTicket } from "../tickets/tickets.dto";
 import { nextTicketNumber, type TicketRow } from "../tickets/tickets.repo";
@@ -60,9 +61,15 @@ async function openByEmail(ctx: TicketContext, input: ComposeInput, store: Answe
     closedAt: closedAtFor(status, null, ctx.now),
     mergedIntoId: null,
     version: 1,
+    sla: null,
+    slaDueAt: null,
+    slaBreached: 0,
+    slaNextAt: null,
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
+  // An agent opens it with a reply: its first response is met at once.
+  Object.assign(ticket, await slaOfNewTicket(ctx, ticket, true));
   const messageId = newId("msg");
   const files = decodeFiles(ctx, messageId, input.attachments ?? []);
   const email = await prepareReply(

@@ -10,6 +10,7 @@ import type { EmailRow } from "../emails/emails.repo";
 import { enqueueEmails } from "../emails/enqueue";
 import { messageIdOf } from "../emails/message-id";
 import type { InboxRow } from "../inboxes/inboxes.repo";
+import { slaMessage, slaStatements } from "../sla/ticket-sla";
 import { afterTicketResolved, movedToResolved } from "../tickets/after-resolve";
 import type { TicketContext } from "../tickets/ticket-context";
 import { asTicketChanged, runGuarded, type VersionGuard } from "../tickets/ticket-version";
@@ -127,6 +128,7 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
     await storage?.release();
     throw error;
   });
+  const sla = await slaStatements(ctx, ticket, also?.ticket ?? ticketAfter, slaMessage(activity));
   const statements = [
     ...(p.guard?.first() ?? []),
     ...(p.opening?.statements ?? []),
@@ -137,6 +139,8 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
     bumpTicketStatement(ctx.accountId, ticket.id, activity, p.afterReply, ctx.now),
     ...(event?.statements ?? []),
     ...(also?.statements ?? []),
+    // Last: it judges the message and the status the batch leaves (a saved reply's included).
+    ...sla,
     ...(p.alsoStore?.(shown) ?? []),
     ...(p.guard ? [p.guard.last()] : []),
   ];

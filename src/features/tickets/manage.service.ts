@@ -3,6 +3,7 @@ import { runBatch, type Statement } from "../../db/client";
 import { tags, type tickets, ticketTags } from "../../db/schema";
 import { badRequest, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { slaStatements } from "../sla/ticket-sla";
 import { tagNameKey } from "../tags/tags.service";
 import { assertAssignable } from "../users/users.service";
 import { afterTicketResolved, movedToResolved } from "./after-resolve";
@@ -62,8 +63,10 @@ export async function manageTicket(ctx: TicketContext, id: string, input: Manage
   const { ticket } = await writableTicketOf(ctx, id);
   const statements: Statement[] = [];
   const changes = changesFor(ticket, input, ctx.now);
-  if (changes)
+  if (changes) {
     statements.push(updateTicketStatement(ctx.db, ctx.accountId, id, { ...changes, updatedAt: ctx.now }));
+    statements.push(...(await slaStatements(ctx, ticket, { ...ticket, ...changes })));
+  }
   if (input.action === "add_tags") statements.push(...(await addTagsStatements(ctx, ticket, input.tags)));
   if (input.action === "remove_tags") {
     const keys = input.tags.map(tagNameKey);
@@ -77,8 +80,11 @@ export async function manageTicket(ctx: TicketContext, id: string, input: Manage
         .map((t) => unlinkTagStatement(ctx.db, ctx.accountId, id, t.id)),
     );
   }
-  if (input.action === "merge")
+  if (input.action === "merge") {
     statements.push(...(await mergeStatements(ctx, ticket, input.into_ticket_id)));
+    // The merge closes it: its SLA stops as a close's does.
+    statements.push(...(await slaStatements(ctx, ticket, { ...ticket, status: "closed" })));
+  }
   if (input.action === "add_tags" || input.action === "remove_tags")
     statements.push(updateTicketStatement(ctx.db, ctx.accountId, id, { updatedAt: ctx.now }));
   await runGuarded(ctx, statements, guard).catch((error: unknown) => {

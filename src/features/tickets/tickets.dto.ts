@@ -1,8 +1,9 @@
 import { iso, isoOrNull } from "../../lib/time";
 import { publicUrlOf } from "../../webhooks/payloads";
+import { slaView } from "../sla/sla.dto";
 import type { TicketView } from "./tickets.repo";
 
-export function toTicket(view: TicketView, baseUrl: string) {
+export function toTicket(view: TicketView, baseUrl: string, now = Date.now()) {
   const { ticket } = view;
   return {
     id: ticket.id,
@@ -23,6 +24,7 @@ export function toTicket(view: TicketView, baseUrl: string) {
     snoozed_until: isoOrNull(ticket.snoozedUntil),
     closed_at: isoOrNull(ticket.closedAt),
     merged_into_id: ticket.mergedIntoId,
+    sla: slaView(ticket.sla, now),
     created_at: iso(ticket.createdAt),
     updated_at: iso(ticket.updatedAt),
   };

@@ -2,6 +2,7 @@ import { noneMatch, parseEntityTags } from "../../lib/entity-tags";
 import { countedList } from "../../lib/pagination";
 import { createRouter } from "../../lib/router";
 import { iso } from "../../lib/time";
+import { slaFilterOf } from "../sla/sla-filter";
 import { addTicketTag, manageTicket, removeTicketTag } from "./manage.service";
 import type { TicketContext } from "./ticket-context";
 import { ticketTagsQuery } from "./ticket-tags.repo";
@@ -40,8 +41,19 @@ export const ticketsRouter = createRouter()
     return c.json(await createTicket(c.var.ctx, c.req.valid("json"), { idempotencyKey }), 201);
   })
   .openapi(listTicketsRoute, async (c) => {
-    const { limit, offset, status, priority, inbox_id, customer_id, assignee_id, tag, q, updated_after } =
-      c.req.valid("query");
+    const {
+      limit,
+      offset,
+      status,
+      priority,
+      inbox_id,
+      customer_id,
+      assignee_id,
+      tag,
+      q,
+      updated_after,
+      ...sla
+    } = c.req.valid("query");
     const filter = {
       status,
       priority,
@@ -51,6 +63,7 @@ export const ticketsRouter = createRouter()
       tag,
       q,
       updatedAfter: updated_after ? Date.parse(updated_after) : undefined,
+      ...slaFilterOf(sla),
     };
     return c.json(await listTickets(c.var.ctx, filter, { limit, offset }), 200);
   })

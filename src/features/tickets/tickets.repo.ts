@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { counterSum } from "../../db/counters";
 import { accounts, customers, ticketCounts, ticketFacetCounts, tickets } from "../../db/schema";
@@ -65,6 +65,10 @@ export interface TicketFilter {
   /** Full-text search (search-query.ts): ranks the page by relevance, then newest first. */
   q?: SearchQuery | undefined;
   updatedAfter?: number | undefined;
+  /** Tickets that missed an SLA target (true) or did not (false). */
+  slaBreached?: boolean | undefined;
+  /** Tickets with a running SLA target due before this instant, listed soonest due first. */
+  slaDueBefore?: number | undefined;
 }
 
 /**
@@ -86,6 +90,8 @@ function whereOf(f: TicketFilter, rareTag: boolean): SQL | undefined {
     f.q ? searchCondition(f.accountId, f.q) : undefined,
     f.tag ? tagCondition(f.accountId, f.tag, rareTag) : undefined,
     f.updatedAfter !== undefined ? gt(tickets.updatedAt, f.updatedAfter) : undefined,
+    f.slaBreached !== undefined ? eq(tickets.slaBreached, f.slaBreached ? 1 : 0) : undefined,
+    f.slaDueBefore !== undefined ? lt(tickets.slaDueAt, f.slaDueBefore) : undefined,
   );
 }
 
@@ -190,7 +196,9 @@ export function ticketQueries(
   const order =
     filter.updatedAfter !== undefined
       ? [asc(column(tickets.updatedAt)), asc(tickets.id)]
-      : [desc(column(tickets.createdAt)), desc(tickets.id)];
+      : filter.slaDueBefore !== undefined
+        ? [asc(tickets.slaDueAt), asc(tickets.id)]
+        : [desc(column(tickets.createdAt)), desc(tickets.id)];
   if (filter.q) return searchQueries(db, filter, filter.q, where, limit, offset);
   return {
     page: db

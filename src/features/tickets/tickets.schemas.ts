@@ -4,6 +4,7 @@ import { Metadata, maxJsonBytes, refineWith, singleLine } from "../../lib/input"
 import { countedListSchema, offsetQuery, standardListSchema } from "../../lib/pagination";
 import { subjectProblem } from "../../mail/mime/checks";
 import { CustomerName } from "../customers/customers.schemas";
+import { TicketSlaSchema } from "../sla/sla-policies.schemas";
 
 export const TicketStatus = z.enum(TICKET_STATUSES);
 export const TicketPriority = z.enum(TICKET_PRIORITIES);
@@ -58,6 +59,7 @@ export const TicketSchema = z
         "Set once the ticket was merged (`merge` action): the ticket its messages and tags moved to. A merged ticket stays closed and takes no writes (409 `ticket_merged`); its public link and reply address lead to this ticket.",
       example: null,
     }),
+    sla: TicketSlaSchema,
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -138,6 +140,14 @@ export const TicketListQuerySchema = offsetQuery(50).extend({
   }),
   updated_after: z.iso.datetime({ offset: true }).optional().openapi({
     description: "Only tickets updated after this time, ordered by (updated_at, id) ascending for syncing.",
+  }),
+  sla_breached: z.enum(["true", "false"]).optional().openapi({
+    description:
+      "`true`: only tickets that missed an SLA target (met late, or a due time passed unmet: set by the minute's sweep within a minute of the due time, and by every write that moves the SLA); `false`: the others, tickets without an SLA included.",
+  }),
+  sla_due_before: z.iso.datetime({ offset: true }).optional().openapi({
+    description:
+      "Only tickets with a running SLA target due before this time (the earliest of its targets), ordered by that due time, soonest first (overdue ones first). Paused and met targets have no due time.",
   }),
 });
 

@@ -11,6 +11,7 @@ import { assignByRule } from "../assignment/assignment.repo";
 import { assigneeChosen, storedAssignee } from "../assignment/ticket-assignment";
 import { findOrCreateCustomer } from "../customers/customers.service";
 import { attachmentKeysUnder, deleteFiles } from "../messages/messages.repo";
+import { slaOfNewTicket, slaStatements } from "../sla/ticket-sla";
 import { assertAssignable } from "../users/users.service";
 import { afterTicketResolved, movedToResolved } from "./after-resolve";
 import { firstMessageEvent, firstMessageRow } from "./first-message";
@@ -45,7 +46,7 @@ export async function ticketOf(ctx: TicketContext, id: string) {
 }
 
 export const showTicket = async (ctx: TicketContext, id: string) =>
-  toTicket(await ticketOf(ctx, id), ctx.env.PUBLIC_BASE_URL);
+  toTicket(await ticketOf(ctx, id), ctx.env.PUBLIC_BASE_URL, ctx.now);
 
 /** Status changes that close a ticket stamp `closed_at`; any other status clears it. */
 export function closedAtFor(
@@ -101,6 +102,10 @@ export function numberedTicketRow(
     closedAt: closedAtFor(status, null, ctx.now),
     mergedIntoId: null,
     version: 1,
+    sla: null,
+    slaDueAt: null,
+    slaBreached: 0,
+    slaNextAt: null,
     createdAt: ctx.now,
     updatedAt: ctx.now,
   };
@@ -168,6 +173,7 @@ async function openTicket(
     );
   }
   const row = await newTicketRow(ctx, inbox, customer, { ...input, messageCount: input.message ? 1 : 0 });
+  Object.assign(row, await slaOfNewTicket(ctx, row));
   const message = input.message ? firstMessageRow(row, customer, input.message) : null;
   const tagRows = await ensureTags(
     ctx.db,
@@ -184,7 +190,7 @@ async function openTicket(
     customerName: customer.name,
     tagNames: JSON.stringify(tagRows.map((t) => t.name)),
   };
-  const answer = toTicket(view, ctx.env.PUBLIC_BASE_URL);
+  const answer = toTicket(view, ctx.env.PUBLIC_BASE_URL, ctx.now);
   // Without an explicit assignee the inbox's rule picks one inside the batch (assignment.repo.ts).
   const assigning = row.assigneeId === null;
   const statements: Statement[] = [ctx.db.insert(tickets).values(row)];
@@ -229,7 +235,7 @@ export async function listTickets(
     tagTickets,
   );
   const [rows, totals] = await ctx.db.batch([query, total]);
-  const data = rows.map((view) => toTicket(view, ctx.env.PUBLIC_BASE_URL));
+  const data = rows.map((view) => toTicket(view, ctx.env.PUBLIC_BASE_URL, ctx.now));
   if (!q) return standardList(data, totals[0]?.total ?? 0, page);
   const excerpts = await excerptsOf(
     ctx.db,
@@ -277,7 +283,11 @@ export async function ticketUpdate(ctx: TicketContext, ticket: TicketRow, input:
   };
   const after = { ...ticket, ...changes };
   const event = await recordTicketEvent(ctx, "ticket.updated", after);
-  const statements = [updateTicketStatement(ctx.db, ctx.accountId, ticket.id, changes), ...event.statements];
+  const statements = [
+    updateTicketStatement(ctx.db, ctx.accountId, ticket.id, changes),
+    ...(await slaStatements(ctx, ticket, after)),
+    ...event.statements,
+  ];
   return { ticket: after, statements, event };
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import { slaFilterOf } from "../sla/sla-filter";
 import { parseSearch } from "../tickets/search-query";
 import type { TicketFilter } from "../tickets/tickets.repo";
 import { ticketTotalQuery } from "../tickets/tickets.repo";
@@ -23,6 +24,7 @@ export function ticketFilterOf(filters: ViewFilters, me: string | null): ViewTic
     tag: filters.tag,
     q: filters.q,
     updatedAfter: filters.updated_after ? Date.parse(filters.updated_after) : undefined,
+    ...slaFilterOf(filters),
   };
 }
 

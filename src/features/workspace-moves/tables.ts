@@ -59,6 +59,8 @@ export const MOVED_TABLES: MovedTable[] = [
   { table: "connections", rows: account },
   { table: "inboxes", rows: account },
   { table: "tags", rows: account },
+  { table: "sla_policies", rows: account },
+  { table: "sla_policy_inboxes", rows: account },
   { table: "saved_replies", rows: account },
   { table: "templates", rows: account },
   { table: "template_versions", rows: account },
