@@ -74,7 +74,7 @@ export async function storeReceived(ctx: TicketContext, inbox: InboxRow, place: 
       { subject: r.mail.subject || "(no subject)", messageCount: 0 },
       place.sequence,
     );
-    Object.assign(target, await slaOfNewTicket(ctx, target));
+    Object.assign(target, slaOfNewTicket(ctx, target, inbox));
     const event = ticketCreatedEvent(ctx, inbox, r.customer, target);
     const assign = assignByRule(ctx.accountId, target);
     opening = { statements: [ctx.db.insert(tickets).values(target), ...assign, ...event.statements], event };

@@ -104,6 +104,12 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   "DELETE /v1/saved-replies/{id}": "deleteSavedReply",
   "POST /v1/saved-replies/{id}/preview": "previewSavedReply",
 
+  "GET /v1/sla-policies": "listSlaPolicies",
+  "POST /v1/sla-policies": "createSlaPolicy",
+  "GET /v1/sla-policies/{id}": "getSlaPolicy",
+  "PATCH /v1/sla-policies/{id}": "updateSlaPolicy",
+  "DELETE /v1/sla-policies/{id}": "deleteSlaPolicy",
+
   "GET /v1/templates": "listTemplates",
   "POST /v1/templates": "createTemplate",
   "GET /v1/templates/{id}": "getTemplate",

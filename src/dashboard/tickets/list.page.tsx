@@ -4,6 +4,7 @@ import type { listViews } from "../../features/views/views.service";
 import { Empty, FilterSelect, Notice, PageHeader, Pager, Time } from "../../ui/components";
 import { PriorityBadge, priorityOptions, StatusBadge, statusOptions } from "./labels";
 import { type Inbox, type Person, personName } from "./lookups";
+import { SlaTimeLeft } from "./sla-time";
 import type { TicketsQuerySchema } from "./tickets.routes";
 import { ViewForms, type ViewFormsProps } from "./view-forms";
 import { filtersKey, ViewsSidebar } from "./views-sidebar";
@@ -109,6 +110,9 @@ function Row(props: { ticket: Ticket; people: Map<string, Person> }) {
         <PriorityBadge priority={ticket.priority} />
       </td>
       <td>{ticket.assignee_id ? personName(assignee) : <span class="muted">Unassigned</span>}</td>
+      <td class="sla">
+        <SlaTimeLeft sla={ticket.sla} />
+      </td>
       <td class="when">
         <Time at={ticket.updated_at} />
       </td>
@@ -160,6 +164,7 @@ export function TicketsListPage(props: {
                     <th>Status</th>
                     <th>Priority</th>
                     <th>Assignee</th>
+                    <th>SLA</th>
                     <th>Updated</th>
                   </tr>
                 </thead>

@@ -6,6 +6,7 @@ import { PriorityBadge, StatusBadge } from "./labels";
 import { type Person, personName } from "./lookups";
 import { type Conflict, ReplyConflict } from "./reply-conflict";
 import { type SavedReplyChoice, SavedReplyPicker } from "./saved-reply-picker";
+import { SlaTargets } from "./sla-time";
 import { type HtmlTexts, type Message, Thread } from "./thread";
 import { ComposeForm, EditTicketForm } from "./ticket-forms";
 
@@ -37,6 +38,10 @@ function Facts(props: { ticket: Ticket; inbox: InboxRow; people: Person[] }) {
       </dd>
       <dt>Assignee</dt>
       <dd>{ticket.assignee_id ? personName(assignee) : <span class="muted">Unassigned</span>}</dd>
+      <dt>SLA</dt>
+      <dd>
+        <SlaTargets sla={ticket.sla} />
+      </dd>
       <dt>Tags</dt>
       <dd>
         {ticket.tags.length > 0 ? (

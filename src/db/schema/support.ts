@@ -27,6 +27,12 @@ export const inboxes = sqliteTable(
     assignmentRule: text("assignment_rule", { enum: ASSIGNMENT_RULES }).notNull().default("manual"),
     /** The user the rule chose last: round robin (and balanced, among equals) goes on after them. */
     assignmentCursor: text("assignment_cursor"),
+    /**
+     * The enabled SLA policy covering the inbox, as JSON of its id and terms (src/features/sla),
+     * kept by every policy write in its own batch: a ticket's write reads it with the inbox it
+     * reads anyway, so an SLA costs no round trip of its own. Null when no policy covers it.
+     */
+    slaPolicy: text("sla_policy"),
     webhooks: text("webhooks").notNull().default("[]"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),

@@ -69,7 +69,7 @@ async function openByEmail(ctx: TicketContext, input: ComposeInput, store: Answe
     updatedAt: ctx.now,
   };
   // An agent opens it with a reply: its first response is met at once.
-  Object.assign(ticket, await slaOfNewTicket(ctx, ticket, true));
+  Object.assign(ticket, slaOfNewTicket(ctx, ticket, inbox, true));
   const messageId = newId("msg");
   const files = decodeFiles(ctx, messageId, input.attachments ?? []);
   const email = await prepareReply(

@@ -128,7 +128,7 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
     await storage?.release();
     throw error;
   });
-  const sla = await slaStatements(ctx, ticket, also?.ticket ?? ticketAfter, slaMessage(activity));
+  const sla = await slaStatements(ctx, ticket, also?.ticket ?? ticketAfter, slaMessage(activity), inbox);
   const statements = [
     ...(p.guard?.first() ?? []),
     ...(p.opening?.statements ?? []),

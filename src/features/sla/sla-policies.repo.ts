@@ -28,27 +28,6 @@ export async function findPolicy(db: Db, accountId: string, id: string): Promise
   return rows[0] ?? null;
 }
 
-/** The enabled policy covering an inbox, or null: what a new ticket of that inbox runs under. */
-export async function policyOfInbox(
-  db: Db,
-  accountId: string,
-  inboxId: string,
-): Promise<SlaPolicyRow | null> {
-  const rows = await db
-    .select({ policy: slaPolicies })
-    .from(slaPolicyInboxes)
-    .innerJoin(slaPolicies, eq(slaPolicies.id, slaPolicyInboxes.policyId))
-    .where(
-      and(
-        eq(slaPolicyInboxes.inboxId, inboxId),
-        eq(slaPolicyInboxes.accountId, accountId),
-        eq(slaPolicies.enabled, true),
-      ),
-    )
-    .limit(1);
-  return rows[0]?.policy ?? null;
-}
-
 /** A ticket's policy by id, enabled or not (a ticket keeps the policy it started under). */
 export async function policyById(db: Db, accountId: string, id: string): Promise<SlaPolicyRow | null> {
   const rows = await db

@@ -6,6 +6,7 @@ import { newId } from "../../lib/ids";
 import { iso } from "../../lib/time";
 import { isUniqueViolation } from "../../lib/unique-violation";
 import type { Hours } from "./business-time";
+import { refreshInboxPolicies } from "./inbox-policy";
 import {
   findPolicy,
   policiesQuery,
@@ -106,7 +107,11 @@ export async function createSlaPolicy(ctx: Ctx, input: CreateSlaPolicyInput) {
   };
   await commit(
     ctx,
-    [ctx.db.insert(slaPolicies).values(row), ...setPolicyInboxes(ctx.db, ctx.accountId, id, input.inbox_ids)],
+    [
+      ctx.db.insert(slaPolicies).values(row),
+      ...setPolicyInboxes(ctx.db, ctx.accountId, id, input.inbox_ids),
+      refreshInboxPolicies(ctx.accountId),
+    ],
     input.inbox_ids,
   );
   return getSlaPolicy(ctx, id);
@@ -132,6 +137,7 @@ export async function updateSlaPolicy(ctx: Ctx, id: string, input: UpdateSlaPoli
         .set(changes)
         .where(and(eq(slaPolicies.accountId, ctx.accountId), eq(slaPolicies.id, id))),
       ...(input.inbox_ids ? setPolicyInboxes(ctx.db, ctx.accountId, id, input.inbox_ids) : []),
+      refreshInboxPolicies(ctx.accountId),
     ],
     input.inbox_ids,
   );
@@ -139,10 +145,13 @@ export async function updateSlaPolicy(ctx: Ctx, id: string, input: UpdateSlaPoli
 }
 
 export async function deleteSlaPolicy(ctx: Ctx, id: string) {
-  const deleted = await ctx.db
-    .delete(slaPolicies)
-    .where(and(eq(slaPolicies.accountId, ctx.accountId), eq(slaPolicies.id, id)))
-    .returning({ id: slaPolicies.id });
-  if (deleted.length === 0) throw notFound(`SLA policy ${id}`);
+  const [deleted] = await runBatch(ctx.db, [
+    ctx.db
+      .delete(slaPolicies)
+      .where(and(eq(slaPolicies.accountId, ctx.accountId), eq(slaPolicies.id, id)))
+      .returning({ id: slaPolicies.id }),
+    refreshInboxPolicies(ctx.accountId),
+  ]);
+  if ((deleted?.results.length ?? 0) === 0) throw notFound(`SLA policy ${id}`);
   return { id, deleted: true as const };
 }

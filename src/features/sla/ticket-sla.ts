@@ -2,7 +2,8 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Db, Statement } from "../../db/client";
 import { tickets } from "../../db/schema";
 import type { TicketRow } from "../tickets/tickets.repo";
-import { policyById, policyOfInbox } from "./sla-policies.repo";
+import { inboxPolicy } from "./inbox-policy";
+import { policyById } from "./sla-policies.repo";
 import { policyTerms } from "./sla-policies.service";
 import { advance, openedState, type SlaMove, type SlaState, slaColumns, TARGET_NAMES } from "./sla-state";
 
@@ -17,19 +18,32 @@ type Ctx = { db: Db; accountId: string; now: number };
  * resolution now (`replied`: an agent opened it, so its first response is met). Empty when no
  * policy covers the inbox.
  */
-export async function slaOfNewTicket(
-  ctx: Ctx,
+export function slaOfNewTicket(
+  ctx: Pick<Ctx, "now">,
   row: TicketRow,
+  inbox: { slaPolicy: string | null },
   replied = false,
-): Promise<ReturnType<typeof slaColumns>> {
-  const policy = await policyOfInbox(ctx.db, ctx.accountId, row.inboxId);
+): ReturnType<typeof slaColumns> {
+  const policy = inboxPolicy(inbox);
   if (!policy) return slaColumns(null, ctx.now);
   const move = {
     status: row.status,
     priority: row.priority,
     message: replied ? ("reply" as const) : undefined,
   };
-  return slaColumns(openedState(policy.id, policyTerms(policy), move, ctx.now), ctx.now);
+  return slaColumns(openedState(policy.id, policy.terms, move, ctx.now), ctx.now);
+}
+
+/**
+ * The terms of the policy a ticket runs under: its inbox's copy when that is still the same policy
+ * (no round trip), else the policy row (the inbox moved to another policy, or none: the ticket
+ * keeps the one it started under); null once that policy was deleted.
+ */
+async function termsOf(ctx: Ctx, policyId: string, inbox: { slaPolicy: string | null } | undefined) {
+  const copy = inbox ? inboxPolicy(inbox) : null;
+  if (copy?.id === policyId) return copy.terms;
+  const policy = await policyById(ctx.db, ctx.accountId, policyId);
+  return policy ? policyTerms(policy) : null;
 }
 
 /**
@@ -44,18 +58,14 @@ export async function slaStatements(
   before: TicketRow,
   after: Pick<TicketRow, "status" | "priority">,
   message?: SlaMove["message"],
+  inbox?: { slaPolicy: string | null },
 ): Promise<Statement[]> {
   if (!before.sla) return [];
   if (!message && before.status === after.status && before.priority === after.priority) return [];
   const state = JSON.parse(before.sla) as SlaState;
-  const policy = await policyById(ctx.db, ctx.accountId, state.policy_id);
-  if (!policy) return [];
-  const next = advance(
-    state,
-    policyTerms(policy),
-    { status: after.status, priority: after.priority, message },
-    ctx.now,
-  );
+  const terms = await termsOf(ctx, state.policy_id, inbox);
+  if (!terms) return [];
+  const next = advance(state, terms, { status: after.status, priority: after.priority, message }, ctx.now);
   const columns = slaColumns(next, ctx.now);
   return [
     ctx.db

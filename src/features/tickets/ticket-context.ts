@@ -40,7 +40,8 @@ export async function recordTicketEvent(ctx: TicketContext, name: EventName, tic
     inboxOf(ctx, ticket.inboxId),
     customerOf(ctx, ticket.customerId),
   ]);
-  return recordEvent(
+  // The inbox goes back with the event: the write's SLA reads its policy from it (sla/inbox-policy.ts).
+  const event = recordEvent(
     {
       accountId: ctx.accountId,
       inbox,
@@ -50,4 +51,5 @@ export async function recordTicketEvent(ctx: TicketContext, name: EventName, tic
     },
     ctx.now,
   );
+  return { ...event, inbox };
 }

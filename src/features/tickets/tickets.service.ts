@@ -173,7 +173,7 @@ async function openTicket(
     );
   }
   const row = await newTicketRow(ctx, inbox, customer, { ...input, messageCount: input.message ? 1 : 0 });
-  Object.assign(row, await slaOfNewTicket(ctx, row));
+  Object.assign(row, slaOfNewTicket(ctx, row, inbox));
   const message = input.message ? firstMessageRow(row, customer, input.message) : null;
   const tagRows = await ensureTags(
     ctx.db,
@@ -285,7 +285,7 @@ export async function ticketUpdate(ctx: TicketContext, ticket: TicketRow, input:
   const event = await recordTicketEvent(ctx, "ticket.updated", after);
   const statements = [
     updateTicketStatement(ctx.db, ctx.accountId, ticket.id, changes),
-    ...(await slaStatements(ctx, ticket, after)),
+    ...(await slaStatements(ctx, ticket, after, undefined, event.inbox)),
     ...event.statements,
   ];
   return { ticket: after, statements, event };
