@@ -89,6 +89,8 @@ describe.skipIf(!inject("browser").chromium)("a support agent's day in a real Ch
     await screenshot(page, "support-day-search");
     await row.getByRole("link", { name: kettle.subject }).click();
     await expect.poll(() => page.getByRole("heading", { name: kettle.subject }).count()).toBe(1);
+    // The heading shows while the page is still parsing; the picker's script runs after it.
+    await page.waitForLoadState("load");
 
     // (b) The picker: filter by typing, ArrowDown into the list (hidden replies are skipped), Enter.
     expect(await shownReplies(page)).toEqual([...REPLIES].reverse());
@@ -96,7 +98,7 @@ describe.skipIf(!inject("browser").chromium)("a support agent's day in a real Ch
     const focused = page.locator(":focus");
     await page.getByLabel("Find a saved reply").focus();
     await page.keyboard.type("descaling");
-    expect(await shownReplies(page)).toEqual(["Descaling kit reorder", "Descaling steps"]);
+    await expect.poll(() => shownReplies(page)).toEqual(["Descaling kit reorder", "Descaling steps"]);
     expect(await page.locator('[data-filter-count="saved-reply-list"]').textContent()).toBe("2 of 4 match.");
     await page.keyboard.press("ArrowDown");
     expect(await focused.getAttribute("id")).toBe("saved-reply-list");
