@@ -1,7 +1,8 @@
 import { expect } from "vitest";
 import { addMessage } from "../../src/features/messages/messages.service";
 import type { TicketContext } from "../../src/features/tickets/ticket-context";
-import { createTicket, showTicket, updateTicket } from "../../src/features/tickets/tickets.service";
+import { updateTicket } from "../../src/features/tickets/ticket-update";
+import { createTicket, showTicket } from "../../src/features/tickets/tickets.service";
 import { callJson, db, seedInbox, sendingWorkspace, shardEnv } from "./helpers";
 
 export const MIN = 60_000;

@@ -8,7 +8,7 @@ import {
 import { env } from "cloudflare:workers";
 import PostalMime from "postal-mime";
 import { describe, expect, it } from "vitest";
-import { updateTicket } from "../../src/features/tickets/tickets.service";
+import { updateTicket } from "../../src/features/tickets/ticket-update";
 import worker from "../../src/index";
 import { EMAIL_WEBHOOK_RETENTION_MS, pruneEmailWebhooks } from "../../src/jobs/prune-email-webhooks";
 import { CRON } from "../../src/jobs/schedules";

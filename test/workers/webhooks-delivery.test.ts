@@ -7,7 +7,7 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { updateTicket } from "../../src/features/tickets/tickets.service";
+import { updateTicket } from "../../src/features/tickets/ticket-update";
 import worker from "../../src/index";
 import { CRON } from "../../src/jobs/schedules";
 import { deliver, WEBHOOK_TIMEOUT_MS } from "../../src/webhooks/deliver";

@@ -6,6 +6,7 @@ import { slaFilterOf } from "../sla/sla-filter";
 import { addTicketTag, manageTicket, removeTicketTag } from "./manage.service";
 import type { TicketContext } from "./ticket-context";
 import { ticketTagsQuery } from "./ticket-tags.repo";
+import { updateTicket } from "./ticket-update";
 import { etagOf, guardFor } from "./ticket-version";
 import { toTicket } from "./tickets.dto";
 import {
@@ -19,7 +20,7 @@ import {
   removeTicketTagRoute,
   updateTicketRoute,
 } from "./tickets.routes";
-import { createTicket, deleteTicket, listTickets, ticketOf, updateTicket } from "./tickets.service";
+import { createTicket, deleteTicket, listTickets, ticketOf } from "./tickets.service";
 
 async function tagList(ctx: TicketContext, id: string) {
   await ticketOf(ctx, id);

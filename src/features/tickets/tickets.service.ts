@@ -11,16 +11,13 @@ import { assignByRule } from "../assignment/assignment.repo";
 import { assigneeChosen, storedAssignee } from "../assignment/ticket-assignment";
 import { findOrCreateCustomer } from "../customers/customers.service";
 import { attachmentKeysUnder, deleteFiles } from "../messages/messages.repo";
-import { slaOfNewTicket, slaStatements } from "../sla/ticket-sla";
+import { slaOfNewTicket } from "../sla/ticket-sla";
 import { assertAssignable } from "../users/users.service";
-import { afterTicketResolved, movedToResolved } from "./after-resolve";
 import { firstMessageEvent, firstMessageRow } from "./first-message";
 import { excerptsOf } from "./search-excerpt";
 import { parseSearch } from "./search-query";
-import { snoozeAfter } from "./snooze";
 import { customerOf, inboxOf, recordTicketEvent, type TicketContext } from "./ticket-context";
 import { ensureTags, linkTagStatements } from "./ticket-tags.repo";
-import { runGuarded, type VersionGuard } from "./ticket-version";
 import { clientIdOf, toTicket } from "./tickets.dto";
 import {
   deleteTicketStatement,
@@ -31,13 +28,10 @@ import {
   type TicketSequence,
   tagTicketsQuery,
   ticketQueries,
-  updateTicketStatement,
 } from "./tickets.repo";
-import type { CreateTicketBodySchema, UpdateTicketBodySchema } from "./tickets.schemas";
-import { writableTicketOf } from "./writable-ticket";
+import type { CreateTicketBodySchema } from "./tickets.schemas";
 
 type CreateInput = (typeof CreateTicketBodySchema)["_output"];
-type UpdateInput = (typeof UpdateTicketBodySchema)["_output"];
 
 export async function ticketOf(ctx: TicketContext, id: string) {
   const view = await findTicket(ctx.db, ctx.accountId, id);
@@ -245,50 +239,6 @@ export async function listTickets(
   );
   const matched = data.map((t) => ({ ...t, match: excerpts.get(t.id) ?? null }));
   return standardList(matched, totals[0]?.total ?? 0, page);
-}
-
-/**
- * PATCH: the edit and its `ticket.updated` event commit together; with a `guard` (If-Match) only
- * while the ticket is at the version it names.
- */
-export async function updateTicket(ctx: TicketContext, id: string, input: UpdateInput, guard?: VersionGuard) {
-  await assertAssignable(ctx, input.assignee_id, "body.assignee_id");
-  const { ticket } = await writableTicketOf(ctx, id);
-  const update = await ticketUpdate(ctx, ticket, input);
-  await runGuarded(ctx, update.statements, guard);
-  await announceEvents(ctx.env.WEBHOOK_QUEUE, [update.event], ctx.defer);
-  if (movedToResolved(ticket.status, update.ticket.status)) await afterTicketResolved(ctx, update.ticket);
-  return showTicket(ctx, id);
-}
-
-/**
- * A PATCH's change of `ticket` (as read) and its `ticket.updated`, ready for a batch: the
- * statements, the event to announce once they commit and the ticket as they leave it. The
- * assignee is checked by the caller, before anything is stored.
- */
-export async function ticketUpdate(ctx: TicketContext, ticket: TicketRow, input: UpdateInput) {
-  const changes = {
-    ...(input.subject !== undefined ? { subject: input.subject } : {}),
-    ...(input.priority !== undefined ? { priority: input.priority } : {}),
-    ...(input.metadata !== undefined ? { metadata: JSON.stringify(input.metadata) } : {}),
-    ...(input.assignee_id !== undefined ? { assigneeId: input.assignee_id } : {}),
-    ...(input.status !== undefined
-      ? {
-          status: input.status,
-          closedAt: closedAtFor(input.status, ticket.closedAt, ctx.now),
-          snoozedUntil: snoozeAfter(input.status, ticket.snoozedUntil),
-        }
-      : {}),
-    updatedAt: ctx.now,
-  };
-  const after = { ...ticket, ...changes };
-  const event = await recordTicketEvent(ctx, "ticket.updated", after);
-  const statements = [
-    updateTicketStatement(ctx.db, ctx.accountId, ticket.id, changes),
-    ...(await slaStatements(ctx, ticket, after, undefined, event.inbox)),
-    ...event.statements,
-  ];
-  return { ticket: after, statements, event };
 }
 
 /** DELETE: messages, tag links and attachment rows go with the ticket; attachment bytes after. */
