@@ -48,6 +48,43 @@ export function firstResponseChart(report: SupportReport): ChartData {
   };
 }
 
+const SLA_TARGET_LABELS = [
+  ["first_response", "First response"],
+  ["next_response", "Next response"],
+  ["resolution", "Resolution"],
+] as const;
+
+/** SLA achievement per target over the period; nothing when no ticket ran under an SLA policy. */
+export function SlaAchievement(props: { support: SupportReport }) {
+  const { sla } = props.support.totals;
+  if (SLA_TARGET_LABELS.every(([key]) => sla[key].achievement === null)) return null;
+  return (
+    <table id="sla-achievement">
+      <caption>SLA achievement</caption>
+      <thead>
+        <tr>
+          <th>Target</th>
+          <th>Achieved</th>
+          <th>Breached</th>
+          <th>Achievement</th>
+        </tr>
+      </thead>
+      <tbody>
+        {SLA_TARGET_LABELS.map(([key, label]) => (
+          <tr>
+            <td>{label}</td>
+            <td>{sla[key].achieved}</td>
+            <td>{sla[key].breached}</td>
+            <td>
+              {sla[key].achievement === null ? "—" : `${Math.round(sla[key].achievement * 1000) / 10}%`}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /** The Overview's charts over the chosen period, with the 7/30/90-day switch. */
 export function OverviewCharts(props: { days: PeriodDays; email: EmailReport; support: SupportReport }) {
   const { email, support } = props;
@@ -60,6 +97,7 @@ export function OverviewCharts(props: { days: PeriodDays; email: EmailReport; su
       <Chart id="email-chart" data={emailChart(email)} />
       <Chart id="tickets-chart" data={ticketsChart(support)} />
       <Chart id="first-response-chart" data={firstResponseChart(support)} />
+      <SlaAchievement support={support} />
     </section>
   );
 }

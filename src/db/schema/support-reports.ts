@@ -44,6 +44,17 @@ export const supportDaily = sqliteTable(
     firstResponseSketched: integer("first_response_sketched").notNull().default(0),
     resolutionSketch: text("resolution_sketch"),
     resolutionSketched: integer("resolution_sketched").notNull().default(0),
+    /**
+     * SLA outcomes decided that day, per target (migration 0054's trigger): a target met within
+     * its time is achieved on the day it was met; one missed is breached on the day of its due
+     * time (or the day it was met late, when no sweep had marked it yet). Each clock counts once.
+     */
+    slaFirstResponseAchieved: integer("sla_first_response_achieved").notNull().default(0),
+    slaFirstResponseBreached: integer("sla_first_response_breached").notNull().default(0),
+    slaNextResponseAchieved: integer("sla_next_response_achieved").notNull().default(0),
+    slaNextResponseBreached: integer("sla_next_response_breached").notNull().default(0),
+    slaResolutionAchieved: integer("sla_resolution_achieved").notNull().default(0),
+    slaResolutionBreached: integer("sla_resolution_breached").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.dimension, t.dimensionValue, t.day] })],
 );

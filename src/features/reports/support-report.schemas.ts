@@ -11,6 +11,20 @@ const percentile = (what: string) =>
       description: `${what}, in seconds, from a DDSketch merged over the interval's days: within ${ACCURACY} of the exact value (relative accuracy ${SKETCH_RELATIVE_ACCURACY}). Null when nothing was measured.`,
     });
 
+const SlaOutcomesSchema = z
+  .object({
+    achieved: z.number().int().openapi({ description: "Targets of this kind met within their time." }),
+    breached: z.number().int().openapi({
+      description:
+        "Targets of this kind missed: counted on the day of the due time missed (or of the late reply).",
+    }),
+    achievement: z.number().nullable().openapi({
+      description: "achieved ÷ (achieved + breached), 0 to 1 (4 decimals); null when no target was decided.",
+      example: 0.9375,
+    }),
+  })
+  .openapi("SlaOutcomes");
+
 const SupportFiguresSchema = z.object({
   created: z.number().int().openapi({ description: "Tickets created." }),
   resolved: z.number().int().openapi({
@@ -43,6 +57,16 @@ const SupportFiguresSchema = z.object({
   nps_promoters: z.number().int().openapi({ description: "NPS answers of 9 or 10." }),
   nps_passives: z.number().int().openapi({ description: "NPS answers of 7 or 8." }),
   nps_detractors: z.number().int().openapi({ description: "NPS answers of 0 to 6." }),
+  sla: z
+    .object({
+      first_response: SlaOutcomesSchema,
+      next_response: SlaOutcomesSchema,
+      resolution: SlaOutcomesSchema,
+    })
+    .openapi({
+      description:
+        "SLA achievement per target, over the targets decided in the interval (tickets under an SLA policy: docs/sla.md). Each target clock counts once, when it is decided: met within its time (achieved, on the day it was met) or missed (breached, on the day of its due time, or of the reply or resolution that came late before the minute sweep marked it). A next-response clock restarted by a customer message counts again. Targets met as a ticket is created (an agent opening it with a reply) are not counted. With `assignee_id`, the assignee when the outcome was decided.",
+    }),
 });
 
 export const SupportReportSchema = z

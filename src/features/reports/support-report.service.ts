@@ -85,6 +85,34 @@ async function daySketches(
   return sketches;
 }
 
+const SLA_TARGETS = [
+  ["first_response", "slaFirstResponseAchieved", "slaFirstResponseBreached"],
+  ["next_response", "slaNextResponseAchieved", "slaNextResponseBreached"],
+  ["resolution", "slaResolutionAchieved", "slaResolutionBreached"],
+] as const;
+
+/** Per SLA target: outcomes decided in the days, and the share achieved (null when none was). */
+function slaAchievement(days: readonly SketchedDay[]) {
+  const outcome = ([, achievedKey, breachedKey]: (typeof SLA_TARGETS)[number]) => {
+    let achieved = 0;
+    let breached = 0;
+    for (const { row } of days) {
+      achieved += row[achievedKey];
+      breached += row[breachedKey];
+    }
+    const decided = achieved + breached;
+    return {
+      achieved,
+      breached,
+      achievement: decided === 0 ? null : Math.round((achieved / decided) * 10_000) / 10_000,
+    };
+  };
+  return Object.fromEntries(SLA_TARGETS.map((target) => [target[0], outcome(target)])) as Record<
+    (typeof SLA_TARGETS)[number][0],
+    ReturnType<typeof outcome>
+  >;
+}
+
 function summary(days: readonly SketchedDay[]) {
   const firstResponse = emptySketch();
   const resolution = emptySketch();
@@ -131,6 +159,7 @@ function summary(days: readonly SketchedDay[]) {
     nps_promoters: sum.promoters,
     nps_passives: sum.passives,
     nps_detractors: sum.detractors,
+    sla: slaAchievement(days),
   };
 }
 
