@@ -1,4 +1,8 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { d1RoundTrips } from "../../src/db/counting-d1";
+import worker from "../../src/index";
 import { callJson, seedInbox } from "./helpers";
 import { iso, MIN, slaDesk, T0 } from "./sla-helpers";
 
@@ -38,5 +42,35 @@ describe("the inbox's copy of its SLA policy", () => {
     const deleted = await callJson("DELETE", `/v1/sla-policies/${desk.policyId}`, { token: desk.ws.token });
     expect(deleted.status).toBe(200);
     expect((await desk.open(T0, { inbox_id: other.id })).sla).toBeNull();
+  });
+
+  it("moving a ticket's SLA costs /manage no round trip of its own", async () => {
+    const desk = await slaDesk();
+    const plain = await seedInbox(desk.ws.accountId, `plain-${crypto.randomUUID().slice(0, 6)}@example.com`);
+    const roundTrips = async (id: string, body: Record<string, unknown>) => {
+      const before = d1RoundTrips().by_entry.fetch;
+      const ctx = createExecutionContext();
+      const request = new Request(`http://127.0.0.1:8787/v1/tickets/${id}/manage`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${desk.ws.token}`, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      const vars = { ENVIRONMENT: "development", D1_ROUND_TRIPS: "count" };
+      const res = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, ...vars }, ctx);
+      await waitOnExecutionContext(ctx);
+      expect(res.status, await res.text()).toBe(200);
+      return d1RoundTrips().by_entry.fetch - before;
+    };
+    const now = Date.now();
+    for (const body of [
+      { action: "set_priority", priority: "urgent" },
+      { action: "hold" },
+      { action: "reopen" },
+    ]) {
+      const timed = await desk.open(now);
+      const untimed = await desk.open(now, { inbox_id: plain.id });
+      expect(untimed.sla).toBeNull();
+      expect(await roundTrips(timed.id, body), JSON.stringify(body)).toBe(await roundTrips(untimed.id, body));
+    }
   });
 });

@@ -60,12 +60,12 @@ function changesFor(ticket: TicketRow, input: ManageInput, now: number): Changes
  */
 export async function manageTicket(ctx: TicketContext, id: string, input: ManageInput, guard?: VersionGuard) {
   if (input.action === "assign") await assertAssignable(ctx, input.user_id, "body.user_id");
-  const { ticket } = await writableTicketOf(ctx, id);
+  const { ticket, inbox } = await writableTicketOf(ctx, id);
   const statements: Statement[] = [];
   const changes = changesFor(ticket, input, ctx.now);
   if (changes) {
     statements.push(updateTicketStatement(ctx.db, ctx.accountId, id, { ...changes, updatedAt: ctx.now }));
-    statements.push(...(await slaStatements(ctx, ticket, { ...ticket, ...changes })));
+    statements.push(...(await slaStatements(ctx, ticket, { ...ticket, ...changes }, undefined, inbox)));
   }
   if (input.action === "add_tags") statements.push(...(await addTagsStatements(ctx, ticket, input.tags)));
   if (input.action === "remove_tags") {
@@ -83,7 +83,7 @@ export async function manageTicket(ctx: TicketContext, id: string, input: Manage
   if (input.action === "merge") {
     statements.push(...(await mergeStatements(ctx, ticket, input.into_ticket_id)));
     // The merge closes it: its SLA stops as a close's does.
-    statements.push(...(await slaStatements(ctx, ticket, { ...ticket, status: "closed" })));
+    statements.push(...(await slaStatements(ctx, ticket, { ...ticket, status: "closed" }, undefined, inbox)));
   }
   if (input.action === "add_tags" || input.action === "remove_tags")
     statements.push(updateTicketStatement(ctx.db, ctx.accountId, id, { updatedAt: ctx.now }));
@@ -117,7 +117,7 @@ export async function addTicketTag(
   id: string,
   input: { tag_id?: string | undefined; name?: string | undefined },
 ) {
-  const { ticket } = await writableTicketOf(ctx, id);
+  const { ticket, inbox } = await writableTicketOf(ctx, id);
   let tagId = input.tag_id;
   if (tagId) {
     const rows = await ctx.db
