@@ -17,6 +17,7 @@ import { reports } from "./reports";
 import { scheduledDrain } from "./scheduled-drain";
 import { search } from "./search";
 import { smtpRelay } from "./smtp-relay";
+import { templateSend } from "./template-send";
 import { ticketsList } from "./tickets-list";
 import { webhookDispatch } from "./webhook-dispatch";
 
@@ -24,6 +25,7 @@ import { webhookDispatch } from "./webhook-dispatch";
 export const SCENARIOS: readonly Scenario[] = [
   apiBaseline,
   emailSend,
+  templateSend,
   scheduledDrain,
   ticketsList,
   search,

@@ -2,12 +2,15 @@ import type { SQL } from "drizzle-orm";
 
 /**
  * An email a send did not write because a recipient is suppressed: the dimensions it would have
- * had (its tags, the inbox of the ticket it replied in) and a `key` of the caller's own, which its
+ * had (its tags, the inbox of the ticket it replied in, its template) and a `key` of the caller's own, which its
  * `when` condition reads from the send's JSON (`send ->> '$.key'`).
  */
 export interface SuppressedSend {
   tags: ReadonlyArray<{ name: string; value: string }>;
   inboxId?: string | undefined;
+  /** The template and version it was built from (the report's template dimensions). */
+  templateId?: string;
+  templateVersionId?: string;
   key?: unknown;
   /** What its `email.suppressed` webhook events tell: the send's recipients (the suppressed among them get one each). */
   recipients?: readonly string[];

@@ -139,12 +139,13 @@ async function checkedInOrder(ctx: AcceptContext, emails: NormalizedEmail[]) {
   }
 }
 
-/** What a refused send tells its `email.suppressed` webhook events (SuppressedSend). */
+/** What a refused send tells its `email.suppressed` webhook events and the report's template dimensions (SuppressedSend). */
 export const toldOf = (email: NormalizedEmail) => ({
   recipients: email.recipients,
   from: formatAddress(email.from),
   subject: email.subject,
   ...(email.campaignId ? { campaignId: email.campaignId } : {}),
+  ...(email.template ? { templateId: email.template.id, templateVersionId: email.template.versionId } : {}),
 });
 
 /** The attachment bytes the emails own, with the R2 keys they go to. */

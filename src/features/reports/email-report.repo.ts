@@ -5,17 +5,9 @@ import { emailDaily, inboxes } from "../../db/schema";
 /**
  * The rollup rows of one dimension over whole UTC days [fromDay, toDay): one range over the
  * primary key (account, dim, day), so its cost follows the days asked, never the emails sent.
- * With an inbox, whether the workspace has it, in the same round trip.
  */
-export async function readEmailDaily(
-  db: Db,
-  accountId: string,
-  dim: string,
-  fromDay: number,
-  toDay: number,
-  inboxId?: string,
-) {
-  const rows = db
+export const emailDailyQuery = (db: Db, accountId: string, dim: string, fromDay: number, toDay: number) =>
+  db
     .select()
     .from(emailDaily)
     .where(
@@ -26,10 +18,20 @@ export async function readEmailDaily(
         lt(emailDaily.day, toDay),
       ),
     );
+
+/** `emailDailyQuery`, and with an inbox whether the workspace has it, in the same round trip. */
+export async function readEmailDaily(
+  db: Db,
+  accountId: string,
+  dim: string,
+  fromDay: number,
+  toDay: number,
+  inboxId?: string,
+) {
   const inbox = db
     .select({ found: sql<number>`1` })
     .from(inboxes)
     .where(and(eq(inboxes.id, inboxId ?? ""), eq(inboxes.accountId, accountId)));
-  const [days, found] = await db.batch([rows, inbox]);
+  const [days, found] = await db.batch([emailDailyQuery(db, accountId, dim, fromDay, toDay), inbox]);
   return { days, inboxFound: found.length > 0 };
 }

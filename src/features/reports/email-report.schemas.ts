@@ -33,6 +33,22 @@ export const EmailReportQuerySchema = z.object({
     .regex(/^[A-Za-z0-9_-]{1,256}:[A-Za-z0-9_-]{1,256}$/, "must be a tag as name:value")
     .optional()
     .openapi({ description: "Only the emails with this tag, as `name:value`.", example: "category:welcome" }),
+  template_id: z
+    .string()
+    .regex(new RegExp(idPattern("tpl")), "must be a template id such as tpl_01JD3Z6X8Y9ABCDEFGHJKMNPQR")
+    .optional()
+    .openapi({
+      description:
+        "Only the emails built from this template (`template` on POST /v1/emails), whichever of its versions; by id, not alias. A removed template's emails are still counted under its id.",
+    }),
+  template_version_id: z
+    .string()
+    .regex(
+      new RegExp(idPattern("tpv")),
+      "must be a template version id such as tpv_01JD3Z6X8Y9ABCDEFGHJKMNPQR",
+    )
+    .optional()
+    .openapi({ description: "Only the emails built from this published version of a template." }),
 });
 
 const count = (description: string) => z.number().int().openapi({ description });

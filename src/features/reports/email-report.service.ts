@@ -1,5 +1,6 @@
 import { notFound } from "../../lib/errors";
 import type { RequestContext } from "../../lib/request-context";
+import { validationError } from "../../lib/router";
 import { readEmailDaily } from "./email-report.repo";
 import { EMAIL_COUNTERS, type EmailCounter } from "./email-rollups";
 import { dayIso, type Interval, reportPeriod } from "./report-period";
@@ -10,6 +11,8 @@ export interface EmailReportQuery {
   interval: Interval;
   inbox_id?: string | undefined;
   tag?: string | undefined;
+  template_id?: string | undefined;
+  template_version_id?: string | undefined;
 }
 
 const COUNTS = EMAIL_COUNTERS;
@@ -33,8 +36,23 @@ function withRates(c: Counts) {
   };
 }
 
-/** The rollups' dimension a query reads: a tag, an inbox, or the whole workspace. */
+/**
+ * The rollups' dimension a query reads: a tag, an inbox, a template, a template version, or the
+ * whole workspace. Each email is counted once per dimension, not per pair of them, so a template
+ * filter with another is refused rather than answered with one of the two. (A tag with an inbox
+ * reads the tag, as it always has.)
+ */
 function dimensionOf(query: EmailReportQuery): string {
+  const templateFilters = (["template_id", "template_version_id"] as const).filter((name) => query[name]);
+  if (templateFilters.length > 0 && (templateFilters.length > 1 || query.tag || query.inbox_id)) {
+    const message = "one filter at a time: a template filter cannot be combined with another";
+    throw validationError(
+      templateFilters.map((name) => ({ path: [name], message })),
+      "query",
+    );
+  }
+  if (query.template_id) return `p:${query.template_id}`;
+  if (query.template_version_id) return `v:${query.template_version_id}`;
   if (query.tag) return `t:${query.tag.replace(":", "=")}`;
   if (query.inbox_id) return `i:${query.inbox_id}`;
   return "";

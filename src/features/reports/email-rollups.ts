@@ -23,15 +23,18 @@ export const utcDay = (ms: number) => Math.floor(ms / DAY_MS);
 
 /**
  * Adds one to `counter` on the day of `now` for every email `which` (a condition on `emails`)
- * matches, under each dimension it is reported by: the workspace (''), its tags (`t:name=value`)
- * and the inbox of the ticket it replies in (`i:inbox`). The caller's `which` carries the fact's
+ * matches, under each dimension it is reported by: the workspace (''), its tags (`t:name=value`),
+ * the inbox of the ticket it replies in (`i:inbox`), and the template and version it was built
+ * from (`p:tpl_...`, `v:tpv_...`; an email without a template is in neither). The caller's `which` carries the fact's
  * own guard (the claim, the first open...), so a redelivered message or a retry adds nothing.
- * The service's own mail is no workspace's and is not counted.
+ * The service's own mail is no workspace's and is not counted. D1 allows at most five terms in a
+ * compound SELECT (a sixth is refused, measured): these five dimensions are all one statement holds.
  */
 export function countEmails(counter: EmailCounter, which: SQL, now: number): SQL {
   const column = sql.identifier(counter);
   return sql`
-    WITH e AS (SELECT id, seq, account_id FROM emails WHERE ${which} AND source != ${SYSTEM_SOURCE})
+    WITH e AS (SELECT id, seq, account_id, template_id, template_version_id FROM emails
+      WHERE ${which} AND source != ${SYSTEM_SOURCE})
     INSERT INTO email_daily (account_id, dim, day, ${column})
     SELECT account_id, dim, ${utcDay(now)}, count(DISTINCT id) FROM (
       SELECT e.id, e.account_id, '' AS dim FROM e
@@ -40,13 +43,18 @@ export function countEmails(counter: EmailCounter, which: SQL, now: number): SQL
       UNION ALL
       SELECT e.id, e.account_id, 'i:' || k.inbox_id FROM e
         JOIN messages m ON m.email_id = e.id JOIN tickets k ON k.id = m.ticket_id
+      UNION ALL
+      SELECT e.id, e.account_id, 'p:' || e.template_id FROM e WHERE e.template_id IS NOT NULL
+      UNION ALL
+      SELECT e.id, e.account_id, 'v:' || e.template_version_id FROM e WHERE e.template_version_id IS NOT NULL
     ) GROUP BY account_id, dim
     ON CONFLICT (account_id, dim, day) DO UPDATE SET ${column} = ${column} + excluded.${column}`;
 }
 
 /**
  * Adds to `suppressed` on the day of `now` one per refused send `when` holds for, under the
- * dimensions it would have had: the workspace, its tags and the inbox of its ticket. No email row
+ * dimensions it would have had: the workspace, its tags, the inbox of its ticket, its template
+ * and version. No email row
  * exists to join, so the sends travel as one JSON parameter.
  */
 export function countSuppressed(
@@ -65,6 +73,10 @@ export function countSuppressed(
       SELECT s.k, 't:' || (t.value ->> '$.name') || '=' || (t.value ->> '$.value') FROM s, json_each(s.v, '$.tags') t
       UNION ALL
       SELECT s.k, 'i:' || (s.v ->> '$.inboxId') FROM s WHERE s.v ->> '$.inboxId' IS NOT NULL
+      UNION ALL
+      SELECT s.k, 'p:' || (s.v ->> '$.templateId') FROM s WHERE s.v ->> '$.templateId' IS NOT NULL
+      UNION ALL
+      SELECT s.k, 'v:' || (s.v ->> '$.templateVersionId') FROM s WHERE s.v ->> '$.templateVersionId' IS NOT NULL
     ) GROUP BY dim
     ON CONFLICT (account_id, dim, day) DO UPDATE SET suppressed = suppressed + excluded.suppressed`;
 }

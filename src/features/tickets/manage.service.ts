@@ -117,7 +117,7 @@ export async function addTicketTag(
   id: string,
   input: { tag_id?: string | undefined; name?: string | undefined },
 ) {
-  const { ticket, inbox } = await writableTicketOf(ctx, id);
+  const { ticket } = await writableTicketOf(ctx, id);
   let tagId = input.tag_id;
   if (tagId) {
     const rows = await ctx.db
