@@ -407,6 +407,8 @@ describe("GET /v1/reports/email", () => {
       "from=2020-01-01&to=2026-01-01",
       "inbox_id=nope",
       "tag=category",
+      // One filter at a time: the rollups count each email per dimension, not per pair of them.
+      "tag=category:welcome&inbox_id=inb_01JD3Z6X8Y9ABCDEFGHJKMNPQR",
     ]) {
       const res = await callJson<{ error: string }>("GET", `/v1/reports/email?${query}`, { token: ws.token });
       expect([query, res.status]).toEqual([query, 400]);

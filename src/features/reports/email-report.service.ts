@@ -38,16 +38,17 @@ function withRates(c: Counts) {
 
 /**
  * The rollups' dimension a query reads: a tag, an inbox, a template, a template version, or the
- * whole workspace. Each email is counted once per dimension, not per pair of them, so a template
- * filter with another is refused rather than answered with one of the two. (A tag with an inbox
- * reads the tag, as it always has.)
+ * whole workspace. Each email is counted once per dimension, not per pair of them, so two filters
+ * together are refused rather than answered with one of the two.
  */
 function dimensionOf(query: EmailReportQuery): string {
-  const templateFilters = (["template_id", "template_version_id"] as const).filter((name) => query[name]);
-  if (templateFilters.length > 0 && (templateFilters.length > 1 || query.tag || query.inbox_id)) {
-    const message = "one filter at a time: a template filter cannot be combined with another";
+  const filters = (["tag", "inbox_id", "template_id", "template_version_id"] as const).filter(
+    (name) => query[name],
+  );
+  if (filters.length > 1) {
+    const message = `one filter at a time: ${filters.join(" and ")} cannot be combined`;
     throw validationError(
-      templateFilters.map((name) => ({ path: [name], message })),
+      filters.map((name) => ({ path: [name], message })),
       "query",
     );
   }
