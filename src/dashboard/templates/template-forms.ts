@@ -132,6 +132,9 @@ const replyToOf = (value: string | undefined) => {
   return list.length === 0 ? null : list;
 };
 
+/** A form posts a textarea's line breaks as CRLF; the value typed had LF (the textarea's own). */
+const typed = (value: string | null) => value?.replace(/\r\n/g, "\n") ?? null;
+
 /** The form as the API's body (create and update take the same fields). */
 export function asTemplateBody(form: TemplateValues) {
   return {
@@ -140,8 +143,8 @@ export function asTemplateBody(form: TemplateValues) {
     subject: blankToNull(form.subject),
     from: blankToNull(form.from)?.trim() ?? null,
     reply_to: replyToOf(form.reply_to),
-    html: form.html ?? "",
-    text: blankToNull(form.text),
+    html: typed(form.html ?? "") ?? "",
+    text: typed(blankToNull(form.text)),
     variables: variablesOf(form),
   };
 }
