@@ -107,4 +107,55 @@ describe("dashboard: templates", () => {
     });
     expect(saved.status).toBe(403);
   });
+
+  it("saves only what changed: a save without a change makes no draft; a stale page's save is 409", async () => {
+    const ws = await workspace();
+    const fields = editor(ws.domain, { var_fallback: "1" });
+    const id = await createTemplate(
+      ws.token,
+      {
+        name: fields.name,
+        subject: fields.subject,
+        from: fields.from,
+        html: fields.html,
+        variables: [{ key: "ORDER", type: "number", fallback_value: 1 }],
+      },
+      true,
+    );
+    const template = async () =>
+      (
+        await callJson<{ current_version_id: string; has_unpublished_versions: boolean; html: string }>(
+          "GET",
+          `/v1/templates/${id}`,
+          { token: ws.token },
+        )
+      ).body;
+    const shown = { version_id: (await template()).current_version_id, revision: "0" };
+    const unchanged = await dashboardPost(`/dashboard/templates/${id}`, ws.owner, { ...fields, ...shown });
+    expect(unchanged.status).toBe(303);
+    expect(await template()).toMatchObject({
+      current_version_id: shown.version_id,
+      has_unpublished_versions: false,
+    });
+
+    const edited = await dashboardPost(`/dashboard/templates/${id}`, ws.owner, {
+      ...fields,
+      ...shown,
+      html: "<p>Order {{ORDER}} shipped</p>",
+    });
+    expect(edited.status).toBe(303);
+    expect(await template()).toMatchObject({
+      has_unpublished_versions: true,
+      html: "<p>Order {{ORDER}} shipped</p>",
+    });
+
+    const stale = await dashboardPost(`/dashboard/templates/${id}`, ws.owner, {
+      ...fields,
+      ...shown,
+      html: "<p>lost</p>",
+    });
+    expect(stale.status).toBe(409);
+    expect(await stale.text()).toContain("reload it");
+    expect((await template()).html).toBe("<p>Order {{ORDER}} shipped</p>");
+  });
 });

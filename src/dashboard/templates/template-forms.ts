@@ -189,3 +189,27 @@ export function formValuesOf(template: Template): TemplateValues {
     var_value: template.variables.map(() => ""),
   };
 }
+
+type Body = ReturnType<typeof asTemplateBody>;
+
+/**
+ * The fields of a save that differ from the template as its page showed it: a save without a
+ * change sends none, so a published template gets no draft for it.
+ */
+export function changedFields(body: Body, shown: Template): Partial<Body> {
+  const before: Body = {
+    name: shown.name,
+    alias: shown.alias,
+    subject: shown.subject,
+    from: shown.from,
+    reply_to: shown.reply_to,
+    html: shown.html,
+    text: shown.text,
+    variables: shown.variables.map((v) => ({ key: v.key, type: v.type, fallback_value: v.fallback_value })),
+  };
+  return Object.fromEntries(
+    Object.entries(body).filter(
+      ([field, value]) => JSON.stringify(value) !== JSON.stringify(before[field as keyof Body]),
+    ),
+  );
+}

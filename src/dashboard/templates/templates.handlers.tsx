@@ -25,6 +25,7 @@ import { renderPage, sessionOf } from "../page";
 import { NewTemplatePage, TemplatePage } from "./template.page";
 import {
   asTemplateBody,
+  changedFields,
   draftOf,
   formValuesOf,
   previewValues,
@@ -166,8 +167,9 @@ export const templatesPagesRouter = createRouter()
       id,
       "saved",
       async () => {
-        await assertUnchanged(c.var.ctx, id, seenOf(form));
-        return updateTemplate(c.var.ctx, id, asApiBody(UpdateTemplateBodySchema, asTemplateBody(form)));
+        const shown = await assertUnchanged(c.var.ctx, id, seenOf(form));
+        const changes = changedFields(asTemplateBody(form), shown);
+        return updateTemplate(c.var.ctx, id, asApiBody(UpdateTemplateBodySchema, changes));
       },
       form,
     );

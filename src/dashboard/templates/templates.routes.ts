@@ -77,10 +77,9 @@ export const testTemplateRoute = dashboardRoute({
   path: "/dashboard/templates/{id}/test",
   summary: "Send a test of a template to me",
   description:
-    "The editor's content (saved or not) rendered with the preview's values, sent as one email to the signed-in person's own address (no other address can be given) through every check of POST /v1/emails (verified domain, quotas, suppression), subject prefixed `[Test] `. Refused, with the reason on the page, when the markup would not publish, a variable has no value, or From or Subject is empty. Redirects (303) to the template.",
+    "The editor's content (saved or not) rendered with the preview's values, sent as one email to the signed-in person's own address (no other address can be given) through every check of POST /v1/emails (verified domain, quotas, suppression), subject prefixed `[Test] `. Refused, with the reason on the page, when the markup would not publish, a variable has no value, or From or Subject is empty. Answers the template's page with the editor's values kept (a test saves nothing).",
   request: { params: TemplatePath, body: formBody(TemplateForm) },
   role: "admin",
-  success: 303,
 });
 
 export const duplicateTemplateRoute = dashboardRoute({

@@ -1,5 +1,5 @@
 import { conflict } from "../../lib/errors";
-import { cursorPage, toTemplateListItem } from "./templates.dto";
+import { cursorPage, toTemplate, toTemplateListItem } from "./templates.dto";
 import { templatePageQuery } from "./templates.repo";
 import type { CursorQuery } from "./templates.schemas";
 import { type TemplateContext, templateOf } from "./templates.service";
@@ -29,9 +29,11 @@ export interface SeenVersion {
  * 409 `template_changed` (the API's answer to a raced write) when the template's current version
  * is no longer the one a page showed: another tab or person saved, published or restored since.
  * A page's save or publish thus never overwrites, or publishes, content its user has not seen.
+ * Answers the template as GET /v1/templates/{id} shows it.
  */
 export async function assertUnchanged(ctx: TemplateContext, idOrAlias: string, seen: SeenVersion) {
-  const { version } = await templateOf(ctx, idOrAlias);
+  const found = await templateOf(ctx, idOrAlias);
+  const { version } = found;
   if (version.id !== seen.versionId || version.revision !== seen.revision) {
     throw conflict(
       "template_changed",
@@ -39,4 +41,5 @@ export async function assertUnchanged(ctx: TemplateContext, idOrAlias: string, s
       "The template was saved, published or restored elsewhere since this page was loaded; reload it and apply your changes again.",
     );
   }
+  return toTemplate(found.template, version);
 }
