@@ -14,6 +14,7 @@ import { dashboardRoute } from "./routes";
 import { dashboardSecurity } from "./security";
 import { surveysPagesRouter } from "./surveys/surveys.handlers";
 import { teamRouter } from "./team/team.handlers";
+import { templatesPagesRouter } from "./templates/templates.handlers";
 import { ticketsPagesRouter } from "./tickets/tickets.handlers";
 import { webhooksPagesRouter } from "./webhooks/webhooks.handlers";
 
@@ -47,6 +48,7 @@ dashboardRouter.route("/", webhooksPagesRouter);
 dashboardRouter.route("/", deliverabilityRouter);
 dashboardRouter.route("/", teamRouter);
 dashboardRouter.route("/", campaignsPagesRouter);
+dashboardRouter.route("/", templatesPagesRouter);
 dashboardRouter.route("/", automationPagesRouter);
 dashboardRouter.route("/", automationActionsRouter);
 dashboardRouter.route("/", changelogPagesRouter);

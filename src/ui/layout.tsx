@@ -43,6 +43,7 @@ export const NAV = [
   { name: "Inboxes", href: "/dashboard/inboxes" },
   { name: "Contacts", href: "/dashboard/contacts" },
   { name: "Campaigns", href: "/dashboard/campaigns" },
+  { name: "Templates", href: "/dashboard/templates" },
   { name: "Automations", href: "/dashboard/automations" },
   { name: "Changelog", href: "/dashboard/changelog" },
   { name: "Surveys", href: "/dashboard/surveys" },

@@ -97,6 +97,7 @@ export function templatePageQuery(db: Db, accountId: string, page: Page) {
       id: templates.id,
       name: templates.name,
       alias: templates.alias,
+      currentVersionId: templates.currentVersionId,
       publishedVersionId: templates.publishedVersionId,
       publishedAt: templates.publishedAt,
       createdAt: templates.createdAt,

@@ -1,0 +1,42 @@
+import { AppError } from "../../lib/errors";
+import { formProblem, type Problem } from "../inboxes/form-problem";
+
+/**
+ * The template editor's Content-Security-Policy: the dashboard's, with inline styles and https
+ * images allowed. The preview's `srcdoc` document inherits its page's policy, and an email is
+ * mostly inline styles; no style or image is ever written into the page itself (Hono escapes the
+ * email into the attribute). Scripts stay this origin's only, and the sandboxed frame runs none.
+ */
+export const EDITOR_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: https:",
+  "font-src https: data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join("; ");
+
+interface MarkupError {
+  field: string;
+  line: number;
+  column: number;
+  message: string;
+}
+
+/**
+ * What a template form shows beside itself: the form refusals every page shows (400, 403, 409),
+ * and the template checks' 422 (markup with line and column; variables without a value, undeclared
+ * or of the wrong type), shown as the page's 400. Anything else goes to the error page.
+ */
+export function templateProblem(error: unknown): { problem: Problem; status: 400 | 409 } {
+  if (!(error instanceof AppError) || error.status !== 422) return formProblem(error);
+  const markup = (error.extras.errors ?? []) as MarkupError[];
+  const details = [
+    ...markup.map((e) => ({ path: `${e.field} line ${e.line}, column ${e.column}`, message: e.message })),
+    ...((error.extras.details ?? []) as Problem["details"]),
+  ];
+  return { problem: { message: error.error, details }, status: 400 };
+}
