@@ -175,9 +175,18 @@ export const EmailSummarySchema = z
     ),
     track_opens: z.boolean(),
     track_clicks: z.boolean(),
-    template: z.object({ id: z.string(), version_id: z.string() }).nullable().openapi({
-      description: "The template and the published version the email was built from; null without one.",
-    }),
+    template: z
+      .object({
+        id: z.string(),
+        version_id: z.string(),
+        layout: z.object({ id: z.string(), version_id: z.string() }).nullable().openapi({
+          description: "The layout and its published version the template was sent inside; null without one.",
+        }),
+      })
+      .nullable()
+      .openapi({
+        description: "The template and the published version the email was built from; null without one.",
+      }),
     opens: Counter,
     clicks: Counter,
     message_id: z.string(),

@@ -7,6 +7,7 @@ import {
   RenderedSchema,
   SYNTAX,
   TemplateDeletedSchema,
+  TemplateListQuerySchema,
   TemplateListSchema,
   TemplateParamsSchema,
   TemplateRefSchema,
@@ -44,7 +45,7 @@ export const listTemplatesRoute = defineRoute("read", {
   summary: "List templates",
   description:
     'Resend\'s list shape: `{ object: "list", data, has_more }`, newest first; `after` (an id of the page) pages on to older ones, `before` back to newer ones.',
-  request: { query: CursorQuerySchema },
+  request: { query: TemplateListQuerySchema },
   responses: { 200: jsonResponse(TemplateListSchema, "A page of templates.") },
 });
 
