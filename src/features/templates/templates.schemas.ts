@@ -218,7 +218,10 @@ export const VersionParamsSchema = TemplateParamsSchema.extend({
 const Values = z
   .record(z.string().max(100), z.union([z.string(), z.number(), z.boolean(), z.null()]))
   .superRefine(maxJsonBytes(MAX_HTML_BYTES))
-  .openapi({ description: "Values by key: a string for a `string` variable, a number for a `number` one." });
+  .openapi({
+    description:
+      "Values by key: a string for a `string` variable, a number for a `number` one; the template's variables and its layout's.",
+  });
 
 export const RenderBodySchema = z
   .object({
