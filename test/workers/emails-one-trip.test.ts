@@ -157,6 +157,47 @@ describe("accepting emails built from templates", () => {
       expect(Math.max(...bound)).toBeLessThanOrEqual(100);
     }
   });
+
+  it("reads each template's layout in that same round trip", async () => {
+    const ws = await sendingWorkspace("one-trip-layout.test");
+    const post = async (path: string, body?: unknown) =>
+      (
+        (await (await call("POST", path, { token: ws.token, ...(body ? { body } : {}) })).json()) as {
+          id: string;
+        }
+      ).id;
+    const frame = await post("/v1/templates", {
+      name: "Frame",
+      type: "layout",
+      html: "<main>{{{@content}}}</main>",
+    });
+    await post(`/v1/templates/${frame}/publish`);
+    const ids: string[] = [];
+    for (const name of ["A", "B"]) {
+      const id = await post("/v1/templates", {
+        name,
+        from: "hello@one-trip-layout.test",
+        subject: name,
+        html: `<p>${name}</p>`,
+        layout_id: frame,
+      });
+      await post(`/v1/templates/${id}/publish`);
+      ids.push(id);
+    }
+    const batch = BatchEmailBodySchema.parse(
+      Array.from({ length: 20 }, (_, i) => ({ to: `r${i}@example.com`, template: { id: ids[i % 2] } })),
+    );
+    for (const key of [undefined, "tpl-layout-batch-1"]) {
+      const { binding, trips } = countingD1(env.DB_2);
+      const answer = await sendBatch(contextFor(ws.accountId, binding), batch, key);
+      expect((answer.body as { data: unknown[] }).data).toHaveLength(20);
+      expect(trips).toEqual(["batch", "batch"]);
+    }
+    const html = await env.DB_2.prepare("SELECT DISTINCT html FROM emails WHERE account_id = ? ORDER BY html")
+      .bind(ws.accountId)
+      .all<{ html: string }>();
+    expect(html.results.map((r) => r.html)).toEqual(["<main><p>A</p></main>", "<main><p>B</p></main>"]);
+  });
 });
 
 describe("accepting under concurrency", () => {

@@ -200,6 +200,7 @@ describe("rendering a template", () => {
       object: "rendered_template",
       template_id: id,
       version_id: published.current_version_id,
+      layout: null,
       subject: "Order {{ORDER}} for friend",
       html: "<p>friend & <b>hi</b> {{ORDER}}</p>",
       text: "friend: <b>hi</b>",

@@ -92,6 +92,9 @@ export const emails = sqliteTable(
     /** The template and its published version the email was built from (`template` on GET). */
     templateId: text("template_id"),
     templateVersionId: text("template_version_id"),
+    /** The layout and its published version the template was sent inside, if it names one. */
+    templateLayoutId: text("template_layout_id"),
+    templateLayoutVersionId: text("template_layout_version_id"),
     lastResponse: text("last_response"),
     size: integer("size"),
     openCount: integer("open_count").notNull().default(0),

@@ -16,6 +16,13 @@ export const templates = sqliteTable(
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
+    /**
+     * `template`, or `layout`: a frame with one content slot that templates name (`layout_id`) so
+     * the header, footer and unsubscribe block live in one place. A layout is never sent alone.
+     */
+    type: text("type", { enum: ["template", "layout"] })
+      .notNull()
+      .default("template"),
     /** Another name a send or a lookup may use instead of the id; unique in the workspace. */
     alias: text("alias"),
     currentVersionId: text("current_version_id").notNull(),
@@ -27,6 +34,7 @@ export const templates = sqliteTable(
   (t) => [
     index("templates_account_id").on(t.accountId, t.id),
     uniqueIndex("templates_account_alias").on(t.accountId, t.alias),
+    index("templates_account_type").on(t.accountId, t.type, t.id),
   ],
 );
 
@@ -50,11 +58,20 @@ export const templateVersions = sqliteTable(
     from: text("from_address"),
     replyTo: text("reply_to").notNull().default("[]"),
     variables: text("variables").notNull().default("[]"),
+    /**
+     * The layout (a template of type `layout`, by id) this version is sent inside: its published
+     * version at send time. Not a foreign key: removing a layout no published version uses leaves
+     * drafts naming it, which then cannot be published.
+     */
+    layoutId: text("layout_id"),
     publishedAt: integer("published_at"),
     /** Counts a draft's edits: publishing names the revision it checked, so no edit slips past. */
     revision: integer("revision").notNull().default(0),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("template_versions_account_template").on(t.accountId, t.templateId, t.id)],
+  (t) => [
+    index("template_versions_account_template").on(t.accountId, t.templateId, t.id),
+    index("template_versions_account_layout").on(t.accountId, t.layoutId),
+  ],
 );

@@ -92,7 +92,7 @@ export function rowFor(
     scheduledAt: email.scheduledAt,
     messageId: email.messageId ?? null,
     campaignId: email.campaignId ?? null,
-    ...(email.template ? { templateId: email.template.id, templateVersionId: email.template.versionId } : {}),
+    ...(email.template ? templateColumns(email.template) : {}),
     lastEvent: status,
     lastEventAt: ctx.now,
     storedBytes: ownBytes(email),
@@ -100,6 +100,13 @@ export function rowFor(
     updatedAt: ctx.now,
   };
 }
+
+const templateColumns = (template: NonNullable<NormalizedEmail["template"]>) => ({
+  templateId: template.id,
+  templateVersionId: template.versionId,
+  templateLayoutId: template.layout?.id ?? null,
+  templateLayoutVersionId: template.layout?.versionId ?? null,
+});
 
 /**
  * The checks of a send in the order the API promises, against what `loadSendState` read: a

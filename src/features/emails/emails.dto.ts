@@ -32,7 +32,14 @@ export function toEmailSummary(row: ShownEmail) {
     track_clicks: row.trackClicks,
     template:
       row.templateId && row.templateVersionId
-        ? { id: row.templateId, version_id: row.templateVersionId }
+        ? {
+            id: row.templateId,
+            version_id: row.templateVersionId,
+            layout:
+              row.templateLayoutId && row.templateLayoutVersionId
+                ? { id: row.templateLayoutId, version_id: row.templateLayoutVersionId }
+                : null,
+          }
         : null,
     opens: {
       count: row.openCount,

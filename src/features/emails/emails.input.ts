@@ -39,8 +39,8 @@ export interface NormalizedEmail {
   messageId?: string;
   /** The campaign the email is sent for (its opens, clicks and bounces count in its stats). */
   campaignId?: string;
-  /** The template and published version its content was built from. */
-  template?: { id: string; versionId: string };
+  /** The template and published version its content was built from (and the layout's, if any). */
+  template?: { id: string; versionId: string; layout?: { id: string; versionId: string } };
 }
 
 const MAX_SCHEDULE_AHEAD_MS = 30 * 86_400_000;

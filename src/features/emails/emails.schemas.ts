@@ -74,7 +74,7 @@ const EmailFields = {
     .openapi({ description: "Defaults to the account's `default_track_clicks`." }),
   template: SendTemplateSchema.optional().openapi({
     description:
-      "A stored template instead of `html` and `text` (not with them): its published version (or `version_id`) filled in with `variables`; `from`, `subject` and `reply_to` default to the template's. See POST /v1/templates.",
+      "A stored template instead of `html` and `text` (not with them): its published version (or `version_id`) filled in with `variables`; `from`, `subject` and `reply_to` default to the template's; a template that names a layout is put inside the layout's published version, whose variables are given here too. See POST /v1/templates.",
   }),
 };
 
@@ -175,9 +175,18 @@ export const EmailSummarySchema = z
     ),
     track_opens: z.boolean(),
     track_clicks: z.boolean(),
-    template: z.object({ id: z.string(), version_id: z.string() }).nullable().openapi({
-      description: "The template and the published version the email was built from; null without one.",
-    }),
+    template: z
+      .object({
+        id: z.string(),
+        version_id: z.string(),
+        layout: z.object({ id: z.string(), version_id: z.string() }).nullable().openapi({
+          description: "The layout and its published version the template was sent inside; null without one.",
+        }),
+      })
+      .nullable()
+      .openapi({
+        description: "The template and the published version the email was built from; null without one.",
+      }),
     opens: Counter,
     clicks: Counter,
     message_id: z.string(),

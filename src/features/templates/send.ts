@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
+import { joinVariables, layoutNotPublished, renderInLayout } from "./layouts";
 import { newRenderer, type Renderer } from "./markup";
 import { type TemplateRow, templateAndVersionQueries, type VersionRow } from "./templates.repo";
 import type { SendTemplateInput } from "./templates.schemas";
@@ -23,18 +24,21 @@ export interface Templated {
   text?: string | undefined;
 }
 
-/** A send with its template filled in, and the version it was built from. */
+/** A send with its template filled in, and the version (and layout version) it was built from. */
 export interface Filled<T> {
   email: T & { html?: string; text?: string };
-  template: { id: string; versionId: string } | null;
+  template: { id: string; versionId: string; layout?: { id: string; versionId: string } } | null;
 }
+
+type Found = { template: TemplateRow; version: VersionRow | null; layout: VersionRow | null };
 
 const lookupKey = (t: SendTemplateInput) => `${t.id}\u0000${t.version_id ?? ""}`;
 
 /**
  * The reads of a send's templates, for the caller to put in the batch it reads with anyway (its
- * idempotency key): two single-table queries per distinct template and version named, however
- * many emails name them. `fill` takes those queries' answers, in order.
+ * idempotency key): three single-table queries per distinct template and version named (the
+ * template, the version, the published version of the layout the version names), however many
+ * emails name them. `fill` takes those queries' answers, in order.
  */
 export function templateReads<T extends Templated>(db: Db, accountId: string, emails: T[]) {
   const refs = [
@@ -46,16 +50,17 @@ export function templateReads<T extends Templated>(db: Db, accountId: string, em
   const fill = (answers: unknown[], pathOf: (index: number) => string): Array<Filled<T>> => {
     const found = new Map(
       refs.map((t, i) => {
-        const template = (answers[2 * i] as TemplateRow[])[0];
-        const version = (answers[2 * i + 1] as VersionRow[])[0] ?? null;
-        return [lookupKey(t), template ? { template, version } : undefined];
+        const template = (answers[3 * i] as TemplateRow[])[0];
+        const version = (answers[3 * i + 1] as VersionRow[])[0] ?? null;
+        const layout = (answers[3 * i + 2] as VersionRow[])[0] ?? null;
+        return [lookupKey(t), template ? { template, version, layout } : undefined];
       }),
     );
     const details = emails.flatMap((email, i) => {
       if (!email.template) return [];
-      const { version } = usable(email.template, found.get(lookupKey(email.template)));
+      const { version, layout } = usable(email.template, found.get(lookupKey(email.template)));
       return valueProblems(
-        checkValues(variablesOf(version), email.template.variables),
+        checkValues(declaredOf(version, layout), email.template.variables),
         `${pathOf(i)}template.variables`,
       );
     });
@@ -63,22 +68,34 @@ export function templateReads<T extends Templated>(db: Db, accountId: string, em
     const renderer = newRenderer();
     return emails.map((email) => {
       if (!email.template) return { email, template: null };
-      const { template, version } = usable(email.template, found.get(lookupKey(email.template)));
+      const { template, version, layout } = usable(email.template, found.get(lookupKey(email.template)));
       return {
-        email: filled(email, version, email.template, renderer),
-        template: { id: template.id, versionId: version.id },
+        email: filled(email, version, layout, email.template, renderer),
+        template: {
+          id: template.id,
+          versionId: version.id,
+          ...(layout ? { layout: { id: layout.templateId, versionId: layout.id } } : {}),
+        },
       };
     });
   };
   return { queries, fill };
 }
 
-/** The template and published version a send names, or why it cannot be sent (404, 422). */
-function usable(
-  ref: SendTemplateInput,
-  row: { template: TemplateRow; version: VersionRow | null } | undefined,
-) {
+const declaredOf = (version: VersionRow, layout: VersionRow | null) =>
+  joinVariables(variablesOf(version), layout ? variablesOf(layout) : null);
+
+/** The template, published version and its layout's a send names, or why it cannot be sent (404, 422). */
+function usable(ref: SendTemplateInput, row: Found | undefined) {
   if (!row) throw templateNotFound(ref.id);
+  if (row.template.type === "layout") {
+    throw new AppError(
+      422,
+      "template_is_layout",
+      "Template is a layout",
+      `Template ${ref.id} is a layout: send a template that names it (layout_id) instead.`,
+    );
+  }
   if (!row.version) {
     if (ref.version_id) throw versionNotFound(ref.id, ref.version_id);
     throw new AppError(
@@ -89,19 +106,22 @@ function usable(
     );
   }
   if (row.version.publishedAt === null) throw versionUnpublished(ref.id, row.version.id);
-  return { template: row.template, version: row.version };
+  if (row.version.layoutId && !row.layout) throw layoutNotPublished(ref.id, row.version.layoutId);
+  return { template: row.template, version: row.version, layout: row.layout };
 }
 
 /** The send's own fields first; the template's rendered ones for the rest. */
 function filled<T extends Templated>(
   email: T,
   version: VersionRow,
+  layout: VersionRow | null,
   ref: SendTemplateInput,
   renderer: Renderer,
 ) {
-  // A published version declares every variable it uses, and the values were checked: each has one.
-  const view = viewOf(variablesOf(version), ref.variables ?? {}, [], () => "");
-  const rendered = renderVersion(version, view, renderer);
+  // A published version (and layout) declares every variable it uses, and the values were
+  // checked: each has one.
+  const view = viewOf(declaredOf(version, layout), ref.variables ?? {}, [], () => "");
+  const rendered = renderInLayout(renderVersion(version, view, renderer), layout, view, renderer);
   const replyTo = JSON.parse(version.replyTo) as string[];
   const { template: _template, ...own } = email;
   return {

@@ -37,6 +37,9 @@ export const toTemplate = (template: TemplateRow, version: VersionRow) => ({
   text: version.text,
   variables: variablesShown(version),
   has_unpublished_versions: version.publishedAt === null,
+  // Only where layouts are used: a Resend client's templates keep exactly Resend's fields.
+  ...(template.type === "layout" ? { type: template.type } : {}),
+  ...(version.layoutId ? { layout_id: version.layoutId } : {}),
 });
 
 export const toTemplateListItem = (row: {
@@ -77,6 +80,7 @@ export const toVersionSummary = (row: VersionSummaryRow) => ({
 
 export const toVersion = (row: VersionRow) => ({
   ...toVersionSummary(row),
+  layout_id: row.layoutId,
   reply_to: replyToOf(row.replyTo),
   html: row.html,
   text: row.text,

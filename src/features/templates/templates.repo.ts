@@ -46,7 +46,9 @@ export function templateWithVersion(db: Db, accountId: string, ref: string, whic
 
 /**
  * The same lookup as two single-table queries, for a D1 batch: a batch answers rows as objects by
- * column name, where the join's two `id`s (and names, timestamps) would overwrite each other.
+ * column name, where the join's two `id`s (and names, timestamps) would overwrite each other. A
+ * third finds the published version of the layout that version names (none without one): the
+ * layout is read in the same batch, by nested primary-key lookups, never a round trip of its own.
  */
 export function templateAndVersionQueries(db: Db, accountId: string, ref: string, which: WhichVersion) {
   const template = db.select().from(templates).where(byIdOrAlias(accountId, ref)).limit(1);
@@ -55,6 +57,7 @@ export function templateAndVersionQueries(db: Db, accountId: string, ref: string
     typeof which === "object"
       ? sql`${which.id}`
       : sql`(SELECT ${column} FROM ${templates} WHERE ${byIdOrAlias(accountId, ref)})`;
+  const templateId = sql`(SELECT ${templates.id} FROM ${templates} WHERE ${byIdOrAlias(accountId, ref)})`;
   const version = db
     .select()
     .from(templateVersions)
@@ -62,14 +65,20 @@ export function templateAndVersionQueries(db: Db, accountId: string, ref: string
       and(
         eq(templateVersions.accountId, accountId),
         eq(templateVersions.id, versionId),
-        eq(
-          templateVersions.templateId,
-          sql`(SELECT ${templates.id} FROM ${templates} WHERE ${byIdOrAlias(accountId, ref)})`,
-        ),
+        eq(templateVersions.templateId, templateId),
       ),
     )
     .limit(1);
-  return [template, version] as const;
+  const layoutVersionId = sql`(SELECT l.published_version_id FROM templates l
+    WHERE l.account_id = ${accountId} AND l.type = 'layout' AND l.id = (
+      SELECT v.layout_id FROM template_versions v
+      WHERE v.account_id = ${accountId} AND v.id = ${versionId} AND v.template_id = ${templateId}))`;
+  const layout = db
+    .select()
+    .from(templateVersions)
+    .where(and(eq(templateVersions.accountId, accountId), eq(templateVersions.id, layoutVersionId)))
+    .limit(1);
+  return [template, version, layout] as const;
 }
 
 export async function findTemplateWithVersion(db: Db, accountId: string, ref: string, which: WhichVersion) {
@@ -77,6 +86,7 @@ export async function findTemplateWithVersion(db: Db, accountId: string, ref: st
 }
 
 interface Page {
+  type?: "template" | "layout";
   limit: number;
   after?: string | undefined;
   before?: string | undefined;
@@ -104,7 +114,7 @@ export function templatePageQuery(db: Db, accountId: string, page: Page) {
       updatedAt: templates.updatedAt,
     })
     .from(templates)
-    .where(and(eq(templates.accountId, accountId), cursor))
+    .where(and(eq(templates.accountId, accountId), eq(templates.type, page.type ?? "template"), cursor))
     .orderBy(page.before ? asc(templates.id) : desc(templates.id))
     .limit(page.limit + 1);
 }
@@ -140,3 +150,24 @@ export const ofTemplate = (accountId: string, id: string) =>
 
 export const ofVersion = (accountId: string, id: string) =>
   and(eq(templateVersions.accountId, accountId), eq(templateVersions.id, id));
+
+/** Templates whose published version is sent inside the layout (through the (account_id, layout_id) index). */
+export function layoutUsersQuery(db: Db, accountId: string, layoutId: string) {
+  return db
+    .select({ id: templates.id, name: templates.name })
+    .from(templateVersions)
+    .innerJoin(
+      templates,
+      and(
+        eq(templates.id, templateVersions.templateId),
+        eq(templates.publishedVersionId, templateVersions.id),
+      ),
+    )
+    .where(and(eq(templateVersions.accountId, accountId), eq(templateVersions.layoutId, layoutId)))
+    .limit(5);
+}
+
+/** True while no template's published version uses the layout: the condition its removal is written under. */
+export const layoutUnused = (accountId: string, layoutId: string) => sql`NOT EXISTS (
+  SELECT 1 FROM template_versions v JOIN templates t ON t.id = v.template_id AND t.published_version_id = v.id
+  WHERE v.account_id = ${accountId} AND v.layout_id = ${layoutId})`;

@@ -48,7 +48,13 @@ const Html = z.string().min(1).superRefine(maxJsonBytes(MAX_HTML_BYTES));
 const Text = z.string().superRefine(maxJsonBytes(MAX_TEXT_BYTES));
 const Subject = z.string().min(1).max(998);
 
+const LayoutRef = z.string().min(1).max(100).openapi({
+  description:
+    "The layout (a template of `type` layout; its id or alias) this template is sent inside: its published version at send time. null: none. Kept as the layout's id in each version.",
+});
+
 const ContentFields = {
+  layout_id: LayoutRef.nullable().optional(),
   subject: Subject.nullable().optional(),
   text: Text.nullable().optional(),
   alias: Alias.nullable().optional(),
@@ -58,7 +64,15 @@ const ContentFields = {
 };
 
 export const CreateTemplateBodySchema = z
-  .object({ name: singleLine(200), html: Html, ...ContentFields })
+  .object({
+    name: singleLine(200),
+    html: Html,
+    type: z.enum(["template", "layout"]).optional().openapi({
+      description:
+        "`template` (default), or `layout`: a frame whose html (and text, if any) holds the content slot `{{{@content}}}` once; no subject, from, reply_to or layout_id. Fixed at creation.",
+    }),
+    ...ContentFields,
+  })
   .strict()
   .openapi("CreateTemplateRequest");
 
@@ -101,6 +115,12 @@ export const TemplateSchema = z
     has_unpublished_versions: z
       .boolean()
       .openapi({ description: "The current version is a draft not published yet." }),
+    type: z.literal("layout").optional().openapi({
+      description: "Present on a layout only: a template's object keeps exactly Resend's fields.",
+    }),
+    layout_id: z.string().optional().openapi({
+      description: "The current version's layout (an id); absent without one, as in Resend's object.",
+    }),
   })
   .openapi("Template");
 
@@ -144,6 +164,7 @@ export const TemplateVersionSchema = z
   .openapi("TemplateVersion");
 
 export const TemplateVersionDetailSchema = TemplateVersionSchema.extend({
+  layout_id: z.string().nullable(),
   reply_to: z.array(z.string()).nullable(),
   html: z.string(),
   text: z.string().nullable(),
@@ -152,15 +173,31 @@ export const TemplateVersionDetailSchema = TemplateVersionSchema.extend({
 
 export const TemplateVersionListSchema = cursorList(TemplateVersionSchema, "TemplateVersionList");
 
-export const CursorQuerySchema = z
-  .object({
-    limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(20),
-    after: z.string().max(64).optional().openapi({ description: "An id: the items after it (older)." }),
-    before: z.string().max(64).optional().openapi({ description: "An id: the items before it (newer)." }),
-  })
-  .refine((q) => !(q.after && q.before), "give `after` or `before`, not both");
+const cursorFields = {
+  limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(20),
+  after: z.string().max(64).optional().openapi({ description: "An id: the items after it (older)." }),
+  before: z.string().max(64).optional().openapi({ description: "An id: the items before it (newer)." }),
+};
+const oneCursor = [
+  (q: { after?: string | undefined; before?: string | undefined }) => !(q.after && q.before),
+  "give `after` or `before`, not both",
+] as const;
+
+export const CursorQuerySchema = z.object(cursorFields).refine(...oneCursor);
 
 export type CursorQuery = z.infer<typeof CursorQuerySchema>;
+
+export const TemplateListQuerySchema = z
+  .object({
+    ...cursorFields,
+    type: z
+      .enum(["template", "layout"])
+      .default("template")
+      .openapi({ description: "`template` (the default: Resend's list stays templates only) or `layout`." }),
+  })
+  .refine(...oneCursor);
+
+export type TemplateListQuery = z.infer<typeof TemplateListQuerySchema>;
 
 export const TemplateParamsSchema = z.object({
   id: z
@@ -181,7 +218,10 @@ export const VersionParamsSchema = TemplateParamsSchema.extend({
 const Values = z
   .record(z.string().max(100), z.union([z.string(), z.number(), z.boolean(), z.null()]))
   .superRefine(maxJsonBytes(MAX_HTML_BYTES))
-  .openapi({ description: "Values by key: a string for a `string` variable, a number for a `number` one." });
+  .openapi({
+    description:
+      "Values by key: a string for a `string` variable, a number for a `number` one; the template's variables and its layout's.",
+  });
 
 export const RenderBodySchema = z
   .object({
@@ -198,6 +238,9 @@ export const RenderedSchema = z
     object: z.literal("rendered_template"),
     template_id: z.string(),
     version_id: z.string(),
+    layout: z.object({ id: z.string(), version_id: z.string() }).nullable().openapi({
+      description: "The layout the html and text were put in (its published version); null without one.",
+    }),
     subject: z.string().nullable(),
     html: z.string(),
     text: z.string().nullable(),

@@ -1,12 +1,29 @@
-import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
-import { type Db, runBatch } from "../../db/client";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { runBatch } from "../../db/client";
 import { templates, templateVersions } from "../../db/schema";
 import { conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { isUniqueViolation } from "../../lib/unique-violation";
+import { assertLayoutFields } from "./layouts";
+import {
+  contentChanges,
+  contentOf,
+  insertTemplate,
+  insertVersionIf,
+  layoutIdOf,
+  layoutPublished,
+  newDraft,
+  publishedLayout,
+  replyToJson,
+  storedVariables,
+  type TemplateContext,
+  templateNotFound,
+  writing,
+} from "./template-writes";
 import { cursorPage, toTemplate, toTemplateListItem, toVersion, toVersionSummary } from "./templates.dto";
 import {
   findTemplateWithVersion,
+  layoutUnused,
+  layoutUsersQuery,
   ofTemplate,
   ofVersion,
   type TemplateRow,
@@ -18,20 +35,15 @@ import {
 import type {
   CreateTemplateInput,
   CursorQuery,
-  TemplateVariableInput,
+  TemplateListQuery,
   UpdateTemplateInput,
 } from "./templates.schemas";
 import { assertMarkup } from "./variables";
 
-export interface TemplateContext {
-  db: Db;
-  accountId: string;
-  now: number;
-}
+export { type TemplateContext, templateNotFound };
 
 type Found = { template: TemplateRow; version: VersionRow };
 
-export const templateNotFound = (ref: string) => notFound(`Template ${ref}`);
 export const versionNotFound = (ref: string, id: string) => notFound(`Version ${id} of template ${ref}`);
 
 /** The template `ref` (id or alias) names, with the version `which` names (404 for either). */
@@ -44,80 +56,9 @@ export async function templateOf(ctx: TemplateContext, ref: string, which: Which
 
 const ref = (id: string) => ({ object: "template" as const, id });
 
-const storedVariables = (variables: TemplateVariableInput[]) =>
-  JSON.stringify(
-    variables.map((v) => ({ key: v.key, type: v.type, fallback_value: v.fallback_value ?? null })),
-  );
-
-const replyToJson = (value: string | string[] | null | undefined) =>
-  JSON.stringify(value === null || value === undefined ? [] : Array.isArray(value) ? value : [value]);
-
-/** The version columns an input sets (only those it names). */
-function contentChanges(input: UpdateTemplateInput): Partial<VersionRow> {
-  return {
-    ...(input.name !== undefined ? { name: input.name } : {}),
-    ...(input.html !== undefined ? { html: input.html } : {}),
-    ...(input.subject !== undefined ? { subject: input.subject } : {}),
-    ...(input.text !== undefined ? { text: input.text } : {}),
-    ...(input.from !== undefined ? { from: input.from } : {}),
-    ...(input.reply_to !== undefined ? { replyTo: replyToJson(input.reply_to) } : {}),
-    ...(input.variables !== undefined ? { variables: storedVariables(input.variables) } : {}),
-  };
-}
-
-const aliasTaken = (alias: string | null | undefined) =>
-  conflict("alias_taken", "Alias taken", `Another template of this workspace has the alias ${alias}.`);
-
-async function writing<T>(alias: string | null | undefined, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (isUniqueViolation(error, "templates.account_id, templates.alias")) throw aliasTaken(alias);
-    throw error;
-  }
-}
-
-function newDraft(
-  ctx: TemplateContext,
-  templateId: string,
-  content: Omit<
-    VersionRow,
-    "id" | "accountId" | "templateId" | "publishedAt" | "revision" | "createdAt" | "updatedAt"
-  >,
-): VersionRow {
-  return {
-    id: newId("tpv"),
-    accountId: ctx.accountId,
-    templateId,
-    ...content,
-    publishedAt: null,
-    revision: 0,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-  };
-}
-
-function insertTemplate(ctx: TemplateContext, name: string, alias: string | null, version: VersionRow) {
-  const template: TemplateRow = {
-    id: version.templateId,
-    accountId: ctx.accountId,
-    name,
-    alias,
-    currentVersionId: version.id,
-    publishedVersionId: null,
-    publishedAt: null,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-  };
-  return writing(alias, () =>
-    ctx.db.batch([
-      ctx.db.insert(templates).values(template),
-      ctx.db.insert(templateVersions).values(version),
-    ]),
-  );
-}
-
 export async function createTemplate(ctx: TemplateContext, input: CreateTemplateInput) {
+  const type = input.type ?? "template";
+  if (type === "layout") assertLayoutFields(input);
   const version = newDraft(ctx, newId("tpl"), {
     name: input.name,
     subject: input.subject ?? null,
@@ -126,8 +67,9 @@ export async function createTemplate(ctx: TemplateContext, input: CreateTemplate
     from: input.from ?? null,
     replyTo: replyToJson(input.reply_to),
     variables: storedVariables(input.variables ?? []),
+    layoutId: (await layoutIdOf(ctx, input.layout_id)) ?? null,
   });
-  await insertTemplate(ctx, input.name, input.alias ?? null, version);
+  await insertTemplate(ctx, { name: input.name, alias: input.alias ?? null, type }, version);
   return ref(version.templateId);
 }
 
@@ -136,18 +78,10 @@ export async function getTemplate(ctx: TemplateContext, idOrAlias: string) {
   return toTemplate(template, version);
 }
 
-export async function listTemplates(ctx: TemplateContext, page: CursorQuery) {
+export async function listTemplates(ctx: TemplateContext, page: TemplateListQuery) {
   const rows = await templatePageQuery(ctx.db, ctx.accountId, page);
   return cursorPage(rows, page.limit, Boolean(page.before), toTemplateListItem);
 }
-
-/** A published version is never changed: an edit makes a new draft from it. */
-const insertVersionIf = (row: VersionRow, condition: SQL) => sql`
-  INSERT INTO template_versions (id, account_id, template_id, name, subject, html, text, from_address,
-    reply_to, variables, published_at, revision, created_at, updated_at)
-  SELECT ${row.id}, ${row.accountId}, ${row.templateId}, ${row.name}, ${row.subject}, ${row.html}, ${row.text},
-    ${row.from}, ${row.replyTo}, ${row.variables}, NULL, 0, ${row.createdAt}, ${row.updatedAt}
-  WHERE ${condition}`;
 
 const changed = () =>
   conflict(
@@ -199,32 +133,27 @@ async function edit(ctx: TemplateContext, found: Found, changes: Partial<Version
   return ref(template.id);
 }
 
-const contentOf = (version: VersionRow) => ({
-  name: version.name,
-  subject: version.subject,
-  html: version.html,
-  text: version.text,
-  from: version.from,
-  replyTo: version.replyTo,
-  variables: version.variables,
-});
-
 export async function updateTemplate(ctx: TemplateContext, idOrAlias: string, input: UpdateTemplateInput) {
   const found = await templateOf(ctx, idOrAlias);
-  const changes = contentChanges(input);
+  if (found.template.type === "layout") assertLayoutFields(input);
+  const changes = contentChanges(input, await layoutIdOf(ctx, input.layout_id));
   // Nothing to change makes no draft of a published template.
   if (Object.keys(changes).length === 0 && input.alias === undefined) return ref(found.template.id);
   return edit(ctx, found, changes, input.alias);
 }
 
 /**
- * Publishes the current version after checking its markup (422 with line and column). The
- * version is marked only if it is still the revision that was checked.
+ * Publishes the current version after checking its markup (422 with line and column) and, when it
+ * names a layout, that the layout is published (422). The version is marked only if it is still
+ * the revision that was checked and the layout is still published (a layout's removal is written
+ * under the opposite condition: one of the two comes first).
  */
 export async function publishTemplate(ctx: TemplateContext, idOrAlias: string) {
   const { template, version } = await templateOf(ctx, idOrAlias);
   if (version.publishedAt !== null) return ref(template.id);
-  assertMarkup(template.id, version, true);
+  assertMarkup(template.id, version, true, template.type === "layout");
+  const { layoutId } = version;
+  if (layoutId) await publishedLayout(ctx, template.id, layoutId);
   const [marked] = await runBatch(ctx.db, [
     ctx.db
       .update(templateVersions)
@@ -234,6 +163,7 @@ export async function publishTemplate(ctx: TemplateContext, idOrAlias: string) {
           ofVersion(ctx.accountId, version.id),
           isNull(templateVersions.publishedAt),
           eq(templateVersions.revision, version.revision),
+          layoutId ? layoutPublished(ctx.accountId, layoutId) : undefined,
         ),
       ),
     ctx.db
@@ -247,7 +177,10 @@ export async function publishTemplate(ctx: TemplateContext, idOrAlias: string) {
         ),
       ),
   ]);
-  if (marked?.meta.changes !== 1) throw changed();
+  if (marked?.meta.changes !== 1) {
+    if (layoutId) await publishedLayout(ctx, template.id, layoutId);
+    throw changed();
+  }
   return ref(template.id);
 }
 
@@ -256,24 +189,51 @@ export async function duplicateTemplate(ctx: TemplateContext, idOrAlias: string)
   const { template, version } = await templateOf(ctx, idOrAlias);
   const name = `${template.name} (copy)`.slice(0, 200);
   const draft = newDraft(ctx, newId("tpl"), { ...contentOf(version), name });
-  await insertTemplate(ctx, name, null, draft);
+  await insertTemplate(ctx, { name, alias: null, type: template.type }, draft);
   return ref(draft.templateId);
 }
 
-/** Removes a template and its versions; emails built from it keep their content and its ids. */
+/**
+ * Removes a template and its versions; emails built from it keep their content and its ids. A
+ * layout that a template's published version uses is 409 (drafts naming it may stay: they cannot
+ * be published until they name another); the check is the delete's own condition.
+ */
 export async function removeTemplate(ctx: TemplateContext, idOrAlias: string) {
   const { template } = await templateOf(ctx, idOrAlias);
-  const [, deleted] = await runBatch(ctx.db, [
+  const isLayout = template.type === "layout";
+  const [deleted] = await runBatch(ctx.db, [
+    ctx.db
+      .delete(templates)
+      .where(
+        and(
+          ofTemplate(ctx.accountId, template.id),
+          isLayout ? layoutUnused(ctx.accountId, template.id) : undefined,
+        ),
+      ),
     ctx.db
       .delete(templateVersions)
       .where(
-        and(eq(templateVersions.accountId, ctx.accountId), eq(templateVersions.templateId, template.id)),
+        and(
+          eq(templateVersions.accountId, ctx.accountId),
+          eq(templateVersions.templateId, template.id),
+          sql`NOT EXISTS (SELECT 1 FROM templates WHERE id = ${template.id})`,
+        ),
       ),
-    ctx.db.delete(templates).where(ofTemplate(ctx.accountId, template.id)),
   ]);
-  if (deleted?.meta.changes !== 1) throw templateNotFound(idOrAlias);
+  if (deleted?.meta.changes !== 1) {
+    const users = isLayout ? await layoutUsersQuery(ctx.db, ctx.accountId, template.id) : [];
+    if (users.length > 0) throw layoutInUse(template.id, users);
+    throw templateNotFound(idOrAlias);
+  }
   return { ...ref(template.id), deleted: true as const };
 }
+
+const layoutInUse = (layoutId: string, users: Array<{ id: string; name: string }>) =>
+  conflict(
+    "layout_in_use",
+    "Layout in use",
+    `Layout ${layoutId} frames the published version of ${users.map((u) => `${u.id} (${u.name})`).join(", ")}${users.length === 5 ? " and maybe more" : ""}: publish them with another layout_id (or none) first.`,
+  );
 
 export async function listVersions(ctx: TemplateContext, idOrAlias: string, page: CursorQuery) {
   const { template } = await templateOf(ctx, idOrAlias);

@@ -1,5 +1,12 @@
 import { AppError } from "../../lib/errors";
-import { type MarkupProblem, newRenderer, parseField, renderField, type VariableUse } from "./markup";
+import {
+  type MarkupProblem,
+  newRenderer,
+  parseField,
+  renderField,
+  slotProblems,
+  type VariableUse,
+} from "./markup";
 import type { VersionRow } from "./templates.repo";
 import type { VariableValues } from "./templates.schemas";
 
@@ -16,30 +23,36 @@ type Content = Pick<VersionRow, "subject" | "html" | "text" | "variables">;
 
 /**
  * A version's markup: the variables it uses, what does not parse or is a tag other than a
- * variable (`problems`), and variables used but not declared (`undeclared`); each problem with its
- * field, line and column.
+ * variable, or a content slot out of place (`problems`), and variables used but not declared
+ * (`undeclared`); each problem with its field, line and column.
  */
-export function markupOf(version: Content) {
+export function markupOf(version: Content, isLayout = false) {
   const fields = [
     ["subject", version.subject],
     ["html", version.html],
     ["text", version.text],
   ] as const;
-  const parsed = fields.flatMap(([field, source]) => (source === null ? [] : [parseField(field, source)]));
+  const parsed = fields.flatMap(([field, source]) =>
+    source === null ? [] : [{ field, ...parseField(field, source) }],
+  );
   const uses = parsed.flatMap((p) => p.uses);
   const declared = new Set(variablesOf(version).map((v) => v.key));
   const undeclared: MarkupProblem[] = uses
     .filter((use) => !declared.has(use.key))
     .map(({ key, ...where }) => ({ ...where, message: `${key} is used but not declared in variables` }));
-  return { uses, problems: parsed.flatMap((p) => p.problems), undeclared };
+  const problems = parsed.flatMap((p) => [
+    ...p.problems,
+    ...(p.parsed ? slotProblems(p.field, p.slots, isLayout) : []),
+  ]);
+  return { uses, problems, undeclared };
 }
 
 /**
  * 422 naming each markup problem with its line and column; with `undeclared`, variables used but
  * not declared too (a published version has none, so a send can always be checked in full).
  */
-export function assertMarkup(templateId: string, version: Content, undeclared: boolean) {
-  const markup = markupOf(version);
+export function assertMarkup(templateId: string, version: Content, undeclared: boolean, isLayout = false) {
+  const markup = markupOf(version, isLayout);
   const problems = [...markup.problems, ...(undeclared ? markup.undeclared : [])];
   if (problems.length === 0) return markup;
   const summary = problems.map((p) => `${p.field} ${p.line}:${p.column} ${p.message}`).join("; ");
