@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { pinnedVersionQuery, unfillableQuery } from "../../src/features/campaigns/campaign-template";
 import {
   act,
   type Campaign,
@@ -7,7 +8,8 @@ import {
   createCampaign,
   recipientsOf,
 } from "./campaigns-helpers";
-import { callJson, eventually, seedWorkspace, shardD1Of } from "./helpers";
+import { callJson, db, eventually, seedWorkspace, shardD1Of } from "./helpers";
+import { expectIndexed, planOf } from "./query-plan";
 import { createTemplate } from "./templates-helpers";
 
 type Errored = { code?: string; details?: Array<{ path: string; message: string }>; missing?: string[] };
@@ -158,13 +160,23 @@ describe("campaigns with a template", () => {
     await addCustomer(ws.token, "dan@example.org", "Dan", { CITY: "Oslo" });
     await callJson("POST", `/v1/contact-groups/${ws.groupId}/members`, {
       token: ws.token,
-      body: {
-        members: ["ada", "bob", "cat", "dan"].map((n) => ({ email: `${n}@example.org` })),
-      },
+      body: { members: ["ada", "bob", "cat"].map((n) => ({ email: `${n}@example.org` })) },
+    });
+    // Dan is only in the campaign's second group: his group_name is that one's.
+    const vip = await callJson<{ id: string }>("POST", "/v1/contact-groups", {
+      token: ws.token,
+      body: { name: "VIP" },
+    });
+    await callJson("POST", `/v1/contact-groups/${vip.body.id}/members`, {
+      token: ws.token,
+      body: { members: [{ email: "dan@example.org" }] },
     });
     const templateId = await createTemplate(ws.token, NEWS, true);
     const version = await currentVersion(ws.token, templateId);
-    const campaign = await createCampaign(ws, withTemplate(templateId));
+    const campaign = await createCampaign(ws, {
+      ...withTemplate(templateId),
+      contact_group_ids: [ws.groupId, vip.body.id],
+    });
     expect((await act(ws.token, campaign.id, "send")).status).toBe(200);
     const sent = await finished(ws.token, campaign.id);
     expect((sent as Campaign & { template: { version_id: string } }).template.version_id).toBe(version);
@@ -181,7 +193,7 @@ describe("campaigns with a template", () => {
     expect(emails.map((e) => e.to)).toEqual(['["ada@example.org"]', '["dan@example.org"]']);
     const [ada, dan] = emails;
     expect(ada?.html).toContain("<p>Hi Ada of Acme in London (pro, Newsletter)</p>");
-    expect(dan?.html).toContain("<p>Hi Dan of Acme in Oslo (free, Newsletter)</p>");
+    expect(dan?.html).toContain("<p>Hi Dan of Acme in Oslo (free, VIP)</p>");
     expect(ada?.text).toMatch(/^Hi Ada, plan pro\n\nUnsubscribe: https?:\/\/\S+\/u\/\S+\n$/);
     expect(ada?.html).toMatch(/href="https?:\/\/[^"]+\/u\/[^"]+"/);
     for (const email of emails) {
@@ -236,5 +248,78 @@ describe("campaigns with a template", () => {
       expect(email.html).toContain("<p>v1 Pat</p>");
       expect(email.html).not.toContain("{{");
     }
+  });
+
+  it("pins the published version when sent: a republish mid-send changes no recipient's email", async () => {
+    const ws = await campaignWorkspace(
+      Array.from({ length: 250 }, (_, i) => ({
+        email: `q${String(i).padStart(3, "0")}@example.org`,
+        name: "Quinn",
+      })),
+    );
+    const body = (mark: string) => `<p>${mark} {{FIRST_NAME}}</p><a href="{{{unsubscribe_url}}}">x</a>`;
+    const templateId = await createTemplate(
+      ws.token,
+      {
+        ...NEWS,
+        alias: "midsend",
+        html: body("v1"),
+        text: null,
+        variables: [
+          { key: "FIRST_NAME", type: "string" },
+          { key: "unsubscribe_url", type: "string" },
+        ],
+      },
+      true,
+    );
+    const v1 = await currentVersion(ws.token, templateId);
+    const campaign = await createCampaign(ws, withTemplate(templateId, {}));
+    const started = await act(ws.token, campaign.id, "send");
+    expect((started.body as Campaign & { template: { version_id: string } }).template.version_id).toBe(v1);
+    // Three batches of 100: republished while they are sent.
+    await callJson("PATCH", `/v1/templates/${templateId}`, { token: ws.token, body: { html: body("v2") } });
+    await callJson("POST", `/v1/templates/${templateId}/publish`, { token: ws.token });
+    await finished(ws.token, campaign.id);
+    const emails = await emailRows(campaign.id);
+    expect(emails).toHaveLength(250);
+    expect(new Set(emails.map((e) => e.template_version_id))).toEqual(new Set([v1]));
+    for (const email of emails) expect(email.html).toContain("<p>v1 Quinn</p>");
+  });
+
+  it("sends a test through the template as for that customer, or names what it lacks", async () => {
+    const ws = await campaignWorkspace([]);
+    await addCustomer(ws.token, "me@example.org", "Mia Wong", { CITY: "Rome" });
+    await callJson("POST", `/v1/contact-groups/${ws.groupId}/members`, {
+      token: ws.token,
+      body: { members: [{ email: "me@example.org" }] },
+    });
+    const templateId = await createTemplate(ws.token, NEWS, true);
+    const campaign = await createCampaign(ws, withTemplate(templateId));
+    const test = await act(ws.token, campaign.id, "test", { to: "me@example.org" });
+    expect(test.status, JSON.stringify(test.body)).toBe(200);
+    const row = await shardD1Of()
+      .prepare("SELECT subject, html, template_version_id FROM emails WHERE id = ?")
+      .bind((test.body as unknown as { email_id: string }).email_id)
+      .first<{ subject: string; html: string; template_version_id: string }>();
+    expect(row?.html).toContain("<p>Hi Mia of Acme in Rome (free, Newsletter)</p>");
+    expect(row?.html).not.toContain("{{");
+    const stranger = await act(ws.token, campaign.id, "test", { to: "nobody@example.org" });
+    expect(stranger.status).toBe(422);
+    expect((stranger.body as Errored).details?.map((d) => d.path)).toEqual([
+      "template.variables.FIRST_NAME",
+      "template.variables.CITY",
+      "template.variables.GROUP_NAME",
+    ]);
+  });
+
+  it("reads the pinned version and checks members' metadata through indexes", async () => {
+    expectIndexed(await planOf(pinnedVersionQuery(db(), "cmp_X")), "template_versions");
+    const plan = await planOf(
+      unfillableQuery({ accountId: "acc_X", contactGroupIds: '["grp_A","grp_B"]' }, [
+        { key: "CITY", type: "string" },
+      ]),
+    );
+    expectIndexed(plan, "contact_group_members");
+    expectIndexed(plan, "customers");
   });
 });

@@ -98,6 +98,26 @@ export const textHasUnsubscribe = (version: VersionRow) =>
   );
 
 /**
+ * Which of `custom` (variables only metadata could fill) no member of the campaign's groups has in
+ * its metadata with a value of the variable's type: per variable, the members of each group by
+ * the members' primary key, each customer by its own; it stops at the first member that has it.
+ */
+export function unfillableQuery(
+  campaign: Pick<CampaignRow, "accountId" | "contactGroupIds">,
+  custom: Array<{ key: string; type: "string" | "number" }>,
+) {
+  const wanted = JSON.stringify(custom.map((v) => ({ k: v.key, t: v.type === "number" ? "n" : "s" })));
+  return sql`
+    SELECT j.value ->> 'k' AS key FROM json_each(${wanted}) AS j
+    WHERE NOT EXISTS (
+      SELECT 1 FROM contact_group_members m JOIN customers c ON c.id = m.customer_id
+      WHERE m.group_id IN (SELECT value FROM json_each(${campaign.contactGroupIds})) AND m.account_id = ${campaign.accountId}
+        AND CASE j.value ->> 't'
+          WHEN 'n' THEN json_type(c.metadata, '$.' || (j.value ->> 'k')) IN ('integer', 'real')
+          ELSE json_type(c.metadata, '$.' || (j.value ->> 'k')) = 'text' END)`;
+}
+
+/**
  * 422 at send or schedule for a variable with no fallback that no source can fill: not given by
  * the campaign, not a contact field, and in no member's metadata (with a value of its type).
  */
@@ -109,15 +129,7 @@ export async function assertFillable(
 ) {
   const custom = needsCustomData(variablesOf(version), statics);
   if (custom.length === 0) return;
-  const wanted = JSON.stringify(custom.map((v) => ({ k: v.key, t: v.type === "number" ? "n" : "s" })));
-  const rows = await db.all<{ key: string }>(sql`
-    SELECT j.value ->> 'k' AS key FROM json_each(${wanted}) AS j
-    WHERE NOT EXISTS (
-      SELECT 1 FROM contact_group_members m JOIN customers c ON c.id = m.customer_id
-      WHERE m.group_id IN (SELECT value FROM json_each(${campaign.contactGroupIds})) AND m.account_id = ${campaign.accountId}
-        AND CASE j.value ->> 't'
-          WHEN 'n' THEN json_type(c.metadata, '$.' || (j.value ->> 'k')) IN ('integer', 'real')
-          ELSE json_type(c.metadata, '$.' || (j.value ->> 'k')) = 'text' END)`);
+  const rows = await db.all<{ key: string }>(unfillableQuery(campaign, custom));
   if (rows.length === 0) return;
   throw variablesRefused(
     rows.map((row) => ({

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { customers } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import { parseAddress } from "../../mail/address";
@@ -25,7 +25,14 @@ export async function sendTest(ctx: CampaignContext, id: string, to: string) {
   const campaign = await ownCampaign(ctx, id);
   const address = parseAddress(to)?.address.toLowerCase() ?? to;
   const [customer] = await ctx.db
-    .select({ name: customers.name, metadata: customers.metadata })
+    .select({
+      name: customers.name,
+      metadata: customers.metadata,
+      // As for a recipient: the first of the campaign's groups the customer is in.
+      groupName: sql<string | null>`(SELECT g.name FROM contact_groups g WHERE g.id = (
+        SELECT j.value FROM json_each(${campaign.contactGroupIds}) AS j WHERE EXISTS (SELECT 1 FROM contact_group_members m
+          WHERE m.group_id = j.value AND m.customer_id = customers.id) LIMIT 1))`,
+    })
     .from(customers)
     .where(and(eq(customers.accountId, ctx.accountId), eq(customers.email, address)))
     .limit(1);
@@ -35,7 +42,11 @@ export async function sendTest(ctx: CampaignContext, id: string, to: string) {
     unsubscribeUrl: `${ctx.env.PUBLIC_BASE_URL.replace(/\/$/, "")}/u/test`,
   };
   const body = campaign.templateId
-    ? await templatedTest(ctx, campaign, { ...values, metadata: customer?.metadata ?? "{}" })
+    ? await templatedTest(ctx, campaign, {
+        ...values,
+        metadata: customer?.metadata ?? "{}",
+        groupName: customer?.groupName ?? null,
+      })
     : {
         ...(campaign.html ? { html: fill(campaign.html, values, true) } : {}),
         ...(campaign.text ? { text: fill(textWithUnsubscribe(campaign.text), values) } : {}),
@@ -72,7 +83,13 @@ export async function sendTest(ctx: CampaignContext, id: string, to: string) {
 async function templatedTest(
   ctx: CampaignContext,
   campaign: CampaignRow,
-  person: { email: string; name: string | null; metadata: string; unsubscribeUrl: string },
+  person: {
+    email: string;
+    name: string | null;
+    metadata: string;
+    groupName: string | null;
+    unsubscribeUrl: string;
+  },
 ) {
   const statics = staticsOf(campaign);
   const found = await sendableTemplate(
@@ -83,7 +100,7 @@ async function templatedTest(
     "template",
   );
   const template = batchTemplate(campaign, found.version);
-  const recipient = { customerId: "", unsubscribed: false, groupName: null, ...person };
+  const recipient = { customerId: "", unsubscribed: false, ...person };
   const missing = missingOf(template, recipient);
   if (missing.length > 0) {
     throw variablesRefused(

@@ -70,7 +70,7 @@ export function pendingBatchQuery(db: Db, campaignId: string, limit = BATCH_SIZE
         THEN NULL ELSE (SELECT g.name FROM contact_groups g WHERE g.id = (
           SELECT j.value FROM json_each((SELECT contact_group_ids FROM campaigns WHERE id = ${campaignId})) AS j
           WHERE EXISTS (SELECT 1 FROM contact_group_members m
-            WHERE m.group_id = j.value AND m.customer_id = ${campaignRecipients.customerId}) LIMIT 1)) END`,
+            WHERE m.group_id = j.value AND m.customer_id = campaign_recipients.customer_id) LIMIT 1)) END`,
     })
     .from(campaignRecipients)
     .innerJoin(customers, eq(customers.id, campaignRecipients.customerId))
