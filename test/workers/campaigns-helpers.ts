@@ -11,7 +11,15 @@ export interface Campaign {
   sent_at: string | null;
   contact_group_ids: string[];
   stats: Record<
-    "recipients" | "sent" | "suppressed" | "failed" | "opened" | "clicked" | "unsubscribed" | "bounced",
+    | "recipients"
+    | "sent"
+    | "suppressed"
+    | "failed"
+    | "opened"
+    | "clicked"
+    | "unsubscribed"
+    | "bounced"
+    | "missing_variables",
     number
   >;
 }

@@ -75,6 +75,7 @@ describe("sending a campaign", () => {
       clicked: 0,
       unsubscribed: 0,
       bounced: 0,
+      missing_variables: 0,
     });
     expect((await recipientsOf(campaign.id)).map((r) => [r.email, r.state, r.detail])).toEqual([
       ["ada@example.org", "sent", null],

@@ -76,7 +76,7 @@ function stepDraftOf(step: Step): StepDraft {
       return {
         ...draft,
         from: step.from,
-        subject: step.subject,
+        subject: step.subject ?? "",
         html: step.html ?? "",
         text: step.text ?? "",
       };

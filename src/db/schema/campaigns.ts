@@ -24,6 +24,14 @@ export const campaigns = sqliteTable(
     subject: text("subject").notNull(),
     html: text("html"),
     text: text("text"),
+    /**
+     * A stored template instead of html/text (`tpl_` id, resolved from an alias when written). The
+     * version is the one named, else the published one pinned when the campaign is sent or
+     * scheduled, so every recipient gets the same content. The variables are JSON, static values.
+     */
+    templateId: text("template_id"),
+    templateVersionId: text("template_version_id"),
+    templateVariables: text("template_variables"),
     /** JSON array of `grp_` ids. */
     contactGroupIds: text("contact_group_ids").notNull().default("[]"),
     status: text("status", { enum: CAMPAIGN_STATUSES }).notNull().default("draft"),
@@ -40,6 +48,8 @@ export const campaigns = sqliteTable(
     clickedCount: integer("clicked_count").notNull().default(0),
     unsubscribedCount: integer("unsubscribed_count").notNull().default(0),
     bouncedCount: integer("bounced_count").notNull().default(0),
+    /** Recipients skipped because a template variable had no value and no fallback. */
+    missingVariablesCount: integer("missing_variables_count").notNull().default(0),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },

@@ -22,6 +22,14 @@ const illegal = jsonResponse(
   "`invalid_automation_status`: the status does not allow this move.",
 );
 
+const TEMPLATE_STEPS =
+  "A `send_email` step's `template` must be a template of the workspace (404) whose static `variables` it declares, of their types (422 `template_variables_invalid`, `details` under `body.steps.N.template.variables`); an alias is stored as the template's id.";
+
+const templateRefused = jsonResponse(
+  ErrorSchema,
+  "A step's template cannot be used: `template_variables_invalid` (`details` names each variable), `template_not_published`, `template_version_not_published`.",
+);
+
 export const listAutomationsRoute = defineRoute("read", {
   method: "get",
   path: "/v1/automations",
@@ -37,7 +45,7 @@ export const createAutomationRoute = defineRoute("write", {
   path: "/v1/automations",
   tags,
   summary: "Create an automation",
-  description: `A \`draft\` with a generated \`whsec_\` \`secret\` (32 random bytes, base64url, the generator of inbox webhooks), stored encrypted and answered in clear. ${SECRET} A trigger target (group, inbox) the workspace lacks is a 404. \`send_email\` domains need not be verified yet: that is checked on activate. ${STATES}`,
+  description: `A \`draft\` with a generated \`whsec_\` \`secret\` (32 random bytes, base64url, the generator of inbox webhooks), stored encrypted and answered in clear. ${SECRET} A trigger target (group, inbox) the workspace lacks is a 404. \`send_email\` domains need not be verified yet: that is checked on activate. ${TEMPLATE_STEPS} ${STATES}`,
   request: {
     headers: idempotencyHeader(
       "A retried create answers the first draft, its `secret` included (kept encrypted meanwhile): no second automation.",
@@ -46,6 +54,7 @@ export const createAutomationRoute = defineRoute("write", {
   },
   responses: {
     201: jsonResponse(AutomationSchema, "The new draft automation."),
+    422: templateRefused,
     409: jsonResponse(
       ErrorSchema,
       "The Idempotency-Key was used with another body (`idempotency_key_reused`).",
@@ -69,9 +78,9 @@ export const updateAutomationRoute = defineRoute("write", {
   tags,
   summary: "Update an automation",
   description:
-    "Changes the fields given, in any status. `steps` replaces the whole list: a step sent with its `id` stays the same step (enrolments waiting at it continue there); steps without one are new. Editing an active automation affects only steps its enrolments have not reached; an enrolment whose step was removed ends `completed` with a `note`. When the automation is `active`, every `send_email` domain must be a verified connection (400 with `details`).",
+    "Changes the fields given, in any status. `steps` replaces the whole list: a step sent with its `id` stays the same step (enrolments waiting at it continue there); steps without one are new. Editing an active automation affects only steps its enrolments have not reached; an enrolment whose step was removed ends `completed` with a `note`. When the automation is `active`, every `send_email` domain must be a verified connection (400 with `details`) and every step's template published (422). Templates are checked as on create.",
   request: { params: AutomationParamsSchema, body: jsonBody(UpdateAutomationBodySchema) },
-  responses: { 200: jsonResponse(AutomationSchema, "The updated automation.") },
+  responses: { 200: jsonResponse(AutomationSchema, "The updated automation."), 422: templateRefused },
 });
 
 export const deleteAutomationRoute = defineRoute("write", {
@@ -102,7 +111,7 @@ const move = (action: "activate" | "pause", summary: string, description: string
 export const activateAutomationRoute = move(
   "activate",
   "Activate an automation",
-  "From `draft` or `paused`. Needs at least one step, and every `send_email` step's `from` domain must be a verified connection of the workspace, as campaigns need to send: otherwise 400 `validation_error` with `details` naming each step.",
+  "From `draft` or `paused`. Needs at least one step, and every `send_email` step's `from` domain must be a verified connection of the workspace, as campaigns need to send: otherwise 400 `validation_error` with `details` naming each step. A step's `template` must have a published version (or name one): 422 `template_not_published` / `template_version_not_published`.",
 );
 export const pauseAutomationRoute = move(
   "pause",

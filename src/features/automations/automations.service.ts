@@ -19,6 +19,7 @@ import {
 import type { CreateAutomationInput, UpdateAutomationInput } from "./automations.schemas";
 import { releaseHeldEnrollments } from "./engine/lifecycle";
 import { checkSendable, checkSteps, checkTriggerTarget, triggerRefOf, withStepIds } from "./step-checks";
+import { checkStepTemplates, checkStepTemplatesSendable } from "./step-templates";
 
 /** 400 for a move the automation's status does not allow; `error` names the status. */
 export const illegalMove = (row: Pick<AutomationRow, "id" | "status">, action: string, allowed: string) =>
@@ -73,8 +74,9 @@ export async function createAutomation(
   };
   const created = await idempotentCreate(ctx, request, async (store) => {
     await checkTriggerTarget(ctx, input.trigger);
-    const steps = withStepIds(input.steps);
-    await checkSteps(ctx, steps);
+    const given = withStepIds(input.steps);
+    await checkSteps(ctx, given);
+    const steps = await checkStepTemplates(ctx, given);
     const row: AutomationRow = {
       id: newId("aut"),
       accountId: ctx.accountId,
@@ -107,10 +109,14 @@ export async function getAutomation(ctx: AutomationContext, id: string) {
 export async function updateAutomation(ctx: AutomationContext, id: string, input: UpdateAutomationInput) {
   const row = await ownAutomation(ctx, id);
   if (input.trigger) await checkTriggerTarget(ctx, input.trigger);
-  const steps = input.steps ? withStepIds(input.steps) : undefined;
+  let steps = input.steps ? withStepIds(input.steps) : undefined;
   if (steps) {
     await checkSteps(ctx, steps);
-    if (row.status === "active") await checkSendable(ctx, steps, "json");
+    steps = await checkStepTemplates(ctx, steps);
+    if (row.status === "active") {
+      await checkSendable(ctx, steps, "json");
+      await checkStepTemplatesSendable(ctx, steps);
+    }
   }
   const updated = await moveAutomation(ctx.db, ctx.accountId, id, [row.status], {
     name: input.name,
@@ -147,6 +153,7 @@ export async function activateAutomation(ctx: AutomationContext, id: string) {
   const steps = stepsOf(row);
   if (steps.length === 0) throw validationError([{ path: ["steps"], message: "add at least one step" }]);
   await checkSendable(ctx, steps);
+  await checkStepTemplatesSendable(ctx, steps);
   const moved = await moveAutomation(ctx.db, ctx.accountId, id, ["draft", "paused"], {
     status: "active",
     updatedAt: ctx.now,

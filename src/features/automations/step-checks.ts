@@ -57,7 +57,13 @@ async function stepIssues(ctx: AutomationContext, steps: Step[]): Promise<Issue[
       if (!parseAddress(step.from))
         issues.push(...at("from", "must be an address such as Acme <hi@acme.com>"));
       if (step.reply_to && !parseAddress(step.reply_to)) issues.push(...at("reply_to", "must be an address"));
-      if (!step.html && !step.text) issues.push(...at("html", "give `html`, `text` or both"));
+      if (step.template) {
+        if (step.html || step.text)
+          issues.push(...at("template", "give `template` or `html`/`text`, not both"));
+      } else {
+        if (!step.html && !step.text) issues.push(...at("html", "give `html`, `text` or both"));
+        if (!step.subject) issues.push(...at("subject", "required without a `template`"));
+      }
       return issues;
     }
     return [];

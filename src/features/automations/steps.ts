@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_METADATA_BYTES, maxJsonBytes } from "../../lib/input";
 import { jsonLength } from "../../lib/text";
+import { SendTemplateSchema } from "../templates/templates.schemas";
 
 /**
  * The steps of an automation (product.md "Automations"), shared by the API's validation, the engine
@@ -52,9 +53,15 @@ const SendEmailStep = z.object({
   type: z.literal("send_email"),
   from: z.string().min(1).max(320),
   reply_to: z.string().max(320).optional(),
-  subject: z.string().min(1).max(998),
+  subject: z.string().min(1).max(998).optional().openapi({
+    description: "Required without a `template`; with one, it replaces the template's subject.",
+  }),
   html: z.string().max(500_000).optional(),
   text: z.string().max(500_000).optional(),
+  template: SendTemplateSchema.optional().openapi({
+    description:
+      "A stored template (id or alias; optional `version_id`) instead of `html`/`text` (400 with either): its published version when the step runs (or the version named). `variables` are static values; the others come from the enrolment's trigger `data`, then the customer (`email`, `name`, `first_name`, `unsubscribe_url`, whatever their case), then the customer's `metadata`, then `fallback_value`. A customer left without a value is not sent the email: the step is `skipped` with `missing_variables: KEY, ...` and the run goes on. 404 for a template not of this workspace; 422 for static values not declared or of the wrong type.",
+  }),
 });
 
 const WaitStep = z.object({

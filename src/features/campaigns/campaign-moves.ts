@@ -4,6 +4,7 @@ import { connections } from "../../db/schema";
 import { AppError } from "../../lib/errors";
 import { describeError, log } from "../../lib/logger";
 import { domainOf, parseAddress } from "../../mail/address";
+import { assertFillable, htmlHasUnsubscribe, sendableTemplate, staticsOf } from "./campaign-template";
 import { toCampaign } from "./campaigns.dto";
 import { type CampaignRow, moveCampaign } from "./campaigns.repo";
 import { type CampaignContext, illegalMove, ownCampaign } from "./campaigns.service";
@@ -25,8 +26,14 @@ export async function queueBatch(queue: Queue, campaignId: string, accountId: st
   }
 }
 
-/** 400 naming everything that keeps the campaign from being sent. */
+/**
+ * 400 naming everything that keeps the campaign from being sent; a template is checked again (404,
+ * 422) and answered: the published version to pin (or the one the campaign names).
+ */
 async function checkReady(ctx: CampaignContext, row: CampaignRow) {
+  const template = row.templateId
+    ? await sendableTemplate(ctx, row.templateId, row.templateVersionId, staticsOf(row), "template")
+    : null;
   const missing: string[] = [];
   const domain = domainOf(parseAddress(row.from)?.address ?? "");
   const [connection] = await ctx.db
@@ -36,13 +43,17 @@ async function checkReady(ctx: CampaignContext, row: CampaignRow) {
     .limit(1);
   if (connection?.status !== "verified")
     missing.push(`the from domain ${domain} is not a verified connection of this workspace`);
-  if (!hasUnsubscribeVariable(row.html)) missing.push("the html does not contain {{unsubscribe_url}}");
+  if (template ? !htmlHasUnsubscribe(template.version) : !hasUnsubscribeVariable(row.html))
+    missing.push(`the ${template ? "template's " : ""}html does not contain {{unsubscribe_url}}`);
   if ((JSON.parse(row.contactGroupIds) as string[]).length === 0) missing.push("no contact_group_ids");
   if (missing.length > 0) {
     throw new AppError(400, "campaign_not_ready", "Campaign not ready", `Not sent: ${missing.join("; ")}.`, {
       missing,
     });
   }
+  if (!template) return null;
+  await assertFillable(ctx.db, row, template.version, staticsOf(row));
+  return template.version.id;
 }
 
 /**
@@ -53,7 +64,7 @@ export async function sendCampaign(ctx: CampaignContext, id: string, scheduledAt
   const row = await ownCampaign(ctx, id);
   if (row.status !== "draft" && row.status !== "scheduled")
     throw illegalMove(row, "sent", "draft or scheduled");
-  await checkReady(ctx, row);
+  const templateVersionId = await checkReady(ctx, row);
   const at = scheduledAt ? Date.parse(scheduledAt) : 0;
   if (at > ctx.now + MAX_SCHEDULE_AHEAD_MS) {
     throw new AppError(
@@ -67,12 +78,13 @@ export async function sendCampaign(ctx: CampaignContext, id: string, scheduledAt
     const scheduled = await moveCampaign(ctx.db, ctx.accountId, id, ["draft", "scheduled"], {
       status: "scheduled",
       scheduledAt: at,
+      ...(templateVersionId ? { templateVersionId } : {}),
       updatedAt: ctx.now,
     });
     if (!scheduled) throw illegalMove(await ownCampaign(ctx, id), "sent", "draft or scheduled");
     return toCampaign(scheduled);
   }
-  if (!(await startSending(ctx.db, ctx.accountId, id, ctx.now)))
+  if (!(await startSending(ctx.db, ctx.accountId, id, ctx.now, templateVersionId)))
     throw illegalMove(await ownCampaign(ctx, id), "sent", "draft or scheduled");
   await queueBatch(ctx.env.EMAIL_QUEUE, id, ctx.accountId);
   return toCampaign(await ownCampaign(ctx, id));

@@ -10,6 +10,13 @@ export function toCampaign(row: CampaignRow) {
     subject: row.subject,
     html: row.html,
     text: row.text,
+    template: row.templateId
+      ? {
+          id: row.templateId,
+          version_id: row.templateVersionId,
+          variables: JSON.parse(row.templateVariables ?? "{}") as Record<string, string | number>,
+        }
+      : null,
     contact_group_ids: JSON.parse(row.contactGroupIds) as string[],
     status: row.status,
     paused_reason: row.pausedReason,
@@ -24,6 +31,7 @@ export function toCampaign(row: CampaignRow) {
       clicked: row.clickedCount,
       unsubscribed: row.unsubscribedCount,
       bounced: row.bouncedCount,
+      missing_variables: row.missingVariablesCount,
     },
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),

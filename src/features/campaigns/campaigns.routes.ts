@@ -35,18 +35,27 @@ export const listCampaignsRoute = defineRoute("read", {
   responses: { 200: jsonResponse(CampaignListSchema, "A page of campaigns.") },
 });
 
+const TEMPLATE =
+  "`template` (id or alias, optional `version_id`, static `variables`) sends a stored template instead of `html`/`text`: 404 for a template or version not of this workspace.";
+
+const templateRefused = jsonResponse(
+  ErrorSchema,
+  "The campaign's template cannot be used: `template_variables_invalid` (`details` names each variable), `template_not_published`, `template_version_not_published`.",
+);
+
 export const createCampaignRoute = defineRoute("write", {
   method: "post",
   path: "/v1/campaigns",
   tags,
   summary: "Create a campaign",
-  description: `A draft. Every \`contact_group_ids\` entry must be a contact group of the workspace: otherwise 404 and nothing is created. ${STATES}`,
+  description: `A draft. Every \`contact_group_ids\` entry must be a contact group of the workspace: otherwise 404 and nothing is created. ${TEMPLATE} ${STATES}`,
   request: {
     headers: idempotencyHeader("A retried create answers the first draft: no second campaign."),
     body: jsonBody(CreateCampaignBodySchema),
   },
   responses: {
     201: jsonResponse(CampaignSchema, "The new draft campaign."),
+    422: templateRefused,
     409: jsonResponse(
       ErrorSchema,
       "The Idempotency-Key was used with another body (`idempotency_key_reused`).",
@@ -82,9 +91,13 @@ export const updateCampaignRoute = defineRoute("write", {
   tags,
   summary: "Update a draft campaign",
   description:
-    "Changes the fields given. Only a `draft` can be edited (400 `invalid_campaign_status` otherwise); an unknown contact group is a 404.",
+    "Changes the fields given. Only a `draft` can be edited (400 `invalid_campaign_status` otherwise); an unknown contact group is a 404. A `template` replaces the campaign's `html` and `text` (null removes it); `html` or `text` replaces its template. The template's static values are checked as on create (422).",
   request: { params: CampaignParamsSchema, body: jsonBody(UpdateCampaignBodySchema) },
-  responses: { 200: jsonResponse(CampaignSchema, "The updated campaign."), 400: illegal },
+  responses: {
+    200: jsonResponse(CampaignSchema, "The updated campaign."),
+    400: illegal,
+    422: templateRefused,
+  },
 });
 
 export const deleteCampaignRoute = defineRoute("write", {
@@ -106,9 +119,13 @@ export const sendCampaignRoute = defineRoute("write", {
   tags,
   summary: "Send or schedule a campaign",
   description:
-    "From `draft` or `scheduled`. Needs the from domain to be a verified connection of the workspace, `{{unsubscribe_url}}` in the html and at least one contact group: otherwise 400 `campaign_not_ready` whose `missing` names each. With a future `scheduled_at` (at most 365 days ahead) the campaign is `scheduled` and the minute sweep starts it; otherwise it is `sending` at once. Sending first writes one recipient row per member of its groups (each customer once; unsubscribed customers are skipped), then sends batches of at most 100 through the pipeline of POST /v1/emails: suppressed addresses are counted in `stats.suppressed`, not sent. Every email carries the recipient's `List-Unsubscribe` and `List-Unsubscribe-Post` headers and the tag `campaign:<id>` (GET /v1/emails?tag=campaign:<id> lists them). A quota reached mid-send pauses the campaign with `paused_reason`. While the workspace is suspended a sending or scheduled campaign holds (no batch sends, its status stays) and goes on by itself within a minute of reinstatement; emails of it already queued end `failed` (`account_suspended`).",
+    "From `draft` or `scheduled`. Needs the from domain to be a verified connection of the workspace, `{{unsubscribe_url}}` in the html and at least one contact group: otherwise 400 `campaign_not_ready` whose `missing` names each. With a future `scheduled_at` (at most 365 days ahead) the campaign is `scheduled` and the minute sweep starts it; otherwise it is `sending` at once. Sending first writes one recipient row per member of its groups (each customer once; unsubscribed customers are skipped), then sends batches of at most 100 through the pipeline of POST /v1/emails: suppressed addresses are counted in `stats.suppressed`, not sent. Every email carries the recipient's `List-Unsubscribe` and `List-Unsubscribe-Post` headers and the tag `campaign:<id>` (GET /v1/emails?tag=campaign:<id> lists them). A quota reached mid-send pauses the campaign with `paused_reason`. While the workspace is suspended a sending or scheduled campaign holds (no batch sends, its status stays) and goes on by itself within a minute of reinstatement; emails of it already queued end `failed` (`account_suspended`). With a `template`: its html must use `unsubscribe_url` (400 `campaign_not_ready`); the version sent is the one named, else the published one now, pinned on the campaign (`template.version_id`) so every recipient gets it, even if the template is republished mid-send; 422 `template_not_published` / `template_version_not_published`, 422 `template_variables_invalid` for a static value not declared or mistyped or a variable with no fallback that nothing can fill (not static, not a contact field, in no member's metadata); 404 when the template was removed. A recipient without a value for some variable is `skipped` (`detail` `missing_variables: ...`, counted in `stats.missing_variables`). The pinned version is read with each batch's first query: no round trip of its own.",
   request: { params: CampaignParamsSchema, body: { ...jsonBody(SendCampaignBodySchema), required: false } },
-  responses: { 200: jsonResponse(CampaignSchema, "The campaign, `scheduled` or `sending`."), 400: illegal },
+  responses: {
+    200: jsonResponse(CampaignSchema, "The campaign, `scheduled` or `sending`."),
+    400: illegal,
+    422: templateRefused,
+  },
 });
 
 const move = (action: "pause" | "resume" | "cancel", summary: string, description: string) =>
@@ -144,7 +161,7 @@ export const testCampaignRoute = defineRoute("write", {
   tags,
   summary: "Send a test email",
   description:
-    "One email to `to` in any status, through the pipeline of POST /v1/emails (403 unverified domain, 429 quota, 422 suppressed), subject prefixed `[Test] `. Variables come from the workspace's customer of that address when there is one; `{{unsubscribe_url}}` is a placeholder link that unsubscribes nobody. Not counted in the stats; no recipient row.",
+    "One email to `to` in any status, through the pipeline of POST /v1/emails (403 unverified domain, 429 quota, 422 suppressed), subject prefixed `[Test] `. Variables come from the workspace's customer of that address when there is one; `{{unsubscribe_url}}` is a placeholder link that unsubscribes nobody. Not counted in the stats; no recipient row. A template campaign sends its pinned (else published) version filled as for that customer: 422 `template_variables_invalid` naming each variable without a value.",
   request: { params: CampaignParamsSchema, body: jsonBody(TestCampaignBodySchema) },
   responses: {
     200: jsonResponse(TestCampaignResultSchema, "The test email's id (see GET /v1/emails/{id})."),

@@ -4,6 +4,7 @@ import { AppError, conflict, notFound } from "../../lib/errors";
 import { idempotentCreate } from "../../lib/idempotent-create";
 import { newId } from "../../lib/ids";
 import type { RequestContext } from "../../lib/request-context";
+import { resolveTemplate } from "./campaign-template";
 import { toCampaign } from "./campaigns.dto";
 import {
   type CampaignRow,
@@ -44,6 +45,19 @@ async function checkGroups(ctx: CampaignContext, ids: string[] | undefined) {
   if (missing) throw notFound(`Contact group ${missing}`);
 }
 
+/** The template columns a body's `template` sets (all three, so a new template replaces the old). */
+async function templateColumns(ctx: CampaignContext, template: CreateCampaignInput["template"]) {
+  if (template === undefined) return {};
+  if (template === null) return { templateId: null, templateVersionId: null, templateVariables: null };
+  const resolved = await resolveTemplate(ctx, template, "body.template");
+  return {
+    templateId: resolved.template.id,
+    // Named, it is pinned now (a published one is checked again when sent); else pinned when sent.
+    templateVersionId: template.version_id ? resolved.version.id : null,
+    templateVariables: JSON.stringify(resolved.variables),
+  };
+}
+
 /** A page, newest first, and the total, in one round trip. */
 export async function listCampaigns(
   ctx: CampaignContext,
@@ -66,6 +80,7 @@ export async function createCampaign(
   const created = await idempotentCreate(ctx, request, async (store) => {
     const groups = [...new Set(input.contact_group_ids ?? [])];
     await checkGroups(ctx, groups);
+    const template = await templateColumns(ctx, input.template ?? null);
     const row: CampaignRow = {
       id: newId("cmp"),
       accountId: ctx.accountId,
@@ -75,6 +90,10 @@ export async function createCampaign(
       subject: input.subject,
       html: input.html ?? null,
       text: input.text ?? null,
+      templateId: null,
+      templateVersionId: null,
+      templateVariables: null,
+      ...template,
       contactGroupIds: JSON.stringify(groups),
       status: "draft",
       pausedReason: null,
@@ -89,6 +108,7 @@ export async function createCampaign(
       clickedCount: 0,
       unsubscribedCount: 0,
       bouncedCount: 0,
+      missingVariablesCount: 0,
       createdAt: ctx.now,
       updatedAt: ctx.now,
     };
@@ -103,12 +123,17 @@ export async function getCampaign(ctx: CampaignContext, id: string) {
   return toCampaign(await ownCampaign(ctx, id));
 }
 
-/** Edits are for drafts only (400 otherwise); the move is conditional, so a racing send wins cleanly. */
+/**
+ * Edits are for drafts only (400 otherwise); the move is conditional, so a racing send wins cleanly.
+ * A template replaces the campaign's html and text, and html or text replaces its template.
+ */
 export async function updateCampaign(ctx: CampaignContext, id: string, input: UpdateCampaignInput) {
   const row = await ownCampaign(ctx, id);
   if (row.status !== "draft") throw illegalMove(row, "edited", "draft");
   const groups = input.contact_group_ids ? [...new Set(input.contact_group_ids)] : undefined;
   await checkGroups(ctx, groups);
+  const template = await templateColumns(ctx, input.template);
+  const ownBody = input.html !== undefined || input.text !== undefined;
   const updated = await moveCampaign(ctx.db, ctx.accountId, id, ["draft"], {
     name: input.name,
     from: input.from,
@@ -116,6 +141,11 @@ export async function updateCampaign(ctx: CampaignContext, id: string, input: Up
     subject: input.subject,
     html: input.html,
     text: input.text,
+    ...(input.template ? { html: null, text: null } : {}),
+    ...(ownBody && input.template === undefined
+      ? { templateId: null, templateVersionId: null, templateVariables: null }
+      : {}),
+    ...template,
     contactGroupIds: groups ? JSON.stringify(groups) : undefined,
     updatedAt: ctx.now,
   });

@@ -9,16 +9,24 @@ export const BATCH_SIZE = 100;
  * Moves a draft or scheduled campaign to `sending` and writes its recipient rows, in one batch:
  * the members of its groups (groups of its workspace only), each customer once, unsubscribed ones
  * as `skipped`; then `recipients_count` is the number of pending rows. Set-based: one INSERT ...
- * SELECT whatever the number of members, with four bound parameters. Answers whether it moved.
+ * SELECT whatever the number of members, with four bound parameters. A template version given is
+ * pinned with the move (one already pinned, when scheduled, stays). Answers whether it moved.
  */
-export async function startSending(db: Db, accountId: string, id: string, now: number): Promise<boolean> {
+export async function startSending(
+  db: Db,
+  accountId: string,
+  id: string,
+  now: number,
+  templateVersionId: string | null = null,
+): Promise<boolean> {
   const [moved] = await db.$client.batch([
     db.$client
       .prepare(
-        `UPDATE campaigns SET status = 'sending', started_at = ?1, scheduled_at = NULL, paused_reason = NULL, updated_at = ?1
+        `UPDATE campaigns SET status = 'sending', started_at = ?1, scheduled_at = NULL, paused_reason = NULL, updated_at = ?1,
+           template_version_id = COALESCE(?4, template_version_id)
          WHERE id = ?2 AND account_id = ?3 AND status IN ('draft', 'scheduled')`,
       )
-      .bind(now, id, accountId),
+      .bind(now, id, accountId, templateVersionId),
     db.$client
       .prepare(
         `INSERT INTO campaign_recipients (campaign_id, customer_id, account_id, email, state, detail, created_at, updated_at)
@@ -53,6 +61,16 @@ export function pendingBatchQuery(db: Db, campaignId: string, limit = BATCH_SIZE
       email: campaignRecipients.email,
       name: customers.name,
       unsubscribed: customers.unsubscribed,
+      metadata: customers.metadata,
+      // A template's `group_name`: the first of the campaign's groups the customer is in (json_each
+      // walks the array in order), read only for a campaign with a template, by primary keys.
+      groupName: sql<
+        string | null
+      >`CASE WHEN (SELECT template_id FROM campaigns WHERE id = ${campaignId}) IS NULL
+        THEN NULL ELSE (SELECT g.name FROM contact_groups g WHERE g.id = (
+          SELECT j.value FROM json_each((SELECT contact_group_ids FROM campaigns WHERE id = ${campaignId})) AS j
+          WHERE EXISTS (SELECT 1 FROM contact_group_members m
+            WHERE m.group_id = j.value AND m.customer_id = campaign_recipients.customer_id) LIMIT 1)) END`,
     })
     .from(campaignRecipients)
     .innerJoin(customers, eq(customers.id, campaignRecipients.customerId))
@@ -109,6 +127,29 @@ export function settleStatements(
     sql`UPDATE campaigns SET ${counter}(SELECT count(*) FROM campaign_recipients WHERE ${pending})
         WHERE id = ${campaignId}`,
     sql`UPDATE campaign_recipients SET state = ${state}, detail = ${detail}, updated_at = ${now} WHERE ${pending}`,
+  ];
+}
+
+/**
+ * Skips pending recipients a template variable has no value for, each with its own reason in
+ * `detail`, and counts them (no longer to send; counted in `missing_variables`), in that order.
+ */
+export function skipMissingStatements(
+  campaignId: string,
+  skips: Array<{ customerId: string; detail: string }>,
+  now: number,
+): Statement[] {
+  if (skips.length === 0) return [];
+  const json = JSON.stringify(skips.map((s) => ({ c: s.customerId, d: s.detail })));
+  const pending = sql`campaign_id = ${campaignId} AND state = 'pending'
+    AND customer_id IN (SELECT j.value ->> 'c' FROM json_each(${json}) AS j)`;
+  return [
+    sql`UPDATE campaigns SET recipients_count = recipients_count - (SELECT count(*) FROM campaign_recipients WHERE ${pending}),
+        missing_variables_count = missing_variables_count + (SELECT count(*) FROM campaign_recipients WHERE ${pending})
+        WHERE id = ${campaignId}`,
+    sql`UPDATE campaign_recipients SET state = 'skipped', updated_at = ${now},
+        detail = (SELECT j.value ->> 'd' FROM json_each(${json}) AS j WHERE j.value ->> 'c' = campaign_recipients.customer_id)
+        WHERE ${pending}`,
   ];
 }
 

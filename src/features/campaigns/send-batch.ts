@@ -7,14 +7,14 @@ import { limitsFor, type PlanName, parseQuotaOverrides } from "../../lib/plans";
 import { mayAct, SUSPENDED_CODE } from "../../lib/workspace-gate";
 import { domainOf, parseAddress } from "../../mail/address";
 import { deliveryOutcomes } from "../../mail/delivery-outcomes";
-import { unsubscribeHeaders, unsubscribeUrl } from "../../mail/unsubscribe-token";
 import { deliverEmails } from "../emails/deliver";
 import { acceptedStatements, prepareEmails } from "../emails/emails.accept";
-import { normalizeEmail } from "../emails/emails.input";
 import type { EmailRow } from "../emails/emails.repo";
 import { enqueueEmails, type SendMessage } from "../emails/enqueue";
 import { loadSendState, type SendState } from "../emails/send-state";
 import { assertEmailQuota, currentUsage } from "../usage/usage.service";
+import { type BatchTemplate, batchTemplate, campaignEmail, skipReason } from "./campaign-email";
+import { pinnedVersionQuery } from "./campaign-template";
 import type { CampaignRow } from "./campaigns.repo";
 import {
   claimedBy,
@@ -23,8 +23,9 @@ import {
   type PendingRecipient,
   pendingBatchQuery,
   settleStatements,
+  skipMissingStatements,
 } from "./recipients.repo";
-import { fill, oneLine, textWithUnsubscribe } from "./variables";
+import { fill, oneLine } from "./variables";
 
 /** The queue message that sends a campaign's next batch. */
 export interface CampaignBatchMessage {
@@ -60,30 +61,26 @@ function catchAppError(run: () => void): AppError | null {
   }
 }
 
-/** One recipient's email: the campaign's content with their variables and unsubscribe link. */
-async function emailFor(env: Env, campaign: CampaignRow, r: PendingRecipient, now: number) {
-  const url = await unsubscribeUrl(
-    env,
-    { customerId: r.customerId, campaignId: campaign.id },
-    campaign.accountId,
-  );
-  const values = { email: r.email, name: r.name, unsubscribeUrl: url };
-  const email = normalizeEmail(
-    {
-      from: campaign.from,
-      to: r.email,
-      ...(campaign.replyTo ? { reply_to: campaign.replyTo } : {}),
-      subject: oneLine(fill(campaign.subject, values)),
-      ...(campaign.html ? { html: fill(campaign.html, values, true) } : {}),
-      ...(campaign.text ? { text: fill(textWithUnsubscribe(campaign.text), values) } : {}),
-      headers: unsubscribeHeaders(url),
-      // GET /v1/emails?tag=campaign:<id> lists the campaign's emails.
-      tags: [{ name: "campaign", value: campaign.id }],
-    },
-    now,
-  );
-  return { ...email, campaignId: campaign.id };
+/** The recipients a template can be sent to, and those skipped with the variables they lack. */
+function renderable(recipients: PendingRecipient[], template: BatchTemplate | null) {
+  const wanted: PendingRecipient[] = [];
+  const skips: Array<{ customerId: string; detail: string }> = [];
+  for (const r of recipients) {
+    const reason = template ? skipReason(template, r) : null;
+    if (reason) skips.push({ customerId: r.customerId, detail: reason });
+    else wanted.push(r);
+  }
+  return { wanted, skips };
 }
+
+/** The pinned version is gone (the template was removed mid-send): paused, nothing half-rendered. */
+const templateGone = (campaign: CampaignRow) =>
+  new AppError(
+    422,
+    "template_not_found",
+    "Template not found",
+    `Template ${campaign.templateId} version ${campaign.templateVersionId ?? "(none)"} no longer exists.`,
+  );
 
 /** A campaign the service must stop: paused, with the reason on it for people to read. */
 async function pauseFor(db: Db, campaign: CampaignRow, reason: AppError, now: number) {
@@ -111,9 +108,11 @@ export async function sendCampaignBatch(
   queueNext?: () => Promise<void>,
 ): Promise<BatchOutcome> {
   const db = createDb(env.DB);
-  const [found, pending] = await db.batch([
+  // The pinned template version comes with the campaign: one read per batch, never per recipient.
+  const [found, pending, versions] = await db.batch([
     db.select().from(campaigns).where(eq(campaigns.id, campaignId)).limit(1),
     pendingBatchQuery(db, campaignId),
+    pinnedVersionQuery(db, campaignId),
   ]);
   const campaign = found[0];
   if (campaign?.status !== "sending") return "done";
@@ -121,6 +120,12 @@ export async function sendCampaignBatch(
     await runBatch(db, [finishStatement(campaignId, now)]);
     return "done";
   }
+  const version = versions[0];
+  if (campaign.templateId && !version) {
+    await pauseFor(db, campaign, templateGone(campaign), now);
+    return "done";
+  }
+  const template = version ? batchTemplate(campaign, version) : null;
   const from = parseAddress(campaign.from);
   const subscribed = pending.filter((r) => !r.unsubscribed);
   const state = await loadSendState(
@@ -166,14 +171,27 @@ export async function sendCampaignBatch(
     ),
     ...settleStatements(campaignId, refused, "suppressed", "suppressed", now),
   ];
+  const { wanted, skips } = renderable(
+    subscribed.filter((r) => !suppressed.has(r.email)),
+    template,
+  );
+  settle.push(...skipMissingStatements(campaignId, skips, now));
   const quota = quotaRoom(state, state.account.plan as PlanName, state.account.quotaOverrides, now);
-  const wanted = subscribed.filter((r) => !suppressed.has(r.email));
   const toSend = wanted.slice(0, Math.min(wanted.length, quota.room));
   const stop = toSend.length < wanted.length ? quota.refusal(wanted.length) : null;
 
   try {
     const next = stop ? undefined : queueNext;
-    await sendEmails(env, db, campaign, toSend, { ...state, suppressed: [] }, settle, now, next);
+    await sendEmails(
+      env,
+      db,
+      { campaign, template },
+      toSend,
+      { ...state, suppressed: [] },
+      settle,
+      now,
+      next,
+    );
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     // Domain no longer verified, a quota taken by a concurrent send, an email too large: stop here.
@@ -219,7 +237,7 @@ async function deliverNow(env: Env, rows: EmailRow[], now: number) {
 async function sendEmails(
   env: Env,
   db: Db,
-  campaign: CampaignRow,
+  { campaign, template }: { campaign: CampaignRow; template: BatchTemplate | null },
   recipients: PendingRecipient[],
   state: SendState,
   settle: ReturnType<typeof settleStatements>,
@@ -231,7 +249,7 @@ async function sendEmails(
     await runBatch(db, [...settle, touch, finishStatement(campaign.id, now)]);
     return;
   }
-  const emails = await Promise.all(recipients.map((r) => emailFor(env, campaign, r, now)));
+  const emails = await Promise.all(recipients.map((r) => campaignEmail(env, campaign, r, now, template)));
   const account = state.account as NonNullable<SendState["account"]>;
   const prepared = await prepareEmails(
     { db, files: env.FILES, account, state, now },

@@ -5,7 +5,6 @@ import { AppError } from "../../../../lib/errors";
 import { domainOf, parseAddress } from "../../../../mail/address";
 import { deliveryOutcomes } from "../../../../mail/delivery-outcomes";
 import { unsubscribeHeaders, unsubscribeUrl } from "../../../../mail/unsubscribe-token";
-import { fill, oneLine, textWithUnsubscribe } from "../../../campaigns/variables";
 import { acceptedStatements, prepareEmails } from "../../../emails/emails.accept";
 import { normalizeEmail } from "../../../emails/emails.input";
 import type { EmailRow } from "../../../emails/emails.repo";
@@ -22,6 +21,7 @@ import {
   succeeded,
 } from "../history";
 import type { Progress } from "../progress";
+import { isOutcome, type StepContent, stepContent } from "./step-content";
 
 type EmailStep = Extract<Step, { type: "send_email" }>;
 
@@ -37,24 +37,29 @@ const linkFor = (env: Env, p: Progress) =>
     p.enrollment.accountId,
   );
 
-/** The step's email to the enrolled customer: campaigns' variables, unsubscribe link and headers. */
-async function emailFor(env: Env, p: Progress, step: EmailStep, email: string, now: number) {
-  const url = await linkFor(env, p);
-  const values = { email, name: p.customer?.name ?? null, unsubscribeUrl: url };
-  return normalizeEmail(
+/** The step's email to the enrolled customer: its content, the unsubscribe link and headers. */
+function emailFor(
+  p: Progress,
+  step: EmailStep,
+  email: string,
+  url: string,
+  content: StepContent,
+  now: number,
+) {
+  const { template, ...body } = content;
+  const normalized = normalizeEmail(
     {
       from: step.from,
       to: email,
       ...(step.reply_to ? { reply_to: step.reply_to } : {}),
-      subject: oneLine(fill(step.subject, values)),
-      ...(step.html ? { html: fill(step.html, values, true) } : {}),
-      ...(step.text ? { text: fill(textWithUnsubscribe(step.text), values) } : {}),
+      ...body,
       headers: unsubscribeHeaders(url),
       // GET /v1/emails?tag=automation:<id> lists the automation's emails.
       tags: [{ name: "automation", value: p.automation.id }],
     },
     now,
   );
+  return template ? { ...normalized, template } : normalized;
 }
 
 /**
@@ -94,6 +99,10 @@ export async function sendEmailStep(
   const customer = p.customer;
   if (!customer) return settleOnly(db, p, step, failed("the customer no longer exists"), now);
   if (customer.unsubscribed) return settleOnly(db, p, step, skipped("unsubscribed"), now);
+  const url = await linkFor(env, p);
+  const content = await stepContent(db, p, step, customer, url);
+  // A template gone or unpublished fails the step; a value missing skips it: the run goes on.
+  if (isOutcome(content)) return settleOnly(db, p, step, content, now);
   const from = parseAddress(step.from);
   const state = await loadSendState(
     db,
@@ -114,9 +123,7 @@ export async function sendEmailStep(
             tags: [{ name: "automation", value: p.automation.id }],
             recipients: [customer.email],
             from: step.from,
-            subject: oneLine(
-              fill(step.subject, { email: customer.email, name: customer.name ?? null, unsubscribeUrl: "" }),
-            ),
+            subject: content.subject,
             automationId: p.automation.id,
           },
         ],
@@ -126,7 +133,7 @@ export async function sendEmailStep(
       ),
     ]);
   try {
-    const email = await emailFor(env, p, step, customer.email, now);
+    const email = emailFor(p, step, customer.email, url, content, now);
     const prepared = await prepareEmails(
       { db, files: env.FILES, account: state.account, state, now },
       [email],

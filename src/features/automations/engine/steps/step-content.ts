@@ -1,0 +1,78 @@
+import type { Db } from "../../../../db/client";
+import { textHasUnsubscribe } from "../../../campaigns/campaign-template";
+import { type ContactFields, missingReason, personValues } from "../../../campaigns/template-values";
+import { fill, oneLine, textWithUnsubscribe } from "../../../campaigns/variables";
+import { findTemplateWithVersion } from "../../../templates/templates.repo";
+import { renderVersion, variablesOf, viewOf } from "../../../templates/variables";
+import type { Step } from "../../steps";
+import { failed, type StepOutcome, skipped } from "../history";
+import type { CustomerRow, Progress } from "../progress";
+
+type EmailStep = Extract<Step, { type: "send_email" }>;
+
+/** What a step's email says to one customer, and the template version it came from (if any). */
+export interface StepContent {
+  subject: string;
+  html?: string;
+  text?: string;
+  template?: { id: string; versionId: string };
+}
+
+function triggerData(p: Progress): Record<string, unknown> {
+  const data: unknown = JSON.parse(p.enrollment.triggerData);
+  return data && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+}
+
+/**
+ * The step's content for the customer: its own html/text with the campaigns' variables, or its
+ * template's published version (or the version named) filled in from the step, the trigger data
+ * and the customer (template-values.ts). A template gone or unpublished fails the step; a
+ * variable without a value skips it, never sending a placeholder. One read of the template, by
+ * primary keys, when the step runs (its own round trip: a step sends one email).
+ */
+export async function stepContent(
+  db: Db,
+  p: Progress,
+  step: EmailStep,
+  customer: CustomerRow,
+  url: string,
+): Promise<StepContent | StepOutcome> {
+  const values = { email: customer.email, name: customer.name ?? null, unsubscribeUrl: url };
+  const ownSubject = step.subject ? oneLine(fill(step.subject, values)) : null;
+  if (!step.template) {
+    return {
+      subject: ownSubject ?? "",
+      ...(step.html ? { html: fill(step.html, values, true) } : {}),
+      ...(step.text ? { text: fill(textWithUnsubscribe(step.text), values) } : {}),
+    };
+  }
+  const ref = step.template;
+  const found = await findTemplateWithVersion(
+    db,
+    p.enrollment.accountId,
+    ref.id,
+    ref.version_id ? { id: ref.version_id } : "published",
+  );
+  if (!found) return failed(`template_not_found: template ${ref.id} no longer exists`);
+  const version = found.version;
+  if (!version || version.publishedAt === null)
+    return failed(`template_not_published: template ${ref.id} has no published version to send`);
+  const declared = variablesOf(version);
+  const contact: ContactFields = { ...values, metadata: customer.metadata };
+  const { given, missing } = personValues(declared, ref.variables ?? {}, contact, triggerData(p));
+  if (missing.length > 0) return skipped(missingReason(missing));
+  const rendered = renderVersion(
+    version,
+    viewOf(declared, given, [], () => ""),
+  );
+  return {
+    subject: ownSubject ?? oneLine(rendered.subject ?? ""),
+    html: rendered.html,
+    ...(rendered.text === null
+      ? {}
+      : { text: textHasUnsubscribe(version) ? rendered.text : `${rendered.text}\n\nUnsubscribe: ${url}\n` }),
+    template: { id: found.template.id, versionId: version.id },
+  };
+}
+
+export const isOutcome = (value: StepContent | StepOutcome): value is StepOutcome => "status" in value;
