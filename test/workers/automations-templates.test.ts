@@ -158,4 +158,25 @@ describe("automation send_email steps with a template", () => {
     expect(history.stp_draft?.error).toMatch(/^template_not_published/);
     expect(await emailsTo(ws.accountId)).toHaveLength(0);
   });
+
+  it("fails a step whose template names a layout: a layout's frame is not rendered in automations yet", async () => {
+    const ws = await automationWorkspace();
+    const layout = await createTemplate(
+      ws.token,
+      { name: "Frame", type: "layout", html: "<div>{{{@content}}}</div>" },
+      true,
+    );
+    const framed = await createTemplate(ws.token, { ...WELCOME, alias: "framed", layout_id: layout }, true);
+    const automation = await seedAutomation(ws.accountId, [
+      { id: "stp_framed", type: "send_email", from: `hello@${ws.domain}`, template: { id: framed } },
+    ]);
+    const customer = await seedCustomer(ws.accountId, { metadata: { ORDER: 1 } });
+    const enrollment = await seedEnrollment(automation, customer.id);
+    await using run = await runEnrollment(enrollment);
+    await run.waitForStatus("complete");
+    const history = await historyOf(enrollment.id);
+    expect(history.stp_framed).toMatchObject({ status: "failed" });
+    expect(history.stp_framed?.error).toMatch(/^template_layout_unsupported/);
+    expect(await emailsTo(ws.accountId)).toHaveLength(0);
+  });
 });

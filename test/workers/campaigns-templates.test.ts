@@ -117,6 +117,41 @@ describe("campaigns with a template", () => {
     expect(edit.body.details?.[0]?.path).toBe("body.template.variables.NOPE");
   });
 
+  it("refuses a template that names a layout, at write and at send: a layout's frame is not rendered in campaigns yet", async () => {
+    const ws = await campaignWorkspace([{ email: "a@example.org" }]);
+    const layout = await createTemplate(
+      ws.token,
+      { name: "Frame", type: "layout", html: "<div>{{{@content}}}</div>" },
+      true,
+    );
+    const framed = await createTemplate(ws.token, { ...NEWS, alias: "framed", layout_id: layout }, true);
+    const refused = await callJson<Errored>("POST", "/v1/campaigns", {
+      token: ws.token,
+      body: {
+        name: "n",
+        from: `News <news@${ws.domain}>`,
+        subject: "s",
+        contact_group_ids: [ws.groupId],
+        template: { id: framed, variables: { COMPANY: "Acme" } },
+      },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe("template_layout_unsupported");
+    // A template that takes a layout after the campaign named it is refused when it is sent.
+    const plain = await createTemplate(ws.token, { ...NEWS, alias: "plain" }, true);
+    const campaign = await createCampaign(ws, withTemplate(plain));
+    const edited = await callJson("PATCH", `/v1/templates/${plain}`, {
+      token: ws.token,
+      body: { layout_id: layout },
+    });
+    expect(edited.status).toBe(200);
+    expect((await callJson("POST", `/v1/templates/${plain}/publish`, { token: ws.token })).status).toBe(200);
+    const sent = await act(ws.token, campaign.id, "send");
+    expect(sent.status).toBe(422);
+    expect((sent.body as Errored).code).toBe("template_layout_unsupported");
+    expect(await emailRows(campaign.id)).toEqual([]);
+  });
+
   it("refuses to send or schedule an unpublished template, one without the link, or a variable nothing fills", async () => {
     const ws = await campaignWorkspace([{ email: "a@example.org", name: "Ann" }]);
     const draft = await createTemplate(ws.token, { ...NEWS, alias: "draft" });

@@ -14,6 +14,19 @@ interface Ctx {
   accountId: string;
 }
 
+/**
+ * A version that names a layout is refused where a campaign or step would send it: their render
+ * (campaign-email.ts, step-content.ts) does not yet put a template in its layout, and sending
+ * the template without its frame would drop the header, footer and unsubscribe block it holds.
+ */
+export const layoutUnsupported = (ref: string, layoutId: string) =>
+  new AppError(
+    422,
+    "template_layout_unsupported",
+    "Template layout unsupported here",
+    `Template ${ref} is framed by layout ${layoutId}: campaigns and automation steps cannot send a template with a layout yet. Send one without layout_id (or POST /v1/emails, which renders layouts).`,
+  );
+
 /** A template named by a campaign or a step: by id or alias, a version or the published one. */
 async function lookup(ctx: Ctx, ref: string, versionId: string | null, draftToo: boolean) {
   const which = versionId ? { id: versionId } : ("published" as const);
@@ -39,6 +52,7 @@ async function lookup(ctx: Ctx, ref: string, versionId: string | null, draftToo:
       `Version ${found.version.id} of template ${ref} is a draft: campaigns and automations send published versions only.`,
     );
   }
+  if (found.version.layoutId) throw layoutUnsupported(ref, found.version.layoutId);
   return { template: found.template, version: found.version };
 }
 

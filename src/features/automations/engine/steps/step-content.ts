@@ -57,6 +57,10 @@ export async function stepContent(
   const version = found.version;
   if (!version || version.publishedAt === null)
     return failed(`template_not_published: template ${ref.id} has no published version to send`);
+  if (version.layoutId)
+    return failed(
+      `template_layout_unsupported: template ${ref.id} is framed by layout ${version.layoutId}, which automation steps cannot render yet`,
+    );
   const declared = variablesOf(version);
   const contact: ContactFields = { ...values, metadata: customer.metadata };
   const { given, missing } = personValues(declared, ref.variables ?? {}, contact, triggerData(p));
