@@ -8,6 +8,7 @@ import {
   createCampaign,
   recipientsOf,
 } from "./campaigns-helpers";
+import { dashboardPost, signIn } from "./dashboard-helpers";
 import { callJson, db, eventually, seedWorkspace, shardD1Of } from "./helpers";
 import { expectIndexed, planOf } from "./query-plan";
 import { createTemplate } from "./templates-helpers";
@@ -150,6 +151,36 @@ describe("campaigns with a template", () => {
     expect(sent.status).toBe(422);
     expect((sent.body as Errored).code).toBe("template_layout_unsupported");
     expect(await emailRows(campaign.id)).toEqual([]);
+  });
+
+  it("keeps its template when saved with an empty html and text, as the dashboard's editor posts them", async () => {
+    const ws = await campaignWorkspace([{ email: "a@example.org" }]);
+    await createTemplate(ws.token, NEWS, true);
+    const campaign = await createCampaign(ws, withTemplate("news"));
+    const owner = await signIn(ws.accountId, "owner");
+    const saved = await dashboardPost(`/dashboard/campaigns/${campaign.id}`, owner, {
+      name: "Renamed",
+      from: `News <news@${ws.domain}>`,
+      reply_to: "",
+      subject: "s",
+      html: "",
+      text: "",
+    });
+    expect(saved.status).toBe(303);
+    const after = (await campaignOf(ws.token, campaign.id)) as Campaign & { template: { id: string } | null };
+    expect(after.name).toBe("Renamed");
+    expect(after.template?.id).toBe((campaign as Campaign & { template: { id: string } }).template.id);
+    // The API alike: null html and text are no body of its own; a real one replaces the template.
+    const nulls = await callJson("PATCH", `/v1/campaigns/${campaign.id}`, {
+      token: ws.token,
+      body: { html: null, text: null },
+    });
+    expect((nulls.body as { template: unknown }).template).not.toBeNull();
+    const own = await callJson("PATCH", `/v1/campaigns/${campaign.id}`, {
+      token: ws.token,
+      body: { html: '<p>Own</p><a href="{{unsubscribe_url}}">x</a>' },
+    });
+    expect((own.body as { template: unknown }).template).toBeNull();
   });
 
   it("refuses to send or schedule an unpublished template, one without the link, or a variable nothing fills", async () => {

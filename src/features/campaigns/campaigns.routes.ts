@@ -91,7 +91,7 @@ export const updateCampaignRoute = defineRoute("write", {
   tags,
   summary: "Update a draft campaign",
   description:
-    "Changes the fields given. Only a `draft` can be edited (400 `invalid_campaign_status` otherwise); an unknown contact group is a 404. A `template` replaces the campaign's `html` and `text` (null removes it); `html` or `text` replaces its template. The template's static values are checked as on create (422).",
+    "Changes the fields given. Only a `draft` can be edited (400 `invalid_campaign_status` otherwise); an unknown contact group is a 404. A `template` replaces the campaign's `html` and `text` (null removes it); `html` or `text` (not null) replaces its template; null ones leave a template campaign as it is. The template's static values are checked as on create (422).",
   request: { params: CampaignParamsSchema, body: jsonBody(UpdateCampaignBodySchema) },
   responses: {
     200: jsonResponse(CampaignSchema, "The updated campaign."),

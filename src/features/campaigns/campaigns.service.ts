@@ -125,7 +125,9 @@ export async function getCampaign(ctx: CampaignContext, id: string) {
 
 /**
  * Edits are for drafts only (400 otherwise); the move is conditional, so a racing send wins cleanly.
- * A template replaces the campaign's html and text, and html or text replaces its template.
+ * A template replaces the campaign's html and text, and html or text replaces its template (a null
+ * one is no body: the dashboard's editor posts empty fields as null, and saving a template
+ * campaign there must not drop its template).
  */
 export async function updateCampaign(ctx: CampaignContext, id: string, input: UpdateCampaignInput) {
   const row = await ownCampaign(ctx, id);
@@ -133,7 +135,7 @@ export async function updateCampaign(ctx: CampaignContext, id: string, input: Up
   const groups = input.contact_group_ids ? [...new Set(input.contact_group_ids)] : undefined;
   await checkGroups(ctx, groups);
   const template = await templateColumns(ctx, input.template);
-  const ownBody = input.html !== undefined || input.text !== undefined;
+  const ownBody = (input.html ?? null) !== null || (input.text ?? null) !== null;
   const updated = await moveCampaign(ctx.db, ctx.accountId, id, ["draft"], {
     name: input.name,
     from: input.from,
