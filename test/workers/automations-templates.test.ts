@@ -159,24 +159,35 @@ describe("automation send_email steps with a template", () => {
     expect(await emailsTo(ws.accountId)).toHaveLength(0);
   });
 
-  it("fails a step whose template names a layout: a layout's frame is not rendered in automations yet", async () => {
+  it("frames a step's template in its layout's published version", async () => {
     const ws = await automationWorkspace();
     const layout = await createTemplate(
       ws.token,
-      { name: "Frame", type: "layout", html: "<div>{{{@content}}}</div>" },
+      {
+        name: "Frame",
+        type: "layout",
+        html: '<div class="frame">{{{@content}}}<a href="{{{unsubscribe_url}}}">Unsubscribe</a></div>',
+        variables: [{ key: "unsubscribe_url", type: "string" }],
+      },
       true,
     );
-    const framed = await createTemplate(ws.token, { ...WELCOME, alias: "framed", layout_id: layout }, true);
+    const framed = await createTemplate(
+      ws.token,
+      { ...WELCOME, alias: "framed", html: "<p>Order {{ORDER}}</p>", text: null, layout_id: layout },
+      true,
+    );
     const automation = await seedAutomation(ws.accountId, [
       { id: "stp_framed", type: "send_email", from: `hello@${ws.domain}`, template: { id: framed } },
     ]);
-    const customer = await seedCustomer(ws.accountId, { metadata: { ORDER: 1 } });
+    const customer = await seedCustomer(ws.accountId, { name: "Ada", metadata: { ORDER: 7 } });
     const enrollment = await seedEnrollment(automation, customer.id);
     await using run = await runEnrollment(enrollment);
     await run.waitForStatus("complete");
-    const history = await historyOf(enrollment.id);
-    expect(history.stp_framed).toMatchObject({ status: "failed" });
-    expect(history.stp_framed?.error).toMatch(/^template_layout_unsupported/);
-    expect(await emailsTo(ws.accountId)).toHaveLength(0);
+    expect((await historyOf(enrollment.id)).stp_framed).toMatchObject({ status: "succeeded" });
+    const [email] = await emailsTo(ws.accountId);
+    expect(email?.html).toMatch(
+      /^<div class="frame"><p>Order 7<\/p><a href="https?:\/\/[^"]+">Unsubscribe<\/a><\/div>$/,
+    );
+    expect(email?.templateLayoutId).toBe(layout);
   });
 });

@@ -118,39 +118,52 @@ describe("campaigns with a template", () => {
     expect(edit.body.details?.[0]?.path).toBe("body.template.variables.NOPE");
   });
 
-  it("refuses a template that names a layout, at write and at send: a layout's frame is not rendered in campaigns yet", async () => {
-    const ws = await campaignWorkspace([{ email: "a@example.org" }]);
+  it("frames a template in its layout's published version, pinned at send; the layout's unsubscribe link counts", async () => {
+    const ws = await campaignWorkspace([{ email: "ada@example.org", name: "Ada Lovelace" }]);
     const layout = await createTemplate(
       ws.token,
-      { name: "Frame", type: "layout", html: "<div>{{{@content}}}</div>" },
-      true,
-    );
-    const framed = await createTemplate(ws.token, { ...NEWS, alias: "framed", layout_id: layout }, true);
-    const refused = await callJson<Errored>("POST", "/v1/campaigns", {
-      token: ws.token,
-      body: {
-        name: "n",
-        from: `News <news@${ws.domain}>`,
-        subject: "s",
-        contact_group_ids: [ws.groupId],
-        template: { id: framed, variables: { COMPANY: "Acme" } },
+      {
+        name: "Frame",
+        type: "layout",
+        html: '<div class="frame">{{{@content}}}<footer>{{ADDRESS}} <a href="{{{unsubscribe_url}}}">Unsubscribe</a></footer></div>',
+        text: "{{{@content}}}\n-- {{ADDRESS}}\nUnsubscribe: {{{unsubscribe_url}}}",
+        variables: [
+          { key: "ADDRESS", type: "string", fallback_value: "1 Main St" },
+          { key: "unsubscribe_url", type: "string" },
+        ],
       },
+      false,
+    );
+    const framed = await createTemplate(ws.token, {
+      name: "Framed",
+      html: "<p>Hi {{FIRST_NAME}}</p>",
+      text: "Hi {{FIRST_NAME}}",
+      variables: [{ key: "FIRST_NAME", type: "string" }],
+      layout_id: layout,
     });
-    expect(refused.status).toBe(422);
-    expect(refused.body.code).toBe("template_layout_unsupported");
-    // A template that takes a layout after the campaign named it is refused when it is sent.
-    const plain = await createTemplate(ws.token, { ...NEWS, alias: "plain" }, true);
-    const campaign = await createCampaign(ws, withTemplate(plain));
-    const edited = await callJson("PATCH", `/v1/templates/${plain}`, {
-      token: ws.token,
-      body: { layout_id: layout },
-    });
-    expect(edited.status).toBe(200);
-    expect((await callJson("POST", `/v1/templates/${plain}/publish`, { token: ws.token })).status).toBe(200);
-    const sent = await act(ws.token, campaign.id, "send");
-    expect(sent.status).toBe(422);
-    expect((sent.body as Errored).code).toBe("template_layout_unsupported");
-    expect(await emailRows(campaign.id)).toEqual([]);
+    const campaign = await createCampaign(ws, withTemplate(framed, {}));
+    // Neither published yet: the layout first, then the template.
+    const early = await act(ws.token, campaign.id, "send");
+    expect(early.status).toBe(422);
+    expect((await callJson("POST", `/v1/templates/${layout}/publish`, { token: ws.token })).status).toBe(200);
+    expect((await callJson("POST", `/v1/templates/${framed}/publish`, { token: ws.token })).status).toBe(200);
+    const layoutVersion = await currentVersion(ws.token, layout);
+    expect((await act(ws.token, campaign.id, "send")).status).toBe(200);
+    await finished(ws.token, campaign.id);
+    const [row] = (
+      await shardD1Of()
+        .prepare(
+          "SELECT html, text, template_layout_id, template_layout_version_id FROM emails WHERE campaign_id = ?",
+        )
+        .bind(campaign.id)
+        .all<{ html: string; text: string; template_layout_id: string; template_layout_version_id: string }>()
+    ).results;
+    expect(row?.html).toMatch(
+      /^<div class="frame"><p>Hi Ada<\/p><footer>1 Main St <a href="https?:\/\/[^"]+\/u\/[^"]+">Unsubscribe<\/a><\/footer><\/div>$/,
+    );
+    // The layout's text carries the link: nothing appended.
+    expect(row?.text).toMatch(/^Hi Ada\n-- 1 Main St\nUnsubscribe: https?:\/\/\S+\/u\/\S+$/);
+    expect([row?.template_layout_id, row?.template_layout_version_id]).toEqual([layout, layoutVersion]);
   });
 
   it("keeps its template when saved with an empty html and text, as the dashboard's editor posts them", async () => {

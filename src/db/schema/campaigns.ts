@@ -32,6 +32,8 @@ export const campaigns = sqliteTable(
     templateId: text("template_id"),
     templateVersionId: text("template_version_id"),
     templateVariables: text("template_variables"),
+    /** The published version of the layout the pinned version names, pinned with it (migration 0058). */
+    templateLayoutVersionId: text("template_layout_version_id"),
     /** JSON array of `grp_` ids. */
     contactGroupIds: text("contact_group_ids").notNull().default("[]"),
     status: text("status", { enum: CAMPAIGN_STATUSES }).notNull().default("draft"),

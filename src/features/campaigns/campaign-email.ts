@@ -1,9 +1,10 @@
 import { unsubscribeHeaders, unsubscribeUrl } from "../../mail/unsubscribe-token";
 import { normalizeEmail } from "../emails/emails.input";
+import { renderInLayout } from "../templates/layouts";
 import { newRenderer } from "../templates/markup";
 import type { VersionRow } from "../templates/templates.repo";
-import { renderVersion, type StoredVariable, variablesOf, viewOf } from "../templates/variables";
-import { staticsOf, textHasUnsubscribe } from "./campaign-template";
+import { renderVersion, type StoredVariable, viewOf } from "../templates/variables";
+import { declaredWith, staticsOf, textHasUnsubscribe } from "./campaign-template";
 import type { CampaignRow } from "./campaigns.repo";
 import type { PendingRecipient } from "./recipients.repo";
 import { type ContactFields, missingReason, personValues } from "./template-values";
@@ -12,14 +13,21 @@ import { fill, oneLine, textWithUnsubscribe } from "./variables";
 /** A campaign's pinned template version, ready to render a batch: parsed once for all its recipients. */
 export interface BatchTemplate {
   version: VersionRow;
+  /** The pinned published version of the layout that frames it, if it names one. */
+  layout: VersionRow | null;
   declared: StoredVariable[];
   statics: ReturnType<typeof staticsOf>;
   renderer: ReturnType<typeof newRenderer>;
 }
 
-export const batchTemplate = (campaign: CampaignRow, version: VersionRow): BatchTemplate => ({
+export const batchTemplate = (
+  campaign: CampaignRow,
+  version: VersionRow,
+  layout: VersionRow | null,
+): BatchTemplate => ({
   version,
-  declared: variablesOf(version),
+  layout,
+  declared: declaredWith(version, layout),
   statics: staticsOf(campaign),
   renderer: newRenderer(),
 });
@@ -47,19 +55,23 @@ export function skipReason(t: BatchTemplate, r: PendingRecipient): string | null
 /** The template filled in for one recipient; a text part without the link gets it appended. */
 export function templatedBody(t: BatchTemplate, r: PendingRecipient, url: string) {
   const { given } = personValues(t.declared, t.statics, contactOf(r, url));
-  const rendered = renderVersion(
-    t.version,
-    viewOf(t.declared, given, [], () => ""),
-    t.renderer,
-  );
+  const view = viewOf(t.declared, given, [], () => "");
+  const rendered = renderInLayout(renderVersion(t.version, view, t.renderer), t.layout, view, t.renderer);
   const text =
     rendered.text === null
       ? null
-      : textHasUnsubscribe(t.version)
+      : textHasUnsubscribe(t.version, t.layout)
         ? rendered.text
         : `${rendered.text}\n\nUnsubscribe: ${url}\n`;
   return { html: rendered.html, ...(text === null ? {} : { text }) };
 }
+
+/** The template (and layout) versions an email was built from, as the email records them. */
+const templateOfEmail = ({ version, layout }: BatchTemplate) => ({
+  id: version.templateId,
+  versionId: version.id,
+  ...(layout ? { layout: { id: layout.templateId, versionId: layout.id } } : {}),
+});
 
 /** One recipient's email: the campaign's content (or template) with their values and unsubscribe link. */
 export async function campaignEmail(
@@ -97,6 +109,6 @@ export async function campaignEmail(
   return {
     ...email,
     campaignId: campaign.id,
-    ...(template ? { template: { id: template.version.templateId, versionId: template.version.id } } : {}),
+    ...(template ? { template: templateOfEmail(template) } : {}),
   };
 }

@@ -4,7 +4,13 @@ import { connections } from "../../db/schema";
 import { AppError } from "../../lib/errors";
 import { describeError, log } from "../../lib/logger";
 import { domainOf, parseAddress } from "../../mail/address";
-import { assertFillable, htmlHasUnsubscribe, sendableTemplate, staticsOf } from "./campaign-template";
+import {
+  assertFillable,
+  declaredWith,
+  htmlHasUnsubscribe,
+  sendableTemplate,
+  staticsOf,
+} from "./campaign-template";
 import { toCampaign } from "./campaigns.dto";
 import { type CampaignRow, moveCampaign } from "./campaigns.repo";
 import { type CampaignContext, illegalMove, ownCampaign } from "./campaigns.service";
@@ -43,7 +49,7 @@ async function checkReady(ctx: CampaignContext, row: CampaignRow) {
     .limit(1);
   if (connection?.status !== "verified")
     missing.push(`the from domain ${domain} is not a verified connection of this workspace`);
-  if (template ? !htmlHasUnsubscribe(template.version) : !hasUnsubscribeVariable(row.html))
+  if (template ? !htmlHasUnsubscribe(template.version, template.layout) : !hasUnsubscribeVariable(row.html))
     missing.push(`the ${template ? "template's " : ""}html does not contain {{unsubscribe_url}}`);
   if ((JSON.parse(row.contactGroupIds) as string[]).length === 0) missing.push("no contact_group_ids");
   if (missing.length > 0) {
@@ -52,8 +58,8 @@ async function checkReady(ctx: CampaignContext, row: CampaignRow) {
     });
   }
   if (!template) return null;
-  await assertFillable(ctx.db, row, template.version, staticsOf(row));
-  return template.version.id;
+  await assertFillable(ctx.db, row, declaredWith(template.version, template.layout), staticsOf(row));
+  return { templateVersionId: template.version.id, templateLayoutVersionId: template.layout?.id ?? null };
 }
 
 /**
@@ -64,7 +70,7 @@ export async function sendCampaign(ctx: CampaignContext, id: string, scheduledAt
   const row = await ownCampaign(ctx, id);
   if (row.status !== "draft" && row.status !== "scheduled")
     throw illegalMove(row, "sent", "draft or scheduled");
-  const templateVersionId = await checkReady(ctx, row);
+  const pins = await checkReady(ctx, row);
   const at = scheduledAt ? Date.parse(scheduledAt) : 0;
   if (at > ctx.now + MAX_SCHEDULE_AHEAD_MS) {
     throw new AppError(
@@ -78,13 +84,13 @@ export async function sendCampaign(ctx: CampaignContext, id: string, scheduledAt
     const scheduled = await moveCampaign(ctx.db, ctx.accountId, id, ["draft", "scheduled"], {
       status: "scheduled",
       scheduledAt: at,
-      ...(templateVersionId ? { templateVersionId } : {}),
+      ...(pins ?? {}),
       updatedAt: ctx.now,
     });
     if (!scheduled) throw illegalMove(await ownCampaign(ctx, id), "sent", "draft or scheduled");
     return toCampaign(scheduled);
   }
-  if (!(await startSending(ctx.db, ctx.accountId, id, ctx.now, templateVersionId)))
+  if (!(await startSending(ctx.db, ctx.accountId, id, ctx.now, pins)))
     throw illegalMove(await ownCampaign(ctx, id), "sent", "draft or scheduled");
   await queueBatch(ctx.env.EMAIL_QUEUE, id, ctx.accountId);
   return toCampaign(await ownCampaign(ctx, id));

@@ -2,10 +2,17 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { campaigns, templateVersions } from "../../db/schema";
 import { AppError } from "../../lib/errors";
-import { findTemplateWithVersion, type VersionRow } from "../templates/templates.repo";
+import { joinVariables, layoutInvalid, layoutNotPublished } from "../templates/layouts";
+import { findTemplateWithVersion, type TemplateRow, type VersionRow } from "../templates/templates.repo";
 import type { SendTemplateInput, VariableValues } from "../templates/templates.schemas";
 import { templateNotFound, versionNotFound } from "../templates/templates.service";
-import { markupOf, valueProblems, variablesOf, variablesRefused } from "../templates/variables";
+import {
+  markupOf,
+  type StoredVariable,
+  valueProblems,
+  variablesOf,
+  variablesRefused,
+} from "../templates/variables";
 import type { CampaignRow } from "./campaigns.repo";
 import { isUnsubscribeKey, needsCustomData } from "./template-values";
 
@@ -13,19 +20,6 @@ interface Ctx {
   db: Db;
   accountId: string;
 }
-
-/**
- * A version that names a layout is refused where a campaign or step would send it: their render
- * (campaign-email.ts, step-content.ts) does not yet put a template in its layout, and sending
- * the template without its frame would drop the header, footer and unsubscribe block it holds.
- */
-export const layoutUnsupported = (ref: string, layoutId: string) =>
-  new AppError(
-    422,
-    "template_layout_unsupported",
-    "Template layout unsupported here",
-    `Template ${ref} is framed by layout ${layoutId}: campaigns and automation steps cannot send a template with a layout yet. Send one without layout_id (or POST /v1/emails, which renders layouts).`,
-  );
 
 /** A template named by a campaign or a step: by id or alias, a version or the published one. */
 async function lookup(ctx: Ctx, ref: string, versionId: string | null, draftToo: boolean) {
@@ -52,16 +46,43 @@ async function lookup(ctx: Ctx, ref: string, versionId: string | null, draftToo:
       `Version ${found.version.id} of template ${ref} is a draft: campaigns and automations send published versions only.`,
     );
   }
-  if (found.version.layoutId) throw layoutUnsupported(ref, found.version.layoutId);
-  return { template: found.template, version: found.version };
+  const usable = { template: found.template, version: found.version };
+  return { ...usable, layout: await layoutOf(ctx, usable, draftToo) };
 }
+
+/**
+ * The published version of the layout a version names (null without one): what a send frames the
+ * template in, 422 when the layout is gone or unpublished. A draft campaign or step may name a
+ * template whose layout is still a draft: its layout's variables are then checked at send.
+ */
+async function layoutOf(ctx: Ctx, found: { template: TemplateRow; version: VersionRow }, draftToo: boolean) {
+  const layoutId = found.version.layoutId;
+  if (!layoutId) return null;
+  const layout = await findTemplateWithVersion(ctx.db, ctx.accountId, layoutId, "published");
+  if (layout?.template.type === "layout" && layout.version) return layout.version;
+  if (draftToo) return null;
+  if (layout?.template.type !== "layout")
+    throw layoutInvalid(
+      `Template ${found.template.id} uses layout ${layoutId}, which was removed: name another (layout_id).`,
+    );
+  throw layoutNotPublished(found.template.id, layoutId);
+}
+
+/** The variables a send through the version (in its layout) declares. */
+export const declaredWith = (version: VersionRow, layout: VersionRow | null) =>
+  joinVariables(variablesOf(version), layout ? variablesOf(layout) : null);
 
 /**
  * 422 naming each static value the version does not declare or whose type is wrong, and any
  * static `unsubscribe_url` (it is each recipient's own link).
  */
-export function assertStatics(version: VersionRow, statics: VariableValues, path: string) {
-  const declared = variablesOf(version);
+export function assertStatics(
+  version: VersionRow,
+  layout: VersionRow | null,
+  statics: VariableValues,
+  path: string,
+) {
+  const declared = declaredWith(version, layout);
   const byKey = new Map(declared.map((v) => [v.key, v]));
   const details = valueProblems(
     {
@@ -83,8 +104,9 @@ export function assertStatics(version: VersionRow, statics: VariableValues, path
  * this workspace; 422 for static values): the template's id, the version named (if any), the values.
  */
 export async function resolveTemplate(ctx: Ctx, input: SendTemplateInput, path: string) {
-  const { template, version } = await lookup(ctx, input.id, input.version_id ?? null, true);
-  assertStatics(version, input.variables ?? {}, `${path}.variables`);
+  const { template, version, layout } = await lookup(ctx, input.id, input.version_id ?? null, true);
+  // A draft's layout may not be published yet: its variables are not known, so none is refused for it.
+  if (!version.layoutId || layout) assertStatics(version, layout, input.variables ?? {}, `${path}.variables`);
   return { template, version, variables: input.variables ?? {} };
 }
 
@@ -96,20 +118,34 @@ export async function sendableTemplate(
   statics: VariableValues,
   path: string,
 ) {
-  const { template, version } = await lookup(ctx, ref, versionId, false);
-  assertStatics(version, statics, `${path}.variables`);
-  return { template, version };
+  const { template, version, layout } = await lookup(ctx, ref, versionId, false);
+  assertStatics(version, layout, statics, `${path}.variables`);
+  return { template, version, layout };
 }
 
-/** Whether the version's html uses the unsubscribe link (`{{unsubscribe_url}}` or `{{{...}}}`). */
-export const htmlHasUnsubscribe = (version: VersionRow) =>
-  markupOf({ ...version, subject: null, text: null }).uses.some((use) => isUnsubscribeKey(use.key));
+const usesUnsubscribe = (version: VersionRow, field: "html" | "text") => {
+  const source = version[field];
+  if (source === null) return false;
+  const only = {
+    ...version,
+    subject: null,
+    html: field === "html" ? source : "",
+    text: field === "text" ? source : null,
+  };
+  return markupOf(only).uses.some((use) => isUnsubscribeKey(use.key));
+};
 
-export const textHasUnsubscribe = (version: VersionRow) =>
+/**
+ * Whether the version's html, or its layout's (where the unsubscribe block usually lives), uses
+ * the unsubscribe link (`{{unsubscribe_url}}` or `{{{...}}}`).
+ */
+export const htmlHasUnsubscribe = (version: VersionRow, layout: VersionRow | null = null) =>
+  usesUnsubscribe(version, "html") || (layout !== null && usesUnsubscribe(layout, "html"));
+
+/** The same for the text part: the template's text, or the layout's text that frames it. */
+export const textHasUnsubscribe = (version: VersionRow, layout: VersionRow | null = null) =>
   version.text !== null &&
-  markupOf({ ...version, subject: null, html: "", text: version.text }).uses.some((use) =>
-    isUnsubscribeKey(use.key),
-  );
+  (usesUnsubscribe(version, "text") || (layout?.text != null && usesUnsubscribe(layout, "text")));
 
 /**
  * Which of `custom` (variables only metadata could fill) no member of the campaign's groups has in
@@ -138,10 +174,10 @@ export function unfillableQuery(
 export async function assertFillable(
   db: Db,
   campaign: CampaignRow,
-  version: VersionRow,
+  declared: StoredVariable[],
   statics: VariableValues,
 ) {
-  const custom = needsCustomData(variablesOf(version), statics);
+  const custom = needsCustomData(declared, statics);
   if (custom.length === 0) return;
   const rows = await db.all<{ key: string }>(unfillableQuery(campaign, custom));
   if (rows.length === 0) return;
@@ -155,10 +191,11 @@ export async function assertFillable(
 }
 
 /**
- * The campaign's pinned template version, for the batch's first read (no round trip of its own):
- * a published version never changes, so every batch renders the same content.
+ * The campaign's pinned template version (or, with `layout`, its pinned layout version), for the
+ * batch's first read (no round trip of its own): a published version never changes, so every
+ * batch renders the same content.
  */
-export const pinnedVersionQuery = (db: Db, campaignId: string) =>
+export const pinnedVersionQuery = (db: Db, campaignId: string, layout = false) =>
   db
     .select()
     .from(templateVersions)
@@ -166,7 +203,7 @@ export const pinnedVersionQuery = (db: Db, campaignId: string) =>
       and(
         eq(
           templateVersions.id,
-          sql`(SELECT ${campaigns.templateVersionId} FROM ${campaigns} WHERE ${campaigns.id} = ${campaignId})`,
+          sql`(SELECT ${layout ? campaigns.templateLayoutVersionId : campaigns.templateVersionId} FROM ${campaigns} WHERE ${campaigns.id} = ${campaignId})`,
         ),
         eq(
           templateVersions.accountId,

@@ -99,7 +99,7 @@ async function templatedTest(
     statics,
     "template",
   );
-  const template = batchTemplate(campaign, found.version);
+  const template = batchTemplate(campaign, found.version, found.layout);
   const recipient = { customerId: "", unsubscribed: false, ...person };
   const missing = missingOf(template, recipient);
   if (missing.length > 0) {

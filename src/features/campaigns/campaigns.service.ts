@@ -45,16 +45,24 @@ async function checkGroups(ctx: CampaignContext, ids: string[] | undefined) {
   if (missing) throw notFound(`Contact group ${missing}`);
 }
 
-/** The template columns a body's `template` sets (all three, so a new template replaces the old). */
+/** The template columns a body's `template` sets (all of them, so a new template replaces the old). */
 async function templateColumns(ctx: CampaignContext, template: CreateCampaignInput["template"]) {
   if (template === undefined) return {};
-  if (template === null) return { templateId: null, templateVersionId: null, templateVariables: null };
+  if (template === null)
+    return {
+      templateId: null,
+      templateVersionId: null,
+      templateVariables: null,
+      templateLayoutVersionId: null,
+    };
   const resolved = await resolveTemplate(ctx, template, "body.template");
   return {
     templateId: resolved.template.id,
     // Named, it is pinned now (a published one is checked again when sent); else pinned when sent.
     templateVersionId: template.version_id ? resolved.version.id : null,
     templateVariables: JSON.stringify(resolved.variables),
+    // The layout is pinned when the campaign is sent or scheduled, with the version.
+    templateLayoutVersionId: null,
   };
 }
 
@@ -93,6 +101,7 @@ export async function createCampaign(
       templateId: null,
       templateVersionId: null,
       templateVariables: null,
+      templateLayoutVersionId: null,
       ...template,
       contactGroupIds: JSON.stringify(groups),
       status: "draft",
@@ -145,7 +154,7 @@ export async function updateCampaign(ctx: CampaignContext, id: string, input: Up
     text: input.text,
     ...(input.template ? { html: null, text: null } : {}),
     ...(ownBody && input.template === undefined
-      ? { templateId: null, templateVersionId: null, templateVariables: null }
+      ? { templateId: null, templateVersionId: null, templateVariables: null, templateLayoutVersionId: null }
       : {}),
     ...template,
     contactGroupIds: groups ? JSON.stringify(groups) : undefined,

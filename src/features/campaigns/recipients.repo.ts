@@ -17,16 +17,17 @@ export async function startSending(
   accountId: string,
   id: string,
   now: number,
-  templateVersionId: string | null = null,
+  pins: { templateVersionId: string; templateLayoutVersionId: string | null } | null = null,
 ): Promise<boolean> {
   const [moved] = await db.$client.batch([
     db.$client
       .prepare(
         `UPDATE campaigns SET status = 'sending', started_at = ?1, scheduled_at = NULL, paused_reason = NULL, updated_at = ?1,
-           template_version_id = COALESCE(?4, template_version_id)
+           template_version_id = COALESCE(?4, template_version_id),
+           template_layout_version_id = CASE WHEN ?4 IS NULL THEN template_layout_version_id ELSE ?5 END
          WHERE id = ?2 AND account_id = ?3 AND status IN ('draft', 'scheduled')`,
       )
-      .bind(now, id, accountId, templateVersionId),
+      .bind(now, id, accountId, pins?.templateVersionId ?? null, pins?.templateLayoutVersionId ?? null),
     db.$client
       .prepare(
         `INSERT INTO campaign_recipients (campaign_id, customer_id, account_id, email, state, detail, created_at, updated_at)

@@ -109,10 +109,11 @@ export async function sendCampaignBatch(
 ): Promise<BatchOutcome> {
   const db = createDb(env.DB);
   // The pinned template version comes with the campaign: one read per batch, never per recipient.
-  const [found, pending, versions] = await db.batch([
+  const [found, pending, versions, layouts] = await db.batch([
     db.select().from(campaigns).where(eq(campaigns.id, campaignId)).limit(1),
     pendingBatchQuery(db, campaignId),
     pinnedVersionQuery(db, campaignId),
+    pinnedVersionQuery(db, campaignId, true),
   ]);
   const campaign = found[0];
   if (campaign?.status !== "sending") return "done";
@@ -125,7 +126,7 @@ export async function sendCampaignBatch(
     await pauseFor(db, campaign, templateGone(campaign), now);
     return "done";
   }
-  const template = version ? batchTemplate(campaign, version) : null;
+  const template = version ? batchTemplate(campaign, version, layouts[0] ?? null) : null;
   const from = parseAddress(campaign.from);
   const subscribed = pending.filter((r) => !r.unsubscribed);
   const state = await loadSendState(

@@ -1,9 +1,11 @@
 import type { Db } from "../../../../db/client";
-import { textHasUnsubscribe } from "../../../campaigns/campaign-template";
+import { declaredWith, textHasUnsubscribe } from "../../../campaigns/campaign-template";
 import { type ContactFields, missingReason, personValues } from "../../../campaigns/template-values";
 import { fill, oneLine, textWithUnsubscribe } from "../../../campaigns/variables";
+import { renderInLayout } from "../../../templates/layouts";
+import { newRenderer } from "../../../templates/markup";
 import { findTemplateWithVersion } from "../../../templates/templates.repo";
-import { renderVersion, variablesOf, viewOf } from "../../../templates/variables";
+import { renderVersion, viewOf } from "../../../templates/variables";
 import type { Step } from "../../steps";
 import { failed, type StepOutcome, skipped } from "../history";
 import type { CustomerRow, Progress } from "../progress";
@@ -15,7 +17,7 @@ export interface StepContent {
   subject: string;
   html?: string;
   text?: string;
-  template?: { id: string; versionId: string };
+  template?: { id: string; versionId: string; layout?: { id: string; versionId: string } };
 }
 
 function triggerData(p: Progress): Record<string, unknown> {
@@ -57,25 +59,36 @@ export async function stepContent(
   const version = found.version;
   if (!version || version.publishedAt === null)
     return failed(`template_not_published: template ${ref.id} has no published version to send`);
-  if (version.layoutId)
+  const layout = version.layoutId
+    ? await findTemplateWithVersion(db, p.enrollment.accountId, version.layoutId, "published")
+    : null;
+  if (version.layoutId && (layout?.template.type !== "layout" || !layout.version))
     return failed(
-      `template_layout_unsupported: template ${ref.id} is framed by layout ${version.layoutId}, which automation steps cannot render yet`,
+      `template_layout_not_published: template ${ref.id} uses layout ${version.layoutId}, which was removed or has no published version`,
     );
-  const declared = variablesOf(version);
+  const frame = layout?.version ?? null;
+  const declared = declaredWith(version, frame);
   const contact: ContactFields = { ...values, metadata: customer.metadata };
   const { given, missing } = personValues(declared, ref.variables ?? {}, contact, triggerData(p));
   if (missing.length > 0) return skipped(missingReason(missing));
-  const rendered = renderVersion(
-    version,
-    viewOf(declared, given, [], () => ""),
-  );
+  const view = viewOf(declared, given, [], () => "");
+  const renderer = newRenderer();
+  const rendered = renderInLayout(renderVersion(version, view, renderer), frame, view, renderer);
   return {
     subject: ownSubject ?? oneLine(rendered.subject ?? ""),
     html: rendered.html,
     ...(rendered.text === null
       ? {}
-      : { text: textHasUnsubscribe(version) ? rendered.text : `${rendered.text}\n\nUnsubscribe: ${url}\n` }),
-    template: { id: found.template.id, versionId: version.id },
+      : {
+          text: textHasUnsubscribe(version, frame)
+            ? rendered.text
+            : `${rendered.text}\n\nUnsubscribe: ${url}\n`,
+        }),
+    template: {
+      id: found.template.id,
+      versionId: version.id,
+      ...(frame ? { layout: { id: frame.templateId, versionId: frame.id } } : {}),
+    },
   };
 }
 

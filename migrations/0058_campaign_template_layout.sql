@@ -1,0 +1,1 @@
+ALTER TABLE `campaigns` ADD `template_layout_version_id` text;
