@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { afterAll, beforeAll } from "vitest";
-import { callJson } from "./helpers";
+import { call, callJson, eventually } from "./helpers";
 
 /**
  * Resend's own SDK talks to the Worker under test: its `fetch` calls go to the Worker's real fetch
@@ -29,4 +29,24 @@ export async function createTemplate(token: string, body: Record<string, unknown
       throw new Error(`publish: ${published.status} ${JSON.stringify(published.body)}`);
   }
   return created.body.id;
+}
+
+type Email = Record<string, unknown> & { id: string; status: string };
+
+/** The email once the queue has sent it. */
+export async function sent(token: string, id: string) {
+  return eventually(async () => {
+    const { body } = await callJson<Email>("GET", `/v1/emails/${id}`, { token });
+    return body.status === "sent" ? body : null;
+  });
+}
+
+/** The built message without what differs between two emails by construction: ids, date, boundaries, signature. */
+export async function contentWithoutIds(token: string, id: string) {
+  const raw = await (await call("GET", `/v1/emails/${id}/content`, { token })).text();
+  return raw
+    .replace(/^DKIM-Signature:[\s\S]*?\r\n(?=\S)/, "")
+    .replaceAll(id, "EMAIL_ID")
+    .replace(/^Date: .*$/m, "Date: DATE")
+    .replace(/=_[0-9a-f]{32}/g, "BOUNDARY");
 }

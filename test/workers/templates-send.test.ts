@@ -1,25 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { call, callJson, errorBody, eventually, rowCount, sendingWorkspace } from "./helpers";
-import { createTemplate } from "./templates-helpers";
+import { callJson, errorBody, rowCount, sendingWorkspace } from "./helpers";
+import { contentWithoutIds, createTemplate, sent } from "./templates-helpers";
 
 type Email = Record<string, unknown> & { id: string; status: string };
-
-async function sent(token: string, id: string) {
-  return eventually(async () => {
-    const { body } = await callJson<Email>("GET", `/v1/emails/${id}`, { token });
-    return body.status === "sent" ? body : null;
-  });
-}
-
-/** The built message without what differs between two emails by construction: ids, date, boundaries, signature. */
-async function contentWithoutIds(token: string, id: string) {
-  const raw = await (await call("GET", `/v1/emails/${id}/content`, { token })).text();
-  return raw
-    .replace(/^DKIM-Signature:[\s\S]*?\r\n(?=\S)/, "")
-    .replaceAll(id, "EMAIL_ID")
-    .replace(/^Date: .*$/m, "Date: DATE")
-    .replace(/=_[0-9a-f]{32}/g, "BOUNDARY");
-}
 
 const RECEIPT = {
   name: "Receipt",

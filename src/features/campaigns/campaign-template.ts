@@ -2,7 +2,8 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { campaigns, templateVersions } from "../../db/schema";
 import { AppError } from "../../lib/errors";
-import { joinVariables, layoutInvalid, layoutNotPublished } from "../templates/layouts";
+import { joinVariables } from "../templates/layouts";
+import { publishedLayout } from "../templates/template-writes";
 import { findTemplateWithVersion, type TemplateRow, type VersionRow } from "../templates/templates.repo";
 import type { SendTemplateInput, VariableValues } from "../templates/templates.schemas";
 import { templateNotFound, versionNotFound } from "../templates/templates.service";
@@ -58,14 +59,9 @@ async function lookup(ctx: Ctx, ref: string, versionId: string | null, draftToo:
 async function layoutOf(ctx: Ctx, found: { template: TemplateRow; version: VersionRow }, draftToo: boolean) {
   const layoutId = found.version.layoutId;
   if (!layoutId) return null;
+  if (!draftToo) return publishedLayout(ctx, found.template.id, layoutId);
   const layout = await findTemplateWithVersion(ctx.db, ctx.accountId, layoutId, "published");
-  if (layout?.template.type === "layout" && layout.version) return layout.version;
-  if (draftToo) return null;
-  if (layout?.template.type !== "layout")
-    throw layoutInvalid(
-      `Template ${found.template.id} uses layout ${layoutId}, which was removed: name another (layout_id).`,
-    );
-  throw layoutNotPublished(found.template.id, layoutId);
+  return layout?.template.type === "layout" ? layout.version : null;
 }
 
 /** The variables a send through the version (in its layout) declares. */

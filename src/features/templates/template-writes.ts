@@ -134,7 +134,11 @@ export const layoutPublished = (accountId: string, layoutId: string) => sql`EXIS
     AND type = 'layout' AND published_version_id IS NOT NULL)`;
 
 /** The published version of the layout a template's version names (422 when it has none, or is gone). */
-export async function publishedLayout(ctx: TemplateContext, templateId: string, layoutId: string) {
+export async function publishedLayout(
+  ctx: Pick<TemplateContext, "db" | "accountId">,
+  templateId: string,
+  layoutId: string,
+) {
   const found = await findTemplateWithVersion(ctx.db, ctx.accountId, layoutId, "published");
   if (found?.template.type !== "layout") {
     throw layoutInvalid(
