@@ -49,7 +49,8 @@ async function editorPost(
   try {
     return c.redirect(await save(automationInput(draft)), 303);
   } catch (error) {
-    const { problem, status } = formProblem(error);
+    // A step's template another workspace's or gone (404), or values it refuses (422), is the form's problem.
+    const { problem, status } = formProblem(error, [404, 422]);
     return render(draft, problem, status);
   }
 }

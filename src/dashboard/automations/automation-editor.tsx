@@ -3,6 +3,7 @@ import { STEP_TYPES } from "../../features/automations/steps";
 import { CsrfField } from "../../ui/components";
 import type { GroupChoice } from "../campaigns/campaign-editor";
 import type { InboxChoice } from "../inbox-choices";
+import type { TemplateChoice } from "../template-choices";
 import type { EditorDraft } from "./editor-draft";
 import { GroupSelect, STEP_LABELS, StepFieldset } from "./step-fields";
 
@@ -17,6 +18,7 @@ export interface EditorProps {
   draft: EditorDraft;
   groups: GroupChoice[];
   inboxes: InboxChoice[];
+  templates: TemplateChoice[];
   csrfToken: string;
   saveLabel: string;
 }
@@ -87,7 +89,13 @@ export function AutomationEditor(props: EditorProps) {
       <h3>Steps</h3>
       {draft.steps.length === 0 ? <p class="muted">No steps yet: add one below.</p> : null}
       {draft.steps.map((step, index) => (
-        <StepFieldset index={index} step={step} groups={props.groups} count={draft.steps.length} />
+        <StepFieldset
+          index={index}
+          step={step}
+          groups={props.groups}
+          templates={props.templates}
+          count={draft.steps.length}
+        />
       ))}
       <fieldset class="add-step">
         <legend>Add a step</legend>

@@ -5,6 +5,7 @@ import { groupChoices } from "../../features/contact-groups/contact-groups.servi
 import { inboxChoices } from "../inbox-choices";
 import type { Problem } from "../inboxes/form-problem";
 import { renderPage, sessionOf } from "../page";
+import { templateChoices } from "../template-choices";
 import { AutomationPage } from "./automation.page";
 import { automationOf } from "./automation-reads";
 import type { AutomationShape, EditorDraft } from "./editor-draft";
@@ -17,31 +18,38 @@ import { NewAutomationPage } from "./new-automation.page";
 /** How many groups the selects offer besides those the automation already names. */
 const GROUPS_OFFERED = 100;
 
-/** The groups an automation or an editor draft names: its trigger's and its steps'. */
-function namedGroupIds(automation?: AutomationShape, draft?: EditorDraft): string[] {
-  const fromSteps = (steps: ReadonlyArray<object>) =>
-    steps.flatMap((step) => ("contact_group_id" in step ? [String(step.contact_group_id)] : []));
-  const ids = [
+/** What an automation or an editor draft names: the groups of its trigger and steps, its steps' templates. */
+function namedIds(automation?: AutomationShape, draft?: EditorDraft) {
+  const steps = automation?.steps ?? [];
+  const drafts = draft?.steps ?? [];
+  const groupIds = [
     automation?.trigger.contact_group_id ?? "",
-    ...fromSteps(automation?.steps ?? []),
+    ...steps.flatMap((step) => ("contact_group_id" in step ? [step.contact_group_id] : [])),
     draft?.trigger_group_id ?? "",
-    ...fromSteps(draft?.steps ?? []),
+    ...drafts.map((step) => step.contact_group_id),
   ];
-  return [...new Set(ids.filter(Boolean))];
+  const templateIds = [
+    ...steps.flatMap((step) => (step.type === "send_email" && step.template ? [step.template.id] : [])),
+    ...drafts.map((step) => step.template_id),
+  ];
+  const unique = (ids: string[]) => [...new Set(ids.filter(Boolean))];
+  return { groupIds: unique(groupIds), templateIds: unique(templateIds) };
 }
 
 /**
- * What the editor's selects offer: every group the automation (or the draft) names, whatever its
- * age, then the newest 100 others; and the inboxes. A select that did not list a step's older
- * group would show "Choose a group" and lose it on the next save (the campaign editor's defect).
+ * What the editor's selects offer: every group and template the automation (or the draft) names,
+ * whatever its age, then the newest 100 others; and the inboxes. A select that did not list a
+ * step's older group would show "Choose a group" and lose it on the next save (the campaign
+ * editor's defect).
  */
-export async function editorChoices(c: Context<AppEnv>, chosenGroupIds: string[]) {
+export async function editorChoices(c: Context<AppEnv>, named: ReturnType<typeof namedIds>) {
   const { db, accountId } = c.var.ctx;
-  const [groups, inboxes] = await Promise.all([
-    groupChoices(db, accountId, chosenGroupIds, undefined, GROUPS_OFFERED),
+  const [groups, inboxes, templates] = await Promise.all([
+    groupChoices(db, accountId, named.groupIds, undefined, GROUPS_OFFERED),
     inboxChoices(db, accountId),
+    templateChoices(db, accountId, named.templateIds),
   ]);
-  return { groups: [...groups.chosen, ...groups.others], inboxes };
+  return { groups: [...groups.chosen, ...groups.others], inboxes, templates };
 }
 
 export async function renderAutomation(
@@ -52,7 +60,7 @@ export async function renderAutomation(
 ) {
   const { db, accountId } = c.var.ctx;
   const automation = await automationOf(db, accountId, id);
-  const choices = await editorChoices(c, namedGroupIds(automation, extras.draft));
+  const choices = await editorChoices(c, namedIds(automation, extras.draft));
   return renderPage(
     c,
     { title: automation.name, nav: "Automations", status },
@@ -77,7 +85,7 @@ export async function renderNew(
     { title: "New automation", nav: "Automations", status },
     <NewAutomationPage
       draft={draft}
-      {...(await editorChoices(c, namedGroupIds(undefined, draft)))}
+      {...(await editorChoices(c, namedIds(undefined, draft)))}
       csrfToken={c.var.csrfToken}
       problem={problem}
     />,

@@ -2,6 +2,7 @@ import { ActionButton, CsrfField, Notice, PageHeader, Time } from "../../ui/comp
 import type { GroupChoice } from "../campaigns/campaign-editor";
 import type { InboxChoice } from "../inbox-choices";
 import { type Problem, ProblemNotice } from "../inboxes/form-problem";
+import type { TemplateChoice } from "../template-choices";
 import { AutomationEditor, TRIGGER_LABELS } from "./automation-editor";
 import { StatusBadge } from "./automation-list.page";
 import type { AutomationView } from "./automation-reads";
@@ -19,6 +20,7 @@ export interface AutomationPageProps {
   automation: AutomationView;
   groups: GroupChoice[];
   inboxes: InboxChoice[];
+  templates: TemplateChoice[];
   canManage: boolean;
   csrfToken: string;
   done?: string | undefined;
@@ -127,11 +129,12 @@ export function AutomationPage(props: AutomationPageProps) {
             draft={props.draft ?? draftOf(automation)}
             groups={props.groups}
             inboxes={props.inboxes}
+            templates={props.templates}
             csrfToken={props.csrfToken}
             saveLabel="Save"
           />
         ) : (
-          <StepList steps={automation.steps} groups={props.groups} />
+          <StepList steps={automation.steps} groups={props.groups} templates={props.templates} />
         )}
       </section>
     </>

@@ -11,9 +11,13 @@ import { STEP_TYPES, type Step, type StepType } from "../../features/automations
 export const STEP_FIELDS = [
   "id",
   "from",
+  "reply_to",
   "subject",
   "html",
   "text",
+  "template_id",
+  "template_version_id",
+  "template_variables",
   "duration",
   "url",
   "method",
@@ -76,9 +80,13 @@ function stepDraftOf(step: Step): StepDraft {
       return {
         ...draft,
         from: step.from,
+        reply_to: step.reply_to ?? "",
         subject: step.subject ?? "",
         html: step.html ?? "",
         text: step.text ?? "",
+        template_id: step.template?.id ?? "",
+        template_version_id: step.template?.version_id ?? "",
+        template_variables: json(step.template?.variables),
       };
     case "wait":
       return { ...draft, duration: step.duration };

@@ -42,18 +42,40 @@ function headerLines(text: string, path: Issue["path"], issues: Issue[]): Record
   return headers;
 }
 
+/**
+ * A send_email step: its own HTML, or a template chosen in the select (its static values a JSON
+ * object). A template leaves the subject optional (empty: the template's); both a template and
+ * HTML posted go to the API, whose 400 says to choose one.
+ */
+function sendEmailInput(step: StepDraft, path: (field: string) => Issue["path"], issues: Issue[]) {
+  const templateId = present(step.template_id);
+  const variables = templateId
+    ? jsonObject(step.template_variables, path("template_variables"), issues)
+    : undefined;
+  return {
+    from: step.from,
+    ...(present(step.reply_to) ? { reply_to: step.reply_to.trim() } : {}),
+    ...(templateId && !present(step.subject) ? {} : { subject: step.subject }),
+    ...(present(step.html) ? { html: step.html } : {}),
+    ...(present(step.text) ? { text: step.text } : {}),
+    ...(templateId
+      ? {
+          template: {
+            id: templateId,
+            ...(present(step.template_version_id) ? { version_id: step.template_version_id.trim() } : {}),
+            ...(variables ? { variables } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
 function stepInput(step: StepDraft, index: number, issues: Issue[]) {
   const path = (field: string) => ["steps", index, field];
   const base = { ...(present(step.id) ? { id: step.id } : {}), type: step.type };
   switch (step.type) {
     case "send_email":
-      return {
-        ...base,
-        from: step.from,
-        subject: step.subject,
-        ...(present(step.html) ? { html: step.html } : {}),
-        ...(present(step.text) ? { text: step.text } : {}),
-      };
+      return { ...base, ...sendEmailInput(step, path, issues) };
     case "wait":
       return { ...base, duration: step.duration.trim() };
     case "webhook": {

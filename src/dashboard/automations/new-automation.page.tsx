@@ -2,6 +2,7 @@ import { PageHeader } from "../../ui/components";
 import type { GroupChoice } from "../campaigns/campaign-editor";
 import type { InboxChoice } from "../inbox-choices";
 import { type Problem, ProblemNotice } from "../inboxes/form-problem";
+import type { TemplateChoice } from "../template-choices";
 import { AutomationEditor } from "./automation-editor";
 import type { EditorDraft } from "./editor-draft";
 
@@ -9,6 +10,7 @@ export function NewAutomationPage(props: {
   draft: EditorDraft;
   groups: GroupChoice[];
   inboxes: InboxChoice[];
+  templates: TemplateChoice[];
   csrfToken: string;
   problem?: Problem | undefined;
 }) {
@@ -25,6 +27,7 @@ export function NewAutomationPage(props: {
           draft={props.draft}
           groups={props.groups}
           inboxes={props.inboxes}
+          templates={props.templates}
           csrfToken={props.csrfToken}
           saveLabel="Create automation"
         />

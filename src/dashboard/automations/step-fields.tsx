@@ -1,5 +1,6 @@
 import { STEP_TYPES, type StepType } from "../../features/automations/steps";
 import type { GroupChoice } from "../campaigns/campaign-editor";
+import type { TemplateChoice } from "../template-choices";
 import { type StepDraft, type StepField, stepField } from "./editor-draft";
 
 /** How the editor names each step type. */
@@ -14,7 +15,10 @@ export const STEP_LABELS: Record<StepType, string> = {
 
 const VARIABLES = "Variables as in campaigns: {{first_name}}, {{name}}, {{email}}, {{name|fallback}}.";
 
-type FieldsProps = { index: number; step: StepDraft; groups: GroupChoice[] };
+const TEMPLATE_VALUES =
+  'A JSON object of values for every customer, such as {"plan": "Pro"}. The others come from the trigger\'s data, then the customer (email, name, first_name, unsubscribe_url), then their metadata, then the variable\'s fallback; a customer left without one is skipped, with the reason in the enrolment\'s history.';
+
+type FieldsProps = { index: number; step: StepDraft; groups: GroupChoice[]; templates: TemplateChoice[] };
 
 function Input(
   props: FieldsProps & { field: StepField; label: string; placeholder?: string; hint?: string },
@@ -60,6 +64,33 @@ export function GroupSelect(props: { name: string; label: string; value: string;
   );
 }
 
+/** The template a send_email step sends instead of its own HTML; "none" keeps the HTML below. */
+function TemplateSelect(props: FieldsProps) {
+  const chosen = props.step.template_id;
+  const known = props.templates.some((t) => t.id === chosen);
+  return (
+    <label>
+      Template
+      <select name={stepField(props.index, "template_id")}>
+        <option value="">None: the HTML and text below</option>
+        {props.templates.map((t) => (
+          <option value={t.id} selected={t.id === chosen}>
+            {t.published ? t.name : `${t.name} (not published yet)`}
+          </option>
+        ))}
+        {chosen && !known ? (
+          <option value={chosen} selected>
+            {chosen}
+          </option>
+        ) : null}
+      </select>
+      <small>
+        A stored template sends its published version when the step runs; leave HTML and text empty.
+      </small>
+    </label>
+  );
+}
+
 /**
  * Every type's fields are rendered; app.css shows those of the type selected (`:has`), so changing
  * the type needs no script. The server reads only the fields of the type posted.
@@ -70,7 +101,21 @@ function TypeFields(props: FieldsProps) {
     <>
       <div class="step-fields for-send_email">
         <Input {...f} field="from" label="From" placeholder="Acme <hello@acme.com>" />
-        <Input {...f} field="subject" label="Subject" />
+        <Input {...f} field="reply_to" label="Reply-To (optional)" />
+        <Input
+          {...f}
+          field="subject"
+          label="Subject"
+          hint="With a template: empty sends the template's subject."
+        />
+        <TemplateSelect {...f} />
+        <TextArea {...f} field="template_variables" label="Template values" rows={2} hint={TEMPLATE_VALUES} />
+        <Input
+          {...f}
+          field="template_version_id"
+          label="Template version (optional)"
+          hint="A published version's id; empty: the version published when the step runs."
+        />
         <TextArea {...f} field="html" label="HTML" rows={6} hint={VARIABLES} />
         <TextArea {...f} field="text" label="Text" rows={3} />
       </div>

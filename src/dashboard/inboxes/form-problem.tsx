@@ -23,8 +23,12 @@ export function asApiBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
  * workspace has not verified (the API's 403, a problem with the value typed) and conflicts (409).
  * Anything else (404, 429, 500) is rethrown to the error page.
  */
-export function formProblem(error: unknown): { problem: Problem; status: 400 | 409 } {
-  if (!(error instanceof AppError) || ![400, 403, 409].includes(error.status)) throw error;
+export function formProblem(
+  error: unknown,
+  /** More statuses that name a value the form chose (a template 404, values it refuses 422): shown as a 400. */
+  alsoShown: number[] = [],
+): { problem: Problem; status: 400 | 409 } {
+  if (!(error instanceof AppError) || ![400, 403, 409, ...alsoShown].includes(error.status)) throw error;
   const details = (error.extras.details ?? []) as Problem["details"];
   // A validation error's detail only repeats its details in one line.
   const message = details.length > 0 ? error.error : (error.detail ?? error.error);
