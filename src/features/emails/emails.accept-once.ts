@@ -27,6 +27,14 @@ export interface AcceptOnceContext {
 export type WithEmails = (rows: NewEmailRow[], written: SQL) => Statement[];
 
 /**
+ * The accepting batch found `guard` false: what the emails were built from (a cached template,
+ * send-cache.ts) changed meanwhile. Nothing was written or counted; the caller builds them afresh.
+ */
+export class StaleSend extends Error {
+  override name = "StaleSend";
+}
+
+/**
  * Accepts emails (POST /v1/emails, /batch, /raw) in ONE D1 round trip, where checking, reserving
  * quota and writing used to take three. The batch (one transaction, so nothing changes between
  * its statements) is:
@@ -58,6 +66,8 @@ export async function acceptEmails(
   emails: NormalizedEmail[],
   source: string,
   withEmails: WithEmails = () => [],
+  /** SQL that must hold for anything to be written or counted (StaleSend when it does not). */
+  guard?: SQL,
 ): Promise<NewEmailRow[]> {
   const { db, accountId, now } = ctx;
   const domains = [...new Set(emails.map((e) => e.fromDomain))];
@@ -80,21 +90,17 @@ export async function acceptEmails(
     bytes: drafts.reduce((sum, row) => sum + (row.storedBytes ?? 0), 0),
   };
   const windows = emailWindows(now);
-  const checks = checksSql(accountId, domains, recipients, emails, amounts, windows);
+  const guarded = (condition: SQL) => (guard ? sql`(${condition} AND ${guard})` : condition);
+  const checks = guarded(checksSql(accountId, domains, recipients, emails, amounts, windows));
   const reads = sendStateQueries(db, accountId, domains, recipients);
   // Refused as the 422 answers it: not written, while every check the API runs before the
   // suppressions held (storage comes after them, so it is left out with `bytes: 0`).
-  const beforeSuppressions = checksSql(
-    accountId,
-    domains,
-    recipients,
-    emails,
-    { ...amounts, bytes: 0 },
-    windows,
-    "skip",
+  const beforeSuppressions = guarded(
+    checksSql(accountId, domains, recipients, emails, { ...amounts, bytes: 0 }, windows, "skip"),
   );
   const statements = [
     ...reads,
+    ...(guard ? [sql`SELECT ${guard} AS fresh`] : []),
     ensureUsageRow(accountId),
     ...drafts.flatMap((row, i) => {
       const email = emails[i] as NormalizedEmail;
@@ -118,7 +124,8 @@ export async function acceptEmails(
       now,
     ),
   ];
-  const firstInsert = reads.length + 1;
+  const guardRead = guard ? reads.length : -1;
+  const firstInsert = reads.length + (guard ? 2 : 1);
 
   const files = attachmentFiles(drafts, emails);
   const dropFiles = () =>
@@ -136,6 +143,8 @@ export async function acceptEmails(
   const state = sendStateOf(results.slice(0, reads.length));
   if (results[firstInsert]?.meta.changes !== 1) {
     await dropFiles();
+    const fresh = (results[guardRead]?.results[0] as { fresh?: number } | undefined)?.fresh;
+    if (guard && fresh !== 1) throw new StaleSend("emails.accept: built from what changed meanwhile");
     refuse(accountId, state, emails, amounts.bytes, now);
     throw new Error("emails.accept: the batch refused emails that every check admits");
   }

@@ -74,7 +74,7 @@ const EmailFields = {
     .openapi({ description: "Defaults to the account's `default_track_clicks`." }),
   template: SendTemplateSchema.optional().openapi({
     description:
-      "A stored template instead of `html` and `text` (not with them): its published version (or `version_id`) filled in with `variables`; `from`, `subject` and `reply_to` default to the template's; a template that names a layout is put inside the layout's published version, whose variables are given here too. See POST /v1/templates.",
+      "A stored template instead of `html` and `text` (not with them): its published version (or `version_id`) filled in with `variables`; `from`, `subject` and `reply_to` default to the template's; a template that names a layout is put inside the layout's published version, whose variables are given here too. Cost: without an Idempotency-Key, a template this Worker instance sent before costs no D1 round trip more than HTML (its immutable published version is kept and the accepting batch checks it is still the one published); otherwise the templates are read in one round trip (with the key's read when there is one). See POST /v1/templates.",
   }),
 };
 

@@ -1,7 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Idempotency, idempotencyOf, storeAnswer, storedAnswer } from "../../lib/idempotency";
 import { iso, isoOrNull } from "../../lib/time";
-import { acceptEmails } from "./emails.accept-once";
+import { fillFromCache } from "../templates/send";
+import { acceptEmails, StaleSend } from "./emails.accept-once";
 import { type NormalizedEmail, normalizeEmail } from "./emails.input";
 import { normalizeRaw, type RawEnvelope } from "./emails.raw";
 import type { EmailRow, NewEmailRow } from "./emails.repo";
@@ -28,7 +29,7 @@ export interface Answer {
  * POST /v1/emails and /v1/emails/batch share this: validate, replay an idempotent answer if there
  * is one, else check, store and count in one batch (acceptEmails) and queue. Answers 200 with
  * Resend's shapes. Emails through a template read it first (readTemplates: one round trip with the
- * idempotency key's, for all of them).
+ * idempotency key's, for all of them), unless sent without a key and read before (fillFromCache).
  */
 async function send(
   ctx: EmailContext,
@@ -46,6 +47,21 @@ async function send(
     return sendNormalized(ctx, emails, body, idempotencyKey, source, answerOf);
   }
   const idem = await idempotencyOf(idempotencyKey, body);
+  // Without a key there is nothing to read before accepting but the templates: those read before
+  // come from the isolate, checked by the accepting batch itself (one round trip in all).
+  const fromCache = idem ? null : fillFromCache(ctx.accountId, requests, prefix);
+  if (fromCache) {
+    try {
+      const emails = fromCache.filled.map(({ email, template }, i) => ({
+        ...normalizeEmail(resolvedInput(email, prefix(i)), ctx.now, prefix(i)),
+        ...(template ? { template } : {}),
+      }));
+      return await acceptAndQueue(ctx, emails, null, source, answerOf, fromCache.guard);
+    } catch (error) {
+      if (!(error instanceof StaleSend)) throw error;
+      fromCache.forget();
+    }
+  }
   const read = await readTemplates(ctx, requests, idem, prefix);
   if ("replay" in read) return { status: 200, body: read.replay };
   const emails = read.filled.map(({ email, template }, i) => ({
@@ -77,6 +93,7 @@ async function acceptAndQueue(
   idem: Idempotency | null,
   source: string,
   answerOf: (rows: NewEmailRow[]) => unknown,
+  guard?: SQL,
 ): Promise<Answer> {
   let rows: NewEmailRow[];
   try {
@@ -85,6 +102,7 @@ async function acceptAndQueue(
       emails,
       source,
       idem ? (drafts, written) => rememberAnswer(ctx, idem, answerOf(drafts), written) : undefined,
+      guard,
     );
   } catch (error) {
     // A concurrent request with the same key won the race: answer what it answered.

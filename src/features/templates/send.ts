@@ -1,7 +1,9 @@
+import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { joinVariables, layoutNotPublished, renderInLayout } from "./layouts";
 import { newRenderer, type Renderer } from "./markup";
+import { cached, cacheKey, forget, guardSql, remember, type Usable } from "./send-cache";
 import { type TemplateRow, templateAndVersionQueries, type VersionRow } from "./templates.repo";
 import type { SendTemplateInput } from "./templates.schemas";
 import { templateNotFound, versionNotFound } from "./templates.service";
@@ -38,12 +40,11 @@ const lookupKey = (t: SendTemplateInput) => `${t.id}\u0000${t.version_id ?? ""}`
  * The reads of a send's templates, for the caller to put in the batch it reads with anyway (its
  * idempotency key): three single-table queries per distinct template and version named (the
  * template, the version, the published version of the layout the version names), however many
- * emails name them. `fill` takes those queries' answers, in order.
+ * emails name them. `fill` takes those queries' answers, in order, and keeps what is usable in the
+ * isolate's cache (send-cache.ts) for `fillFromCache`.
  */
 export function templateReads<T extends Templated>(db: Db, accountId: string, emails: T[]) {
-  const refs = [
-    ...new Map(emails.flatMap((e) => (e.template ? [[lookupKey(e.template), e.template]] : []))).values(),
-  ];
+  const refs = distinctRefs(emails);
   const queries = refs.flatMap((t) =>
     templateAndVersionQueries(db, accountId, t.id, t.version_id ? { id: t.version_id } : "published"),
   );
@@ -56,30 +57,78 @@ export function templateReads<T extends Templated>(db: Db, accountId: string, em
         return [lookupKey(t), template ? { template, version, layout } : undefined];
       }),
     );
-    const details = emails.flatMap((email, i) => {
-      if (!email.template) return [];
-      const { version, layout } = usable(email.template, found.get(lookupKey(email.template)));
-      return valueProblems(
-        checkValues(declaredOf(version, layout), email.template.variables),
-        `${pathOf(i)}template.variables`,
-      );
-    });
-    if (details.length > 0) throw variablesRefused(details);
-    const renderer = newRenderer();
-    return emails.map((email) => {
-      if (!email.template) return { email, template: null };
-      const { template, version, layout } = usable(email.template, found.get(lookupKey(email.template)));
-      return {
-        email: filled(email, version, layout, email.template, renderer),
-        template: {
-          id: template.id,
-          versionId: version.id,
-          ...(layout ? { layout: { id: layout.templateId, versionId: layout.id } } : {}),
-        },
-      };
-    });
+    const filledEmails = fillFrom(emails, found, pathOf);
+    for (const t of refs) {
+      const row = found.get(lookupKey(t));
+      if (row?.version && row.template.type !== "layout") remember(cacheKey(accountId, t), row as Usable);
+    }
+    return filledEmails;
   };
   return { queries, fill };
+}
+
+/** At most this many distinct templates are sent from the cache: each adds a guard to the accepting statement. */
+const MAX_CACHED_REFS = 5;
+
+/**
+ * The send filled from the isolate's cache, with no read: null unless every template it names was
+ * read (and usable) before. `guard` is the SQL the accepting batch must find true (send-cache.ts).
+ */
+export function fillFromCache<T extends Templated>(
+  accountId: string,
+  emails: T[],
+  pathOf: (index: number) => string,
+): { filled: Array<Filled<T>>; guard: SQL; forget: () => void } | null {
+  const refs = distinctRefs(emails);
+  if (refs.length === 0 || refs.length > MAX_CACHED_REFS) return null;
+  const found = new Map<string, Found>();
+  for (const t of refs) {
+    const hit = cached(cacheKey(accountId, t));
+    if (!hit) return null;
+    found.set(lookupKey(t), hit);
+  }
+  const guards = refs.map((t) => guardSql(accountId, t, found.get(lookupKey(t)) as Usable));
+  return {
+    filled: fillFrom(emails, found, pathOf),
+    guard: sql.join(guards, sql` AND `),
+    forget: () => {
+      for (const t of refs) forget(cacheKey(accountId, t));
+    },
+  };
+}
+
+const distinctRefs = (emails: Templated[]) => [
+  ...new Map(emails.flatMap((e) => (e.template ? [[lookupKey(e.template), e.template]] : []))).values(),
+];
+
+/** Every email filled from the templates found (422 naming each value refused, in every email). */
+function fillFrom<T extends Templated>(
+  emails: T[],
+  found: Map<string, Found | undefined>,
+  pathOf: (index: number) => string,
+): Array<Filled<T>> {
+  const details = emails.flatMap((email, i) => {
+    if (!email.template) return [];
+    const { version, layout } = usable(email.template, found.get(lookupKey(email.template)));
+    return valueProblems(
+      checkValues(declaredOf(version, layout), email.template.variables),
+      `${pathOf(i)}template.variables`,
+    );
+  });
+  if (details.length > 0) throw variablesRefused(details);
+  const renderer = newRenderer();
+  return emails.map((email) => {
+    if (!email.template) return { email, template: null };
+    const { template, version, layout } = usable(email.template, found.get(lookupKey(email.template)));
+    return {
+      email: filled(email, version, layout, email.template, renderer),
+      template: {
+        id: template.id,
+        versionId: version.id,
+        ...(layout ? { layout: { id: layout.templateId, versionId: layout.id } } : {}),
+      },
+    };
+  });
 }
 
 const declaredOf = (version: VersionRow, layout: VersionRow | null) =>
