@@ -112,6 +112,27 @@ describe("a template sent again is not read again", () => {
     expect(list.body.data).toHaveLength(5);
   });
 
+  it("never refuses from a kept version what the version published now accepts", async () => {
+    const ws = await sendingWorkspace(DOMAIN);
+    const { token } = ws;
+    const receipt = await createTemplate(token, RECEIPT, true);
+    const send = (variables: Record<string, unknown>) =>
+      callJson<Email>("POST", "/v1/emails", {
+        token,
+        body: { to: "ada@example.com", template: { id: "receipt", variables } },
+      });
+    expect((await send({ ORDER: 1 })).status).toBe(200);
+    await republish(token, receipt, {
+      html: "<p>Order {{ORDER}} in {{COLOR}}.</p>",
+      variables: [...RECEIPT.variables, { key: "COLOR", type: "string" }],
+    });
+    const withColor = await send({ ORDER: 2, COLOR: "red" });
+    expect(withColor.status, JSON.stringify(withColor.body)).toBe(200);
+    expect((await sent(token, withColor.body.id)).html).toBe("<p>Order 2 in red.</p>");
+    // And what the version published now refuses is refused.
+    expect((await send({ ORDER: 3 })).status).toBe(422);
+  });
+
   it("counts a send refused for a suppressed recipient once when the template changed meanwhile", async () => {
     const ws = await sendingWorkspace(DOMAIN);
     const { token } = ws;

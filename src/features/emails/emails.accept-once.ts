@@ -75,6 +75,8 @@ export async function acceptEmails(
   try {
     checkSizes(emails);
   } catch (tooLarge) {
+    // Sized from kept template versions: the caller builds them afresh before refusing.
+    if (guard) throw new StaleSend("emails.accept: too large as built from kept templates");
     refuse(accountId, await loadSendState(db, accountId, domains, recipients, null, now), emails, 0, now);
     throw tooLarge;
   }

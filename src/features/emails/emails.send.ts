@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Idempotency, idempotencyOf, storeAnswer, storedAnswer } from "../../lib/idempotency";
 import { iso, isoOrNull } from "../../lib/time";
-import { fillFromCache } from "../templates/send";
+import { type Filled, fillFromCache } from "../templates/send";
 import { acceptEmails, StaleSend } from "./emails.accept-once";
 import { type NormalizedEmail, normalizeEmail } from "./emails.input";
 import { normalizeRaw, type RawEnvelope } from "./emails.raw";
@@ -47,28 +47,55 @@ async function send(
     return sendNormalized(ctx, emails, body, idempotencyKey, source, answerOf);
   }
   const idem = await idempotencyOf(idempotencyKey, body);
-  // Without a key there is nothing to read before accepting but the templates: those read before
-  // come from the isolate, checked by the accepting batch itself (one round trip in all).
-  const fromCache = idem ? null : fillFromCache(ctx.accountId, requests, prefix);
-  if (fromCache) {
-    try {
-      const emails = fromCache.filled.map(({ email, template }, i) => ({
-        ...normalizeEmail(resolvedInput(email, prefix(i)), ctx.now, prefix(i)),
-        ...(template ? { template } : {}),
-      }));
-      return await acceptAndQueue(ctx, emails, null, source, answerOf, fromCache.guard);
-    } catch (error) {
-      if (!(error instanceof StaleSend)) throw error;
-      fromCache.forget();
-    }
-  }
+  const cachedAnswer = idem ? null : await sendFromCache(ctx, requests, source, answerOf, prefix);
+  if (cachedAnswer) return cachedAnswer;
   const read = await readTemplates(ctx, requests, idem, prefix);
   if ("replay" in read) return { status: 200, body: read.replay };
-  const emails = read.filled.map(({ email, template }, i) => ({
+  const emails = normalizedFilled(ctx, read.filled, prefix);
+  return acceptAndQueue(ctx, emails, idem, source, answerOf);
+}
+
+const normalizedFilled = (
+  ctx: EmailContext,
+  filled: Array<Filled<SendEmailRequest>>,
+  prefix: (i: number) => string,
+) =>
+  filled.map(({ email, template }, i) => ({
     ...normalizeEmail(resolvedInput(email, prefix(i)), ctx.now, prefix(i)),
     ...(template ? { template } : {}),
   }));
-  return acceptAndQueue(ctx, emails, idem, source, answerOf);
+
+/**
+ * A send without a key whose templates this instance read before: nothing to read before the
+ * accepting batch, which checks they are still what is published (one round trip in all). Null
+ * when they were not all kept, or changed (StaleSend), or the kept versions refuse the send: a
+ * refusal is never answered from a copy (the template may declare that variable now), so the
+ * caller reads them afresh. Refusals of the accepting batch itself (quota, domain, suppressed)
+ * were decided with the templates confirmed, and stand.
+ */
+async function sendFromCache(
+  ctx: EmailContext,
+  requests: SendEmailRequest[],
+  source: string,
+  answerOf: (rows: NewEmailRow[]) => unknown,
+  prefix: (i: number) => string,
+): Promise<Answer | null> {
+  const fromCache = fillFromCache(ctx.accountId, requests, prefix);
+  if (!fromCache) return null;
+  let emails: NormalizedEmail[];
+  try {
+    emails = normalizedFilled(ctx, fromCache.build(), prefix);
+  } catch {
+    fromCache.forget();
+    return null;
+  }
+  try {
+    return await acceptAndQueue(ctx, emails, null, source, answerOf, fromCache.guard);
+  } catch (error) {
+    if (!(error instanceof StaleSend)) throw error;
+    fromCache.forget();
+    return null;
+  }
 }
 
 async function sendNormalized(

@@ -72,13 +72,14 @@ const MAX_CACHED_REFS = 5;
 
 /**
  * The send filled from the isolate's cache, with no read: null unless every template it names was
- * read (and usable) before. `guard` is the SQL the accepting batch must find true (send-cache.ts).
+ * read (and usable) before. `build` fills the emails (and throws what the kept versions refuse);
+ * `guard` is the SQL the accepting batch must find true (send-cache.ts).
  */
 export function fillFromCache<T extends Templated>(
   accountId: string,
   emails: T[],
   pathOf: (index: number) => string,
-): { filled: Array<Filled<T>>; guard: SQL; forget: () => void } | null {
+): { build: () => Array<Filled<T>>; guard: SQL; forget: () => void } | null {
   const refs = distinctRefs(emails);
   if (refs.length === 0 || refs.length > MAX_CACHED_REFS) return null;
   const found = new Map<string, Found>();
@@ -89,7 +90,7 @@ export function fillFromCache<T extends Templated>(
   }
   const guards = refs.map((t) => guardSql(accountId, t, found.get(lookupKey(t)) as Usable));
   return {
-    filled: fillFrom(emails, found, pathOf),
+    build: () => fillFrom(emails, found, pathOf),
     guard: sql.join(guards, sql` AND `),
     forget: () => {
       for (const t of refs) forget(cacheKey(accountId, t));
