@@ -183,6 +183,45 @@ describe.skipIf(!chromium)("email templates in a real Chromium", () => {
     expect(unexpected(second.errors)).toEqual([]);
   });
 
+  it("makes a layout, picks it on a template, and previews the template in its frame", async () => {
+    const suffix = crypto.randomUUID().slice(0, 8);
+    const { page, errors } = await signedInPage(browser, "owner");
+    await page.goto(`${workerUrl}/dashboard/templates`);
+    await page.getByRole("link", { name: "Layouts", exact: true }).click();
+    await page.getByRole("link", { name: "New layout" }).click();
+    await page.waitForLoadState("load");
+    expect(await page.getByLabel("Subject", { exact: true }).count()).toBe(0);
+    await page.getByLabel("Name", { exact: true }).fill(`Frame ${suffix}`);
+    await page
+      .getByLabel(/^HTML/)
+      .fill(`<header>Header ${suffix}</header>{{{@content}}}<footer>Footer</footer>`);
+    // The layout's own preview: a placeholder block where a template's content goes.
+    await expect.poll(() => frameText(page)).toContain("The template's content goes here");
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await expect.poll(() => doneOf(page)).toBe("created");
+    await page.getByRole("button", { name: "Publish" }).click();
+    await expect.poll(() => doneOf(page)).toBe("published");
+    const layoutId = new URL(page.url()).pathname.split("/").pop() as string;
+
+    await page.goto(`${workerUrl}/dashboard/templates/new`);
+    await page.getByLabel("Name", { exact: true }).fill(`Framed ${suffix}`);
+    await page.getByLabel("Subject", { exact: true }).fill("Hello");
+    await page.getByLabel(/^HTML/).fill("<p>Body of the template</p>");
+    await expect.poll(() => frameText(page)).toContain("Body of the template");
+    expect(await frameText(page)).not.toContain(`Header ${suffix}`);
+    await page.getByLabel(/^Layout/).selectOption(layoutId);
+    await expect.poll(() => frameText(page)).toContain(`Header ${suffix}`);
+    expect(await frameText(page)).toContain("Body of the template");
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await expect.poll(() => doneOf(page)).toBe("created");
+    const id = new URL(page.url()).pathname.split("/").pop() as string;
+    expect(await json<{ layout_id?: string }>("GET", `/v1/templates/${id}`)).toMatchObject({
+      layout_id: layoutId,
+    });
+    expect(await frameText(page)).toContain(`Header ${suffix}`);
+    expect(errors).toEqual([]);
+  });
+
   it("shows an agent the templates without the actions", async () => {
     const { id } = await json<{ id: string }>("POST", "/v1/templates", {
       name: `Read only ${crypto.randomUUID().slice(0, 8)}`,

@@ -1,6 +1,8 @@
+import type { LayoutChoice } from "../../features/templates/editor";
 import type { DraftPreview } from "../../features/templates/preview";
 import { CsrfField } from "../../ui/components";
 import { type TemplateValues, variableRows } from "./template-forms";
+import { LayoutField, SLOT_HINT } from "./template-layout-field";
 import { PREVIEW_ID, TemplatePreview } from "./template-preview";
 
 /** Blank variable rows under the declared ones: a new variable is typed into one and saved. */
@@ -68,7 +70,8 @@ function VariableRows(props: { values: Partial<TemplateValues>; readOnly: boolea
 /**
  * The editor: one form whose typing htmx posts (debounced; a newer request replaces one still
  * running) to the preview route, which answers the preview panel. Its submit buttons save (the
- * form's action) or send a test (`formaction`); without script both still work.
+ * form's action) or send a test (`formaction`); without script both still work. A layout's
+ * editor (`values.type`) has no subject, from, reply-to or layout, and a hint about its slot.
  */
 export function TemplateEditor(props: {
   action: string;
@@ -78,8 +81,10 @@ export function TemplateEditor(props: {
   canEdit: boolean;
   seen?: { versionId: string; revision: number } | undefined;
   testAction?: string | undefined;
+  layouts: LayoutChoice[];
 }) {
   const { values } = props;
+  const isLayout = values.type === "layout";
   return (
     <div class="template-editor">
       <form
@@ -93,6 +98,7 @@ export function TemplateEditor(props: {
         hx-sync="this:replace"
       >
         <CsrfField token={props.csrfToken} />
+        <input type="hidden" name="type" value={isLayout ? "layout" : "template"} />
         {props.seen ? (
           <>
             <input type="hidden" name="version_id" value={props.seen.versionId} />
@@ -107,24 +113,30 @@ export function TemplateEditor(props: {
           Alias <span class="muted">(optional; usable wherever the id is)</span>
           <input name="alias" value={values.alias ?? ""} placeholder="order-receipt" />
         </label>
-        <label>
-          Subject
-          <input name="subject" value={values.subject ?? ""} />
-        </label>
-        <label>
-          From <span class="muted">(optional; a send may give its own)</span>
-          <input name="from" value={values.from ?? ""} placeholder="Acme <orders@acme.com>" />
-        </label>
-        <label>
-          Reply-To <span class="muted">(optional; commas between addresses)</span>
-          <input name="reply_to" value={values.reply_to ?? ""} />
-        </label>
+        {isLayout ? null : (
+          <>
+            <label>
+              Subject
+              <input name="subject" value={values.subject ?? ""} />
+            </label>
+            <label>
+              From <span class="muted">(optional; a send may give its own)</span>
+              <input name="from" value={values.from ?? ""} placeholder="Acme <orders@acme.com>" />
+            </label>
+            <label>
+              Reply-To <span class="muted">(optional; commas between addresses)</span>
+              <input name="reply_to" value={values.reply_to ?? ""} />
+            </label>
+            <LayoutField layouts={props.layouts} selected={values.layout_id ?? ""} />
+          </>
+        )}
         <label>
           HTML
           <textarea name="html" rows={16} spellcheck={false}>
             {values.html ?? ""}
           </textarea>
           <small>{SYNTAX_HINT}</small>
+          {isLayout ? <small data-hint="slot">{SLOT_HINT}</small> : null}
         </label>
         <label>
           Text <span class="muted">(optional)</span>
@@ -136,7 +148,7 @@ export function TemplateEditor(props: {
         {props.canEdit ? (
           <div class="actions">
             <button type="submit">Save draft</button>
-            {props.testAction ? (
+            {props.testAction && !isLayout ? (
               <button type="submit" formaction={props.testAction} formnovalidate>
                 Send a test to me
               </button>

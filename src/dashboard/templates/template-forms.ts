@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import type { SeenVersion } from "../../features/templates/editor";
-import type { DraftContent } from "../../features/templates/preview";
 import type { VariableValues } from "../../features/templates/templates.schemas";
 import type { getTemplate } from "../../features/templates/templates.service";
+import type { TestDraft } from "../../features/templates/test-send";
 import { validationError } from "../../lib/router";
 
 /**
@@ -15,6 +15,7 @@ import { validationError } from "../../lib/router";
 export type Template = Awaited<ReturnType<typeof getTemplate>>;
 
 const text = (max: number) => z.string().max(max);
+const Kind = z.enum(["template", "layout"]);
 const done = z.string().max(40).optional().openapi({ description: "Which confirmation to show." });
 
 export const TemplatePath = z.object({
@@ -38,10 +39,15 @@ export const ListQuery = z
     after: text(64).optional().openapi({ description: "An id: the templates older than it." }),
     before: text(64).optional().openapi({ description: "An id: the templates newer than it." }),
     done,
+    type: Kind.optional().openapi({ description: "`layout`: the layouts; otherwise the templates." }),
   })
   .refine((q) => !(q.after && q.before), "give `after` or `before`, not both");
 
 export const DoneQuery = z.object({ done });
+
+export const NewQuery = z.object({
+  type: Kind.optional().openapi({ description: "What the form creates: a template (default) or a layout." }),
+});
 
 /** One field per variable row: none, one (a string) or several. */
 const rows = (description: string) =>
@@ -56,11 +62,15 @@ const seenFields = {
 };
 
 export const TemplateForm = z.object({
+  type: Kind.optional().openapi({
+    description: "A new one's type (fixed at creation): `layout` has no subject, from, reply-to or layout.",
+  }),
   name: text(1000),
   alias: text(200).optional(),
   subject: text(2000).optional(),
   from: text(1000).optional(),
   reply_to: text(20_000).optional().openapi({ description: "Addresses separated by commas." }),
+  layout_id: text(100).optional().openapi({ description: "The layout's id; empty: no layout." }),
   html: text(2_000_000).optional(),
   text: text(1_000_000).optional(),
   var_key: rows("Each variable's key (a row without a key is left out)."),
@@ -135,30 +145,52 @@ const replyToOf = (value: string | undefined) => {
 /** A form posts a textarea's line breaks as CRLF; the value typed had LF (the textarea's own). */
 const typed = (value: string | null) => value?.replace(/\r\n/g, "\n") ?? null;
 
-/** The form as the API's body (create and update take the same fields). */
-export function asTemplateBody(form: TemplateValues) {
-  return {
+interface Body {
+  name: string;
+  alias: string | null;
+  subject?: string | null;
+  from?: string | null;
+  reply_to?: string[] | null;
+  layout_id?: string | null;
+  html: string;
+  text: string | null;
+  variables: ReturnType<typeof variablesOf>;
+}
+
+/**
+ * The form as the API's body (create and update take the same fields); a layout's has none of the
+ * fields the API refuses for a layout (subject, from, reply_to, layout_id).
+ */
+export function asTemplateBody(form: TemplateValues): Body {
+  const content = {
     name: form.name,
     alias: blankToNull(form.alias)?.trim() ?? null,
-    subject: blankToNull(form.subject),
-    from: blankToNull(form.from)?.trim() ?? null,
-    reply_to: replyToOf(form.reply_to),
     html: typed(form.html ?? "") ?? "",
     text: typed(blankToNull(form.text)),
     variables: variablesOf(form),
   };
+  if (form.type === "layout") return content;
+  return {
+    ...content,
+    subject: blankToNull(form.subject),
+    from: blankToNull(form.from)?.trim() ?? null,
+    reply_to: replyToOf(form.reply_to),
+    // A form without the field (not this editor's) leaves the layout as it is.
+    ...(form.layout_id === undefined ? {} : { layout_id: blankToNull(form.layout_id)?.trim() ?? null }),
+  };
 }
 
 /** The form's content as the preview renders it, saved or not. */
-export function draftOf(form: TemplateValues): DraftContent & { from: string | null; replyTo: string[] } {
+export function draftOf(form: TemplateValues): TestDraft {
   const body = asTemplateBody(form);
   return {
-    subject: body.subject,
+    subject: body.subject ?? null,
     html: body.html,
     text: body.text,
     variables: body.variables.map((v) => ({ ...v, fallback_value: v.fallback_value })),
-    from: body.from,
+    from: body.from ?? null,
     replyTo: body.reply_to ?? [],
+    layoutId: body.layout_id ?? null,
   };
 }
 
@@ -176,6 +208,8 @@ export function seenOf(form: {
 /** A saved template as the form shows it. */
 export function formValuesOf(template: Template): TemplateValues {
   return {
+    type: template.type ?? "template",
+    layout_id: template.layout_id ?? "",
     name: template.name,
     alias: template.alias ?? "",
     subject: template.subject ?? "",
@@ -190,14 +224,13 @@ export function formValuesOf(template: Template): TemplateValues {
   };
 }
 
-type Body = ReturnType<typeof asTemplateBody>;
-
 /**
  * The fields of a save that differ from the template as its page showed it: a save without a
  * change sends none, so a published template gets no draft for it.
  */
 export function changedFields(body: Body, shown: Template): Partial<Body> {
-  const before: Body = {
+  const before: Required<Body> = {
+    layout_id: shown.layout_id ?? null,
     name: shown.name,
     alias: shown.alias,
     subject: shown.subject,

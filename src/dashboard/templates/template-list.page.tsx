@@ -10,24 +10,37 @@ export function TemplateListPage(props: {
   paged: "after" | "before" | null;
   canManage: boolean;
   done: string | undefined;
+  layouts: boolean;
 }) {
   const { data, has_more } = props.list;
+  const kind = props.layouts ? "&type=layout" : "";
   // Newer templates exist before this page when it was reached by `after`, or by `before` with more.
   const newer = props.paged === "after" || (props.paged === "before" && has_more);
   const older = props.paged === "before" || has_more;
   return (
     <>
-      <PageHeader title="Templates">
+      <PageHeader title={props.layouts ? "Layouts" : "Templates"}>
         {props.canManage ? (
-          <a class="button" href="/dashboard/templates/new">
-            New template
+          <a
+            class="button"
+            href={props.layouts ? "/dashboard/templates/new?type=layout" : "/dashboard/templates/new"}
+          >
+            {props.layouts ? "New layout" : "New template"}
           </a>
         ) : null}
       </PageHeader>
+      <nav class="tabs" aria-label="Templates or layouts">
+        <a href="/dashboard/templates" aria-current={props.layouts ? undefined : "page"}>
+          Templates
+        </a>
+        <a href="/dashboard/templates?type=layout" aria-current={props.layouts ? "page" : undefined}>
+          Layouts
+        </a>
+      </nav>
       <Notice text={props.done ? DONE[props.done] : undefined} />
       <section class="panel">
         {data.length === 0 ? (
-          <Empty text="No templates yet." />
+          <Empty text={props.layouts ? "No layouts yet." : "No templates yet."} />
         ) : (
           <table>
             <thead>
@@ -44,6 +57,12 @@ export function TemplateListPage(props: {
                 <tr>
                   <td>
                     <a href={`/dashboard/templates/${t.id}`}>{t.name}</a>
+                    {props.layouts ? (
+                      <>
+                        {" "}
+                        <Badge text="layout" tone="neutral" />
+                      </>
+                    ) : null}
                   </td>
                   <td>{t.alias ? <code>{t.alias}</code> : <span class="muted">–</span>}</td>
                   <td>
@@ -61,8 +80,10 @@ export function TemplateListPage(props: {
           </table>
         )}
         <nav class="pager">
-          {newer && data[0] ? <a href={`/dashboard/templates?before=${data[0].id}`}>Newer</a> : null}
-          {older && data.at(-1) ? <a href={`/dashboard/templates?after=${data.at(-1)?.id}`}>Older</a> : null}
+          {newer && data[0] ? <a href={`/dashboard/templates?before=${data[0].id}${kind}`}>Newer</a> : null}
+          {older && data.at(-1) ? (
+            <a href={`/dashboard/templates?after=${data.at(-1)?.id}${kind}`}>Older</a>
+          ) : null}
         </nav>
       </section>
     </>

@@ -26,6 +26,11 @@ export function TemplatePreview(props: { preview: DraftPreview }) {
           </ul>
         </div>
       ) : null}
+      {preview.layoutProblem ? (
+        <p class="notice error" role="alert" data-preview="layout">
+          {preview.layoutProblem}
+        </p>
+      ) : null}
       {preview.missing.length > 0 ? (
         <p class="notice warn" data-preview="missing">
           Missing (no value, no fallback; a send would be refused): {keys(preview.missing)}

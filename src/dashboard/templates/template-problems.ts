@@ -29,7 +29,7 @@ interface MarkupError {
 /**
  * What a template form shows beside itself: the form refusals every page shows (400, 403, 409),
  * and the template checks' 422 (markup with line and column; variables without a value, undeclared
- * or of the wrong type), shown as the page's 400. Anything else goes to the error page.
+ * or of the wrong type; a layout that cannot frame), shown as the page's 400. Anything else goes to the error page.
  */
 export function templateProblem(error: unknown): { problem: Problem; status: 400 | 409 } {
   if (!(error instanceof AppError) || error.status !== 422) return formProblem(error);
@@ -38,5 +38,7 @@ export function templateProblem(error: unknown): { problem: Problem; status: 400
     ...markup.map((e) => ({ path: `${e.field} line ${e.line}, column ${e.column}`, message: e.message })),
     ...((error.extras.details ?? []) as Problem["details"]),
   ];
-  return { problem: { message: error.error, details }, status: 400 };
+  // A 422 without a list (a layout not published, not a layout of this workspace) says why in its detail.
+  const message = details.length === 0 && error.detail ? `${error.error}: ${error.detail}` : error.error;
+  return { problem: { message, details }, status: 400 };
 }

@@ -1,4 +1,4 @@
-import type { SeenVersion } from "../../features/templates/editor";
+import type { LayoutChoice, SeenVersion } from "../../features/templates/editor";
 import type { DraftPreview } from "../../features/templates/preview";
 import type { listVersions } from "../../features/templates/templates.service";
 import { ActionButton, Badge, Notice, PageHeader, Time } from "../../ui/components";
@@ -23,6 +23,7 @@ export interface TemplatePageProps {
   versions: Versions;
   values: TemplateValues;
   preview: DraftPreview;
+  layouts: LayoutChoice[];
   canManage: boolean;
   csrfToken: string;
   selfEmail: string;
@@ -115,9 +116,14 @@ export function TemplatePage(props: TemplatePageProps) {
   return (
     <>
       <p class="crumbs">
-        <a href="/dashboard/templates">Templates</a>
+        {template.type === "layout" ? (
+          <a href="/dashboard/templates?type=layout">Layouts</a>
+        ) : (
+          <a href="/dashboard/templates">Templates</a>
+        )}
       </p>
       <PageHeader title={template.name}>
+        {template.type === "layout" ? <Badge text="layout" tone="neutral" /> : null}
         <Badge text={template.status} tone={template.status === "published" ? "good" : "neutral"} />
         {template.has_unpublished_versions ? <Badge text="unpublished changes" tone="warn" /> : null}
       </PageHeader>
@@ -142,6 +148,7 @@ export function TemplatePage(props: TemplatePageProps) {
         values={props.values}
         preview={props.preview}
         canEdit={props.canManage}
+        layouts={props.layouts}
         seen={props.seen}
         testAction={`/dashboard/templates/${template.id}/test`}
       />
@@ -154,20 +161,36 @@ export function NewTemplatePage(props: {
   csrfToken: string;
   values: Partial<TemplateValues>;
   preview: DraftPreview;
+  layouts: LayoutChoice[];
   problem?: Problem | undefined;
 }) {
+  const isLayout = props.values.type === "layout";
   return (
     <>
       <p class="crumbs">
         <a href="/dashboard/templates">Templates</a>
       </p>
-      <PageHeader title="New template" />
+      <PageHeader title={isLayout ? "New layout" : "New template"} />
+      <nav class="tabs" aria-label="What to create">
+        <a href="/dashboard/templates/new" aria-current={isLayout ? undefined : "page"}>
+          Template
+        </a>
+        <a href="/dashboard/templates/new?type=layout" aria-current={isLayout ? "page" : undefined}>
+          Layout
+        </a>
+      </nav>
+      <p class="muted">
+        {isLayout
+          ? "A layout is the frame (header, footer, unsubscribe block) that templates naming it are sent inside."
+          : "A template is an email sent by its id or alias, inside a layout if it names one."}
+      </p>
       <ProblemNotice problem={props.problem} />
       <TemplateEditor
         action="/dashboard/templates"
         csrfToken={props.csrfToken}
         values={props.values}
         preview={props.preview}
+        layouts={props.layouts}
         canEdit
       />
     </>

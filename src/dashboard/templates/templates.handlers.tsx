@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { hasRole } from "../../auth/roles";
 import type { AppEnv } from "../../env";
-import { assertUnchanged, listTemplateOverview } from "../../features/templates/editor";
-import { previewDraft } from "../../features/templates/preview";
+import { assertUnchanged, layoutChoices, listTemplateOverview } from "../../features/templates/editor";
+import { layoutFrame, previewDraft } from "../../features/templates/preview";
 import { toTemplate } from "../../features/templates/templates.dto";
 import {
   CreateTemplateBodySchema,
@@ -51,7 +51,23 @@ import {
 
 const VERSIONS_SHOWN = 20;
 
-const previewOf = (values: TemplateValues) => previewDraft(draftOf(values), previewValues(values));
+/**
+ * The editor's preview: a layout's draft with its slot shown, a template's inside the layout it
+ * names (one D1 read of the layout's published version), as a send would frame it.
+ */
+async function previewOf(c: Context<AppEnv>, values: TemplateValues) {
+  const draft = draftOf(values);
+  const frame =
+    values.type === "layout"
+      ? { self: true as const }
+      : draft.layoutId
+        ? await layoutFrame(c.var.ctx, draft.layoutId)
+        : undefined;
+  return previewDraft(draft, previewValues(values), frame);
+}
+
+/** The type a form acts as: the stored template's (fixed at creation), never the form's word for it. */
+const typeOf = (template: { type?: "layout" }): "template" | "layout" => template.type ?? "template";
 
 /** A template's page; after a refused form, with the values sent and the reason. */
 async function renderTemplate(
@@ -64,7 +80,8 @@ async function renderTemplate(
   const found = await templateOf(ctx, id);
   const template = toTemplate(found.template, found.version);
   const versions = await listVersions(ctx, template.id, { limit: VERSIONS_SHOWN });
-  const values = extras.values ?? formValuesOf(template);
+  const values = { ...(extras.values ?? formValuesOf(template)), type: typeOf(template) };
+  const layouts = values.type === "layout" ? [] : await layoutChoices(ctx);
   c.set("documentPolicy", EDITOR_POLICY);
   return renderPage(
     c,
@@ -74,7 +91,8 @@ async function renderTemplate(
       seen={{ versionId: found.version.id, revision: found.version.revision }}
       versions={versions}
       values={values}
-      preview={previewOf(values)}
+      preview={await previewOf(c, values)}
+      layouts={layouts}
       canManage={hasRole(sessionOf(c), "admin")}
       csrfToken={c.var.csrfToken}
       selfEmail={sessionOf(c).email}
@@ -84,20 +102,22 @@ async function renderTemplate(
   );
 }
 
-function renderNew(
+async function renderNew(
   c: Context<AppEnv>,
   values: TemplateValues,
   problem?: Problem,
   status: 200 | 400 | 409 = 200,
 ) {
+  const layouts = values.type === "layout" ? [] : await layoutChoices(c.var.ctx);
   c.set("documentPolicy", EDITOR_POLICY);
   return renderPage(
     c,
-    { title: "New template", nav: "Templates", status },
+    { title: values.type === "layout" ? "New layout" : "New template", nav: "Templates", status },
     <NewTemplatePage
       csrfToken={c.var.csrfToken}
       values={values}
-      preview={previewOf(values)}
+      preview={await previewOf(c, values)}
+      layouts={layouts}
       problem={problem}
     />,
   );
@@ -128,8 +148,13 @@ const EMPTY: TemplateValues = { name: "", html: "" };
 
 export const templatesPagesRouter = createRouter()
   .openapi(templateListRoute, async (c) => {
-    const { after, before, done } = c.req.valid("query");
-    const list = await listTemplateOverview(c.var.ctx, { limit: 50, after, before });
+    const { after, before, done, type } = c.req.valid("query");
+    const list = await listTemplateOverview(c.var.ctx, {
+      limit: 50,
+      after,
+      before,
+      type: type ?? "template",
+    });
     return renderPage(
       c,
       { title: "Templates", nav: "Templates" },
@@ -138,18 +163,20 @@ export const templatesPagesRouter = createRouter()
         paged={after ? "after" : before ? "before" : null}
         canManage={hasRole(sessionOf(c), "admin")}
         done={done}
+        layouts={type === "layout"}
       />,
     );
   })
   // Before /dashboard/templates/{id}, which would otherwise read "new" and "preview" as ids.
-  .openapi(newTemplateRoute, async (c) => renderNew(c, EMPTY))
+  .openapi(newTemplateRoute, async (c) => renderNew(c, { ...EMPTY, type: c.req.valid("query").type }))
   .openapi(previewTemplateRoute, async (c) =>
-    c.html(<TemplatePreview preview={previewOf(c.req.valid("form"))} />),
+    c.html(<TemplatePreview preview={await previewOf(c, c.req.valid("form"))} />),
   )
   .openapi(createTemplateRoute, async (c) => {
     const form = c.req.valid("form");
     try {
-      const ref = await createTemplate(c.var.ctx, asApiBody(CreateTemplateBodySchema, asTemplateBody(form)));
+      const body = { ...asTemplateBody(form), ...(form.type === "layout" ? { type: form.type } : {}) };
+      const ref = await createTemplate(c.var.ctx, asApiBody(CreateTemplateBodySchema, body));
       return c.redirect(`/dashboard/templates/${ref.id}?done=created`, 303);
     } catch (error) {
       const { problem, status } = templateProblem(error);
@@ -168,7 +195,7 @@ export const templatesPagesRouter = createRouter()
       "saved",
       async () => {
         const shown = await assertUnchanged(c.var.ctx, id, seenOf(form));
-        const changes = changedFields(asTemplateBody(form), shown);
+        const changes = changedFields(asTemplateBody({ ...form, type: typeOf(shown) }), shown);
         return updateTemplate(c.var.ctx, id, asApiBody(UpdateTemplateBodySchema, changes));
       },
       form,
@@ -196,7 +223,8 @@ export const templatesPagesRouter = createRouter()
     // The page comes back with the editor's values as they were: a test does not save them.
     try {
       const { template } = await templateOf(c.var.ctx, id);
-      await sendDraftTest(c.var.ctx, template.id, sessionOf(c).email, draftOf(form), previewValues(form));
+      const draft = draftOf({ ...form, type: template.type });
+      await sendDraftTest(c.var.ctx, template.id, sessionOf(c).email, draft, previewValues(form));
     } catch (error) {
       const { problem, status } = templateProblem(error);
       return renderTemplate(c, id, { problem, values: form }, status);

@@ -1,5 +1,13 @@
 import { dashboardRoute, formBody } from "../routes";
-import { DoneQuery, ListQuery, SeenForm, TemplateForm, TemplatePath, VersionPath } from "./template-forms";
+import {
+  DoneQuery,
+  ListQuery,
+  NewQuery,
+  SeenForm,
+  TemplateForm,
+  TemplatePath,
+  VersionPath,
+} from "./template-forms";
 
 const FORM_PROBLEMS =
   "A value the API refuses re-renders the page with the API's reason and the values sent (400).";
@@ -11,7 +19,7 @@ export const templateListRoute = dashboardRoute({
   path: "/dashboard/templates",
   summary: "Templates",
   description:
-    "The workspace's email templates, newest first (GET /v1/templates, 50 a page, `after`/`before` an id): name, alias, status, whether there are unpublished changes, updated. Everyone signed in sees it; New template is for admins and owners.",
+    "The workspace's email templates, newest first (GET /v1/templates, 50 a page, `after`/`before` an id): name, alias, status, whether there are unpublished changes, updated. `type=layout`: the layouts instead (GET /v1/templates?type=layout), each marked as a layout. Everyone signed in sees it; New template and New layout are for admins and owners.",
   request: { query: ListQuery },
 });
 
@@ -20,7 +28,8 @@ export const newTemplateRoute = dashboardRoute({
   path: "/dashboard/templates/new",
   summary: "New template form",
   description:
-    "The editor, empty: name, alias, subject, from, reply-to, HTML, text and variables (key, type, fallback), with the live preview.",
+    "The editor, empty: name, alias, subject, from, reply-to, layout (a select of the workspace's layouts, published or not, the first 100 newest first; those without a published version marked), HTML, text and variables (key, type, fallback), with the live preview. `type=layout`: a layout's editor (the API's `type`): no subject, from, reply-to or layout, a hint about the `{{{@content}}}` slot.",
+  request: { query: NewQuery },
   role: "admin",
 });
 
@@ -39,7 +48,7 @@ export const previewTemplateRoute = dashboardRoute({
   path: "/dashboard/templates/preview",
   summary: "Template preview (fragment)",
   description:
-    "The editor's preview alone, for htmx to swap in as the form is typed (debounced): the form's content, saved or not, rendered with the values typed beside the variables by the render check of POST /v1/templates/{id}/render (the same parser and renderer), in an iframe sandboxed with no script (`srcdoc`), with `missing` and `unused` variables, values of the wrong type, and markup problems with their field, line and column. Nothing is saved or sent.",
+    "The editor's preview alone, for htmx to swap in as the form is typed (debounced): the form's content, saved or not, rendered with the values typed beside the variables by the render check of POST /v1/templates/{id}/render (the same parser and renderer), in an iframe sandboxed with no script (`srcdoc`), with `missing` and `unused` variables, values of the wrong type, and markup problems with their field, line and column. A template naming a layout (`layout_id`) is rendered inside the layout's published version as a send would (one D1 read of it per request; its variables join the template's, so its missing and unused show too); a layout that has no published version, or is not this workspace's, is named as a problem and the draft shows without a frame. A layout's own preview (`type=layout`) shows a placeholder block in its slot. Nothing is saved or sent.",
   request: { body: formBody(TemplateForm) },
 });
 
@@ -77,7 +86,7 @@ export const testTemplateRoute = dashboardRoute({
   path: "/dashboard/templates/{id}/test",
   summary: "Send a test of a template to me",
   description:
-    "The editor's content (saved or not) rendered with the preview's values, sent as one email to the signed-in person's own address (no other address can be given) through every check of POST /v1/emails (verified domain, quotas, suppression), subject prefixed `[Test] `. Refused, with the reason on the page, when the markup would not publish, a variable has no value, or From or Subject is empty. Answers the template's page with the editor's values kept (a test saves nothing).",
+    "The editor's content (saved or not) rendered with the preview's values, sent as one email to the signed-in person's own address (no other address can be given) through every check of POST /v1/emails (verified domain, quotas, suppression), subject prefixed `[Test] `. A template naming a layout is sent inside the layout's published version, as a send would be (refused when the layout has none). Refused, with the reason on the page, when the markup would not publish, a variable has no value, or From or Subject is empty. Answers the template's page with the editor's values kept (a test saves nothing).",
   request: { params: TemplatePath, body: formBody(TemplateForm) },
   role: "admin",
 });

@@ -1,4 +1,5 @@
 import { conflict } from "../../lib/errors";
+import type { TemplateType } from "./layouts";
 import { cursorPage, toTemplate, toTemplateListItem } from "./templates.dto";
 import { templatePageQuery } from "./templates.repo";
 import type { CursorQuery } from "./templates.schemas";
@@ -11,13 +12,32 @@ import { type TemplateContext, templateOf } from "./templates.service";
  * published: its current version is not the published one (a draft never published, or an edit
  * or a restore since the last publish). The same query on the same index.
  */
-export async function listTemplateOverview(ctx: TemplateContext, page: CursorQuery) {
+export async function listTemplateOverview(
+  ctx: TemplateContext,
+  page: CursorQuery & { type?: TemplateType },
+) {
   const rows = await templatePageQuery(ctx.db, ctx.accountId, page);
   return cursorPage(rows, page.limit, Boolean(page.before), (row) => ({
     ...toTemplateListItem(row),
     has_unpublished_versions: row.currentVersionId !== row.publishedVersionId,
   }));
 }
+
+/** How many layouts a template's layout select offers (newest first); one named beyond is added to it. */
+export const LAYOUT_CHOICES = 100;
+
+/**
+ * The workspace's layouts for a template's layout select, published or not (a template naming an
+ * unpublished one cannot be published: 422): GET /v1/templates?type=layout's query and index.
+ */
+export async function layoutChoices(ctx: TemplateContext) {
+  const rows = await templatePageQuery(ctx.db, ctx.accountId, { type: "layout", limit: LAYOUT_CHOICES });
+  return rows
+    .slice(0, LAYOUT_CHOICES)
+    .map((row) => ({ id: row.id, name: row.name, published: row.publishedVersionId !== null }));
+}
+
+export type LayoutChoice = Awaited<ReturnType<typeof layoutChoices>>[number];
 
 /** Which version, at which revision, a page showed: what its save or publish acts on. */
 export interface SeenVersion {

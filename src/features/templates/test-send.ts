@@ -4,13 +4,17 @@ import { normalizeEmail } from "../emails/emails.input";
 import type { EmailRow } from "../emails/emails.repo";
 import { type EmailContext, prepareFeatureEmail } from "../emails/emails.service";
 import { enqueueEmails } from "../emails/enqueue";
+import { joinVariables } from "./layouts";
 import { type DraftContent, previewDraft } from "./preview";
+import { publishedLayout } from "./template-writes";
 import type { VariableValues } from "./templates.schemas";
-import { assertMarkup, checkValues, valueProblems, variablesRefused } from "./variables";
+import { assertMarkup, checkValues, valueProblems, variablesOf, variablesRefused } from "./variables";
 
 export interface TestDraft extends DraftContent {
   from: string | null;
   replyTo: string[];
+  /** The layout the editor names (id or alias), or null. */
+  layoutId: string | null;
 }
 
 /**
@@ -19,7 +23,9 @@ export interface TestDraft extends DraftContent {
  * through every check of POST /v1/emails (verified domain, quotas, suppression, size). It is
  * refused, never sent with a placeholder, when the markup would not publish or a value is missing,
  * undeclared or of the wrong type (422, as a publish and a send answer). It names no template
- * version: a draft changes, and an email names only what it was built from.
+ * version: a draft changes, and an email names only what it was built from. A draft naming a
+ * layout is sent in the layout's published version, as a send would be (422 when it has none, or is
+ * not this workspace's layout); the layout's variables join the draft's.
  */
 export async function sendDraftTest(
   ctx: EmailContext,
@@ -30,9 +36,11 @@ export async function sendDraftTest(
 ) {
   const content = { ...draft, variables: JSON.stringify(draft.variables) };
   assertMarkup(templateId, content, true);
-  const details = valueProblems(checkValues(draft.variables, given), "variables");
+  const layout = draft.layoutId ? await publishedLayout(ctx, templateId, draft.layoutId) : null;
+  const declared = joinVariables(draft.variables, layout ? variablesOf(layout) : null);
+  const details = valueProblems(checkValues(declared, given), "variables");
   if (details.length > 0) throw variablesRefused(details);
-  const rendered = previewDraft(draft, given).rendered;
+  const rendered = previewDraft(draft, given, layout ? { layout } : undefined).rendered;
   if (!rendered) throw new Error("markup that passed assertMarkup always renders");
   const needed = [
     ...(draft.from ? [] : [{ path: ["from"], message: "is needed to send a test" }]),
