@@ -245,4 +245,29 @@ describe("dashboard: campaigns that send a template", () => {
     expect(preview).toContain("Hi Ada from Acme: 1 seats, code none");
     expect(preview).not.toContain("Second");
   });
+
+  it("previews a sent campaign in the layout version it pinned, though the layout is republished", async () => {
+    const ws = await campaignWorkspace([{ email: "ada@example.org", name: "Ada" }]);
+    const frame = await createTemplate(ws.token, FRAME, true);
+    const framed = await createTemplate(ws.token, { ...FRAMED, layout_id: frame }, true);
+    const campaign = await createCampaign(ws, {
+      html: undefined,
+      template: { id: framed, variables: { CODE: "A1" } },
+    });
+    const owner = await signIn(ws.accountId, "owner");
+    expect((await dashboardPost(`/dashboard/campaigns/${campaign.id}/send`, owner)).status).toBe(303);
+    await eventually(async () => (await campaignOf(ws.token, campaign.id)).status === "sent");
+    await callJson("PATCH", `/v1/templates/${frame}`, {
+      token: ws.token,
+      body: { html: FRAME.html.replace("<header>", "<header>New ") },
+    });
+    expect((await callJson("POST", `/v1/templates/${frame}/publish`, { token: ws.token })).status).toBe(200);
+
+    const preview = await (await dashboardGet(`/dashboard/campaigns/${campaign.id}/preview`, owner)).text();
+    expect(preview).toContain("<header>Acme &amp; Co</header>");
+    expect(preview).toContain("<main><p>Hi Ada, code A1</p></main>");
+    const page = await (await dashboardGet(`/dashboard/campaigns/${campaign.id}`, owner)).text();
+    expect(page).toContain(`href="/dashboard/templates/${frame}"`);
+    expect(page).not.toContain('data-preview="missing"');
+  });
 });

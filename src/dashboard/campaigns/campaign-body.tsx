@@ -39,10 +39,10 @@ export function BodyFields(props: { values: Partial<CampaignDraft>; templates: T
     <>
       <fieldset class="campaign-body">
         <legend>Body</legend>
-        <label class="inline">
+        <label class="check">
           <input type="radio" name="body" value="html" checked={body === "html"} /> Write HTML
         </label>
-        <label class="inline">
+        <label class="check">
           <input type="radio" name="body" value="template" checked={body === "template"} /> Use a template
         </label>
       </fieldset>

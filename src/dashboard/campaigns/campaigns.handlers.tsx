@@ -79,7 +79,8 @@ async function renderCampaign(
   const templates = editing
     ? await templateChoices(c.var.ctx, extras.draft?.template_id ?? campaign.template?.id)
     : [];
-  const shown = await templateShown(c, campaign, groups.chosen[0]?.name ?? null);
+  const firstGroup = groups.chosen.find((g) => g.id === campaign.contact_group_ids[0]);
+  const shown = await templateShown(c, campaign, firstGroup?.name ?? null);
   // The preview's srcdoc frame keeps the page's policy: the templates editor's (inline styles, images).
   if (shown) c.set("documentPolicy", EDITOR_POLICY);
   return renderPage(
@@ -195,8 +196,10 @@ export const campaignsPagesRouter = createRouter()
   )
   .openapi(campaignPreviewRoute, async (c) => {
     const campaign = await getCampaign(c.var.ctx, c.req.valid("param").id);
-    const groupName = (await groupPicks(c, campaign.contact_group_ids.slice(0, 1))).chosen[0]?.name ?? null;
-    const shown = await templateShown(c, campaign, groupName);
+    const first = campaign.contact_group_ids.slice(0, 1);
+    const groupName = (await groupChoices(c.var.ctx.db, c.var.ctx.accountId, first, undefined, 0)).chosen[0]
+      ?.name;
+    const shown = await templateShown(c, campaign, groupName ?? null);
     c.set("documentPolicy", PREVIEW_POLICY);
     return c.html(shown ? (shown.preview?.html ?? "") : previewHtml(campaign));
   })
