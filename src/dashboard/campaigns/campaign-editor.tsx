@@ -1,16 +1,19 @@
 import { CsrfField, PageHeader } from "../../ui/components";
 import { type Problem, ProblemNotice } from "../inboxes/form-problem";
+import { BodyFields } from "./campaign-body";
 import type { CampaignDraft } from "./campaign-forms";
 import { GroupPicker, type GroupPicks, GroupSearch } from "./campaign-groups";
+import type { TemplateChoice } from "./campaign-templates";
 
 /** The automation editor's group selects use the same shape. */
 export type { GroupChoice } from "./campaign-groups";
 
-const VARIABLES =
-  "Variables: {{first_name}}, {{name}}, {{email}}, {{name|fallback}} and {{unsubscribe_url}} (required in the HTML to send).";
-
 /** The editor's fields: a new campaign and a draft's page share them. */
-export function CampaignFields(props: { values: Partial<CampaignDraft>; groups: GroupPicks }) {
+export function CampaignFields(props: {
+  values: Partial<CampaignDraft>;
+  groups: GroupPicks;
+  templates: TemplateChoice[];
+}) {
   const { values } = props;
   return (
     <>
@@ -31,19 +34,7 @@ export function CampaignFields(props: { values: Partial<CampaignDraft>; groups: 
         Subject
         <input name="subject" required value={values.subject ?? ""} />
       </label>
-      <label>
-        HTML
-        <textarea name="html" rows={12}>
-          {values.html ?? ""}
-        </textarea>
-        <small>{VARIABLES}</small>
-      </label>
-      <label>
-        Text <span class="muted">(optional; the unsubscribe link is appended when it has none)</span>
-        <textarea name="text" rows={6}>
-          {values.text ?? ""}
-        </textarea>
-      </label>
+      <BodyFields values={values} templates={props.templates} />
       <GroupPicker picks={props.groups} />
     </>
   );
@@ -52,6 +43,7 @@ export function CampaignFields(props: { values: Partial<CampaignDraft>; groups: 
 export function NewCampaignPage(props: {
   csrfToken: string;
   groups: GroupPicks;
+  templates: TemplateChoice[];
   draft?: CampaignDraft | undefined;
   problem?: Problem | undefined;
 }) {
@@ -65,7 +57,7 @@ export function NewCampaignPage(props: {
       <section class="panel">
         <form method="post" action="/dashboard/campaigns" class="stack">
           <CsrfField token={props.csrfToken} />
-          <CampaignFields values={props.draft ?? {}} groups={props.groups} />
+          <CampaignFields values={props.draft ?? {}} groups={props.groups} templates={props.templates} />
           <div class="actions">
             <button type="submit">Save draft</button>
           </div>

@@ -39,6 +39,13 @@ const GroupsField = z
 
 export const GroupChoicesQuery = z.object({ group_q: groupSearch, contact_group_ids: GroupsField });
 
+/** Repeated fields (one per row): none, one (a string) or several. */
+const rows = (description: string) =>
+  z
+    .union([text(1000), z.array(text(1000)).max(100)])
+    .optional()
+    .openapi({ description });
+
 export const CampaignForm = z.object({
   name: text(1000),
   from: text(1000),
@@ -46,6 +53,17 @@ export const CampaignForm = z.object({
   subject: text(2000),
   html: text(1_000_000).optional(),
   text: text(1_000_000).optional(),
+  body: z.enum(["html", "template"]).optional().openapi({
+    description:
+      "Which body the editor's radio chose: `html` (then any template is dropped) or `template` (then html and text are). Without it, whatever is filled is sent, as the API takes it.",
+  }),
+  template_id: text(100).optional().openapi({ description: "The template to send (its id)." }),
+  template_version_id: text(64).optional().openapi({
+    description: "The version the campaign names, kept while `template_version_of` is the chosen template.",
+  }),
+  template_version_of: text(100).optional(),
+  variable_key: rows("One per static value row: the variable's key (empty rows are ignored)."),
+  variable_value: rows("One per row: the value, a number for a variable the template declares as a number."),
   contact_group_ids: GroupsField,
   groups_shown: z.literal("1").optional().openapi({
     description:
@@ -67,15 +85,55 @@ export type CampaignDraft = z.infer<typeof CampaignForm>;
 export const groupIdsOf = (groups: CampaignDraft["contact_group_ids"]) =>
   groups === undefined ? [] : Array.isArray(groups) ? groups : [groups];
 
+const listOf = (value: string | string[] | undefined) =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
+
+/** The static value rows with a key, in order. */
+export const staticRows = (form: Partial<CampaignDraft>) => {
+  const values = listOf(form.variable_value);
+  return listOf(form.variable_key).flatMap((key, i) =>
+    key.trim() ? [{ key: key.trim(), value: values[i] ?? "" }] : [],
+  );
+};
+
+/** The declared type of each variable of the chosen template (and its layout). */
+export type VariableTypes = Map<string, "string" | "number">;
+
+/** The chosen template as the API's `template`: a number variable's value typed as a number. */
+function templateOfForm(form: CampaignDraft, types: VariableTypes) {
+  const id = form.template_id?.trim() ?? "";
+  const version = form.template_version_id?.trim();
+  const asType = (key: string, value: string) =>
+    types.get(key) === "number" && value.trim() !== "" && Number.isFinite(Number(value))
+      ? Number(value)
+      : value;
+  return {
+    id,
+    ...(version && form.template_version_of === id ? { version_id: version } : {}),
+    variables: Object.fromEntries(staticRows(form).map((row) => [row.key, asType(row.key, row.value)])),
+  };
+}
+
+/**
+ * The form's body as the API's: the radio's choice sends one body and clears the other (a template
+ * or html/text); without it, what is filled is sent and the API refuses both.
+ */
+function bodyOf(form: CampaignDraft, types: VariableTypes) {
+  const html = form.html?.trim() ? form.html : null;
+  const text = form.text?.trim() ? form.text : null;
+  if (form.body === "template") return { html: null, text: null, template: templateOfForm(form, types) };
+  if (form.body === "html") return { html, text, template: null };
+  return { html, text, ...(form.template_id?.trim() ? { template: templateOfForm(form, types) } : {}) };
+}
+
 /** The form's values as the API's body: empty optional fields left out, groups always a list. */
-export function asCampaignBody(form: CampaignDraft) {
+export function asCampaignBody(form: CampaignDraft, types: VariableTypes = new Map()) {
   return {
     name: form.name,
     from: form.from,
     subject: form.subject,
     reply_to: form.reply_to?.trim() ? form.reply_to : null,
-    html: form.html?.trim() ? form.html : null,
-    text: form.text?.trim() ? form.text : null,
+    ...bodyOf(form, types),
     contact_group_ids: groupIdsOf(form.contact_group_ids),
   };
 }
@@ -84,8 +142,8 @@ export function asCampaignBody(form: CampaignDraft) {
  * A save's body: the groups change only when the form listed them all (`groups_shown`), so a form
  * that did not show some chosen group (an older page) cannot drop it.
  */
-export function asCampaignChanges(form: CampaignDraft) {
-  const { contact_group_ids, ...rest } = asCampaignBody(form);
+export function asCampaignChanges(form: CampaignDraft, types: VariableTypes = new Map()) {
+  const { contact_group_ids, ...rest } = asCampaignBody(form, types);
   return form.groups_shown === "1" ? { ...rest, contact_group_ids } : rest;
 }
 

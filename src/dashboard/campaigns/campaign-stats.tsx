@@ -14,6 +14,9 @@ const COUNTERS: Array<[keyof Campaign["stats"], string]> = [
   ["bounced", "Bounced"],
 ];
 
+/** Only a template campaign can skip a recipient for a variable without a value. */
+const MISSING: [keyof Campaign["stats"], string] = ["missing_variables", "Skipped (missing variable)"];
+
 /**
  * The status and counters. While the campaign can still change, htmx fetches this panel again
  * every 5 seconds and swaps it in whole (so polling stops by itself once it is sent or cancelled).
@@ -53,12 +56,14 @@ export function CampaignStats(props: { campaign: Campaign }) {
         </p>
       ) : null}
       <dl class="counters">
-        {COUNTERS.map(([key, label]) => (
-          <div>
-            <dt>{label}</dt>
-            <dd>{campaign.stats[key]}</dd>
-          </div>
-        ))}
+        {(campaign.template || campaign.stats.missing_variables > 0 ? [...COUNTERS, MISSING] : COUNTERS).map(
+          ([key, label]) => (
+            <div>
+              <dt>{label}</dt>
+              <dd>{campaign.stats[key]}</dd>
+            </div>
+          ),
+        )}
       </dl>
     </section>
   );

@@ -1,10 +1,13 @@
 import { ActionButton, CsrfField, Notice, PageHeader } from "../../ui/components";
 import { type Problem, ProblemNotice } from "../inboxes/form-problem";
+import { editorValuesOf } from "./campaign-body";
 import { CampaignFields } from "./campaign-editor";
 import type { CampaignDraft } from "./campaign-forms";
 import { type GroupPicks, GroupSearch } from "./campaign-groups";
 import type { Campaign } from "./campaign-list.page";
 import { CampaignStats } from "./campaign-stats";
+import type { TemplateChoice } from "./campaign-templates";
+import { TemplatePanel, type TemplateShown } from "./template-panel";
 
 const DONE: Record<string, string> = {
   created: "Draft saved.",
@@ -25,6 +28,10 @@ export interface CampaignPageProps {
   done?: string | undefined;
   problem?: Problem | undefined;
   draft?: CampaignDraft | undefined;
+  /** The editor's template choices (a draft's editor only). */
+  templates: TemplateChoice[];
+  /** A template campaign's template and preview. */
+  shown?: TemplateShown | undefined;
 }
 
 function Actions(props: CampaignPageProps) {
@@ -84,15 +91,9 @@ function Content(props: CampaignPageProps) {
         <form method="post" action={`/dashboard/campaigns/${campaign.id}`} class="stack">
           <CsrfField token={props.csrfToken} />
           <CampaignFields
-            values={
-              props.draft ?? {
-                ...campaign,
-                reply_to: campaign.reply_to ?? "",
-                html: campaign.html ?? "",
-                text: campaign.text ?? "",
-              }
-            }
+            values={props.draft ?? editorValuesOf(campaign)}
             groups={props.groups}
+            templates={props.templates}
           />
           <div class="actions">
             <button type="submit">Save draft</button>
@@ -128,7 +129,7 @@ export function CampaignPage(props: CampaignPageProps) {
         <a href="/dashboard/campaigns">Campaigns</a>
       </p>
       <PageHeader title={campaign.name}>
-        {campaign.html ? (
+        {campaign.html || campaign.template ? (
           <a
             class="button"
             href={`/dashboard/campaigns/${campaign.id}/preview`}
@@ -144,6 +145,7 @@ export function CampaignPage(props: CampaignPageProps) {
       <CampaignStats campaign={campaign} />
       {props.canManage ? <Actions {...props} /> : null}
       <Content {...props} />
+      {props.shown ? <TemplatePanel campaign={campaign} shown={props.shown} /> : null}
     </>
   );
 }

@@ -23,8 +23,9 @@ import {
 } from "../../features/campaigns/campaigns.service";
 import { groupChoices } from "../../features/contact-groups/contact-groups.service";
 import { createRouter } from "../../lib/router";
-import { asApiBody, formProblem, type Problem } from "../inboxes/form-problem";
+import { asApiBody, type Problem } from "../inboxes/form-problem";
 import { renderPage, sessionOf } from "../page";
+import { EDITOR_POLICY } from "../templates/template-problems";
 import { CampaignPage, type CampaignPageProps } from "./campaign.page";
 import { NewCampaignPage } from "./campaign-editor";
 import {
@@ -36,7 +37,9 @@ import {
 } from "./campaign-forms";
 import { GROUPS_OFFERED, GroupPicker, type GroupPicks } from "./campaign-groups";
 import { CampaignListPage } from "./campaign-list.page";
+import { campaignProblem } from "./campaign-problems";
 import { CampaignStats } from "./campaign-stats";
+import { campaignVersions, templateChoices, variableTypesOf } from "./campaign-templates";
 import {
   campaignListRoute,
   campaignPreviewRoute,
@@ -53,7 +56,7 @@ import {
   sendCampaignRoute,
   testCampaignRoute,
 } from "./campaigns.routes";
-import { PREVIEW_POLICY, previewHtml } from "./preview";
+import { PREVIEW_POLICY, previewHtml, previewSubject, templatePreview } from "./preview";
 
 /** The groups the editor shows: every chosen one, then the newest others (matching `search`). */
 async function groupPicks(c: Context<AppEnv>, chosen: string[], search?: string): Promise<GroupPicks> {
@@ -65,37 +68,67 @@ async function renderCampaign(
   c: Context<AppEnv>,
   id: string,
   extras: Pick<CampaignPageProps, "done" | "problem" | "draft"> & { search?: string | undefined },
-  status: 200 | 400 | 409 = 200,
+  status: 200 | 400 | 404 | 409 = 200,
 ) {
   const { search, ...pageExtras } = extras;
   const campaign = await getCampaign(c.var.ctx, id);
   const chosen = extras.draft ? groupIdsOf(extras.draft.contact_group_ids) : campaign.contact_group_ids;
   const groups = await groupPicks(c, chosen, search);
+  const canManage = hasRole(sessionOf(c), "admin");
+  const editing = campaign.status === "draft" && canManage;
+  const templates = editing
+    ? await templateChoices(c.var.ctx, extras.draft?.template_id ?? campaign.template?.id)
+    : [];
+  const firstGroup = groups.chosen.find((g) => g.id === campaign.contact_group_ids[0]);
+  const shown = await templateShown(c, campaign, firstGroup?.name ?? null);
+  // The preview's srcdoc frame keeps the page's policy: the templates editor's (inline styles, images).
+  if (shown) c.set("documentPolicy", EDITOR_POLICY);
   return renderPage(
     c,
     { title: campaign.name, nav: "Campaigns", status },
     <CampaignPage
       campaign={campaign}
       groups={groups}
-      canManage={hasRole(sessionOf(c), "admin")}
+      canManage={canManage}
       csrfToken={c.var.csrfToken}
+      templates={templates}
+      shown={shown}
       {...pageExtras}
     />,
   );
+}
+
+/** A template campaign's template and its preview for the sample recipient (none without a template). */
+async function templateShown(
+  c: Context<AppEnv>,
+  campaign: CampaignPageProps["campaign"],
+  groupName: string | null,
+) {
+  if (!campaign.template) return undefined;
+  const found = await campaignVersions(c.var.ctx, campaign);
+  const preview = found ? templatePreview(found, campaign.template.variables, groupName) : null;
+  return { found, preview, subject: previewSubject(campaign) };
 }
 
 async function renderNew(
   c: Context<AppEnv>,
   draft?: CampaignDraft,
   problem?: Problem,
-  status: 200 | 400 | 409 = 200,
+  status: 200 | 400 | 404 | 409 = 200,
   search?: string,
 ) {
   const groups = await groupPicks(c, groupIdsOf(draft?.contact_group_ids), search);
+  const templates = await templateChoices(c.var.ctx, draft?.template_id);
   return renderPage(
     c,
     { title: "New campaign", nav: "Campaigns", status },
-    <NewCampaignPage csrfToken={c.var.csrfToken} groups={groups} draft={draft} problem={problem} />,
+    <NewCampaignPage
+      csrfToken={c.var.csrfToken}
+      groups={groups}
+      templates={templates}
+      draft={draft}
+      problem={problem}
+    />,
   );
 }
 
@@ -107,7 +140,7 @@ async function act(c: Context<AppEnv>, id: string, done: string, action: () => P
   try {
     await action();
   } catch (error) {
-    const { problem, status } = formProblem(error);
+    const { problem, status } = campaignProblem(error);
     return renderCampaign(c, id, { problem }, status);
   }
   return c.redirect(`/dashboard/campaigns/${id}?done=${done}`, 303);
@@ -143,13 +176,14 @@ export const campaignsPagesRouter = createRouter()
   .openapi(createCampaignRoute, async (c) => {
     const form = c.req.valid("form");
     try {
+      const types = await variableTypesOf(c.var.ctx, form);
       const campaign = await createCampaign(
         c.var.ctx,
-        asApiBody(CreateCampaignBodySchema, asCampaignBody(form)),
+        asApiBody(CreateCampaignBodySchema, asCampaignBody(form, types)),
       );
       return c.redirect(`/dashboard/campaigns/${campaign.id}?done=created`, 303);
     } catch (error) {
-      const { problem, status } = formProblem(error);
+      const { problem, status } = campaignProblem(error);
       return renderNew(c, form, problem, status);
     }
   })
@@ -162,16 +196,21 @@ export const campaignsPagesRouter = createRouter()
   )
   .openapi(campaignPreviewRoute, async (c) => {
     const campaign = await getCampaign(c.var.ctx, c.req.valid("param").id);
+    const first = campaign.contact_group_ids.slice(0, 1);
+    const groupName = (await groupChoices(c.var.ctx.db, c.var.ctx.accountId, first, undefined, 0)).chosen[0]
+      ?.name;
+    const shown = await templateShown(c, campaign, groupName ?? null);
     c.set("documentPolicy", PREVIEW_POLICY);
-    return c.html(previewHtml(campaign));
+    return c.html(shown ? (shown.preview?.html ?? "") : previewHtml(campaign));
   })
   .openapi(saveCampaignRoute, async (c) => {
     const { id } = c.req.valid("param");
     const form = c.req.valid("form");
     try {
-      await updateCampaign(c.var.ctx, id, asApiBody(UpdateCampaignBodySchema, asCampaignChanges(form)));
+      const changes = asCampaignChanges(form, await variableTypesOf(c.var.ctx, form));
+      await updateCampaign(c.var.ctx, id, asApiBody(UpdateCampaignBodySchema, changes));
     } catch (error) {
-      const { problem, status } = formProblem(error);
+      const { problem, status } = campaignProblem(error);
       return renderCampaign(c, id, { problem, draft: form }, status);
     }
     return c.redirect(`/dashboard/campaigns/${id}?done=saved`, 303);
@@ -206,7 +245,7 @@ export const campaignsPagesRouter = createRouter()
     try {
       await deleteCampaign(c.var.ctx, id);
     } catch (error) {
-      const { problem, status } = formProblem(error);
+      const { problem, status } = campaignProblem(error);
       return renderCampaign(c, id, { problem }, status);
     }
     return c.redirect("/dashboard/campaigns?done=deleted", 303);
