@@ -1,6 +1,6 @@
 import { declaredWith, pinnedVersionQuery } from "../../features/campaigns/campaign-template";
 import { findTemplateWithVersion, type VersionRow } from "../../features/templates/templates.repo";
-import { listTemplates } from "../../features/templates/templates.service";
+import { templateChoices as listTemplateChoices, type TemplateChoice } from "../template-choices";
 import type { CampaignDraft, VariableTypes } from "./campaign-forms";
 import type { Campaign } from "./campaign-list.page";
 
@@ -16,24 +16,16 @@ interface Ctx {
   now: number;
 }
 
-/** How many of the newest templates the editor looks through for published ones. */
-export const TEMPLATES_OFFERED = 100;
-
-export interface TemplateChoice {
-  id: string;
-  name: string;
-}
+export type { TemplateChoice } from "../template-choices";
 
 /**
- * The editor's select: the published templates among the workspace's newest (layouts are not
- * listed: they are sent inside a template), and the chosen one always, whatever its state.
+ * The editor's select: the published templates among the workspace's newest hundred (layouts are
+ * not listed: they are sent inside a template), and the chosen one always, whatever its state (the
+ * automation editor's list, src/dashboard/template-choices.ts, narrowed to what a campaign can send).
  */
 export async function templateChoices(ctx: Ctx, chosen: string | undefined): Promise<TemplateChoice[]> {
-  const page = await listTemplates(ctx, { limit: TEMPLATES_OFFERED, type: "template" });
-  const choices = page.data.filter((t) => t.status === "published").map(({ id, name }) => ({ id, name }));
-  if (!chosen || choices.some((t) => t.id === chosen)) return choices;
-  const found = await findTemplateWithVersion(ctx.db, ctx.accountId, chosen, "current");
-  return found ? [{ id: found.template.id, name: found.template.name }, ...choices] : choices;
+  const all = await listTemplateChoices(ctx.db, ctx.accountId, chosen ? [chosen] : []);
+  return all.filter((t) => t.published || t.id === chosen);
 }
 
 /**
