@@ -79,4 +79,56 @@ describe.skipIf(!inject("browser").chromium)("the Automations pages in a real Ch
     await screenshot(page, "automations");
     expect(errors).toEqual([]);
   });
+  it("sends a template from a step: chosen in the select, its values typed, kept by a later save", async () => {
+    const suffix = unique();
+    const created = await api("POST", "/v1/templates", {
+      name: `Welcome ${suffix}`,
+      subject: "Welcome {{first_name}}",
+      html: '<p>Hi {{first_name}}, you are on {{PLAN}}.</p><a href="{{{unsubscribe_url}}}">Unsubscribe</a>',
+      variables: [
+        { key: "first_name", type: "string" },
+        { key: "PLAN", type: "string" },
+        { key: "unsubscribe_url", type: "string" },
+      ],
+    });
+    expect(created.status).toBe(201);
+    const template = ((await created.json()) as { id: string }).id;
+    expect((await api("POST", `/v1/templates/${template}/publish`)).status).toBe(200);
+
+    const { page, errors } = await signedInPage(browser, "admin");
+    await page.goto(`${workerUrl}/dashboard/automations/new`);
+    await page.getByLabel("Name", { exact: true }).fill(`Welcome flow ${suffix}`);
+    await Promise.all([
+      page.waitForEvent("load"),
+      page.getByRole("button", { name: "+ Send email" }).click(),
+    ]);
+    const step = page.getByRole("group", { name: "Step 1" });
+    await step.getByLabel("From", { exact: true }).fill("Acme <hello@example.com>");
+    await step.locator('select[name$=".template_id"]').selectOption(template);
+    await step.getByLabel(/^Template values/).fill('{"PLAN": "Pro"}');
+    await page.getByRole("button", { name: "Create automation" }).click();
+    await expect.poll(() => page.getByText("Automation created as a draft.").count()).toBe(1);
+    const id = new URL(page.url()).pathname.split("/").pop();
+    const stepsOf = async () =>
+      ((await (await api("GET", `/v1/automations/${id}`)).json()) as { steps: unknown[] }).steps;
+    const stored = await stepsOf();
+    expect(stored).toEqual([
+      {
+        id: expect.stringMatching(/^stp_/),
+        type: "send_email",
+        from: "Acme <hello@example.com>",
+        template: { id: template, variables: { PLAN: "Pro" } },
+      },
+    ]);
+
+    // The saved page shows the template chosen; saving it again changes nothing.
+    const saved = page.getByRole("group", { name: "Step 1" });
+    expect(await saved.locator('select[name$=".template_id"]').inputValue()).toBe(template);
+    await page.getByLabel("Name", { exact: true }).fill(`Welcome flow ${suffix} (renamed)`);
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect.poll(() => page.getByText("Saved.", { exact: false }).count()).toBe(1);
+    expect(await stepsOf()).toEqual(stored);
+    await screenshot(page, "automation-template-step");
+    expect(errors).toEqual([]);
+  });
 });

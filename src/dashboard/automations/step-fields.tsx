@@ -16,7 +16,7 @@ export const STEP_LABELS: Record<StepType, string> = {
 const VARIABLES = "Variables as in campaigns: {{first_name}}, {{name}}, {{email}}, {{name|fallback}}.";
 
 const TEMPLATE_VALUES =
-  'A JSON object of values for every customer, such as {"plan": "Pro"}. The others come from the trigger\'s data, then the customer (email, name, first_name, unsubscribe_url), then their metadata, then the variable\'s fallback; a customer left without one is skipped, with the reason in the enrolment\'s history.';
+  "A JSON object of values for every customer, such as {\"plan\": \"Pro\"}. The others come from the trigger's data, then the customer's own fields (email, name, first name, the unsubscribe link), then their metadata, then the variable's fallback; a customer left without one is skipped, with the reason in the enrolment's history.";
 
 type FieldsProps = { index: number; step: StepDraft; groups: GroupChoice[]; templates: TemplateChoice[] };
 
