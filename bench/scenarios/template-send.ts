@@ -7,9 +7,11 @@
  * the Worker quiet before it to quiet after its backlog drained (work-cost.ts), so the queue's
  * sending is in both and the difference is the template's own.
  *
- * Without an Idempotency-Key, as here, a templated send reads its templates in a round trip of its
- * own before the accepting batch; with a key that read shares the key's round trip (emails.templated.ts),
- * which this load (one body for every request) cannot show. No goal: the figures go in the closing note.
+ * Without an Idempotency-Key, as here, a Worker instance reads a template in a round trip of its
+ * own the first time only; later sends take its published version from the instance, checked by
+ * the accepting batch (send-cache.ts). With a key the read shares the key's round trip
+ * (emails.templated.ts), which this load (one body for every request) cannot show. No goal: the
+ * figures go in the closing note.
  */
 import { call, describe, waitForEmptyQueue } from "../lib/api";
 import { interleaved, warmUp } from "../lib/measure";
