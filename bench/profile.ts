@@ -17,6 +17,7 @@ import { waitForEmptyQueue } from "./lib/api";
 import { cpuSince, groupCpuMs, openInspector, summarizeProfile } from "./lib/cpu-profile";
 import { mailLoad } from "./lib/mail-load";
 import { type Load, measure, warmUp } from "./lib/measure";
+import { EMAIL_STAGES, stageTable } from "./lib/profile-stages";
 import { startServer } from "./lib/server";
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? "8");
@@ -32,6 +33,8 @@ async function main() {
   const [method = "GET", path = "/v1/accounts", body] = process.argv.slice(2);
   if (method !== "GET" && method !== "POST" && method !== "MAIL")
     throw new Error("METHOD must be GET, POST or MAIL");
+  // Every function named in the profile, for its stages (bench/lib/profile-stages.ts).
+  process.env.BENCH_NO_MINIFY = "1";
   const server = await startServer();
   try {
     if (!server.local) throw new Error("profiling needs the local server; unset BENCH_URL");
@@ -81,6 +84,7 @@ async function main() {
       );
     }
     console.log(`\n${summarizeProfile(profile, sources)}`);
+    if (sends) console.log(`\n${stageTable(profile, EMAIL_STAGES, load.total)}`);
   } finally {
     await server.stop();
   }

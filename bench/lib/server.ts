@@ -86,6 +86,8 @@ function spawnWrangler(port: number, inspectorPort: number): ChildProcess {
   args.push("--var", "D1_ROUND_TRIPS:count");
   // A devtools port of its own too: the default 9229 may belong to another wrangler on this machine.
   args.push("--inspector-port", String(inspectorPort));
+  // A profile names every function when the bundle is not minified (npm run profile sets it).
+  if (process.env.BENCH_NO_MINIFY === "1") args.push("--no-minify");
   // detached makes wrangler lead its own process group, so workerd and friends die with it.
   const child = spawn(WRANGLER, args, {
     cwd: ROOT,

@@ -1,0 +1,71 @@
+/**
+ * A sampling profile cut into the stages of one email, accept to outcome: each stage is the time
+ * of the samples under any of its functions (inclusive; a sample counts once per stage, so nested
+ * stages overlap their parent). Named functions are matched by name, which needs the bundle
+ * unminified (`npm run profile` starts wrangler with --no-minify). The stages cover the worker
+ * isolate only: the local D1's SQLite, queue and R2 run elsewhere in workerd, so the isolate's busy
+ * time is printed beside workerd's whole CPU.
+ */
+import type { CpuProfile } from "./cpu-profile";
+
+interface Stage {
+  label: string;
+  functions: string[];
+}
+
+/** The stages of POST /v1/emails and its queue consumer (function names in src/). */
+export const EMAIL_STAGES: Stage[] = [
+  { label: "request body validation (zod)", functions: ["_safeParseAsync", "_safeParse"] },
+  { label: "accept: acceptEmails (checks, store, count: one D1 batch)", functions: ["acceptEmails"] },
+  { label: "queue send of the accepted email (enqueueEmails)", functions: ["enqueueEmails"] },
+  {
+    label: "queue consumer (consumeEmails: claim, build, sign, store, outcome)",
+    functions: ["consumeEmails"],
+  },
+  { label: "  MIME (buildMime)", functions: ["buildMime"] },
+  { label: "  DKIM signature (signDkim)", functions: ["signDkim"] },
+  { label: "request log (recordRequest's buffer flush)", functions: ["flush"] },
+  { label: "every D1 call: the binding's JSON (toJson, _send)", functions: ["toJson", "_send"] },
+  { label: "every SQL text built by drizzle (sqlToQuery, toSQL)", functions: ["sqlToQuery", "toSQL"] },
+];
+
+export function stageTimes(profile: CpuProfile, stages: Stage[]) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  // Busy, but with no JavaScript stack to put in a stage: V8's and the runtime's own work.
+  const unattributed = new Set(["(program)", "(garbage collector)"]);
+  let busy = 0;
+  const times = stages.map(() => 0);
+  for (const [i, id] of profile.samples.entries()) {
+    const delta = profile.timeDeltas[i] ?? 0;
+    const leaf = byId.get(id);
+    if (!leaf || leaf.callFrame.functionName === "(idle)") continue;
+    busy += delta;
+    if (unattributed.has(leaf.callFrame.functionName)) continue;
+    const names = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      names.add(byId.get(at)?.callFrame.functionName ?? "");
+    }
+    stages.forEach((stage, s) => {
+      if (stage.functions.some((f) => names.has(f))) times[s] = (times[s] ?? 0) + delta;
+    });
+  }
+  return {
+    busyMs: busy / 1000,
+    stages: stages.map((stage, s) => ({ ...stage, ms: (times[s] ?? 0) / 1000 })),
+  };
+}
+
+/** The stage table: each stage's milliseconds per email and its share of the isolate's busy time. */
+export function stageTable(profile: CpuProfile, stages: Stage[], emails: number): string {
+  const { busyMs, stages: timed } = stageTimes(profile, stages);
+  const rows = timed.map(
+    (s) =>
+      `${(s.ms / emails).toFixed(2).padStart(7)} ms  ${((100 * s.ms) / busyMs).toFixed(1).padStart(5)}%  ${s.label}`,
+  );
+  return [
+    `the worker isolate was busy ${(busyMs / emails).toFixed(2)} ms per email (of ${emails}); by stage (inclusive):`,
+    ...rows,
+  ].join("\n");
+}
