@@ -17,3 +17,17 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * Several distinct free ports. A probe's port is released before the next is asked, and the OS
+ * may hand it out again at once (two calls in a row once gave one port twice in CI): a repeat is
+ * asked again.
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const ports: number[] = [];
+  while (ports.length < count) {
+    const port = await freePort();
+    if (!ports.includes(port)) ports.push(port);
+  }
+  return ports;
+}

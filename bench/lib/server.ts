@@ -14,7 +14,7 @@ import { d1Databases } from "../../scripts/lib/databases";
 import { ensureDevVars, ensureRelayToken, publicBaseUrlArgs, readDevVar } from "../../scripts/lib/dev-vars";
 import { createWorkspace } from "../../scripts/lib/workspace";
 import { ROOT, runWrangler, WRANGLER } from "../../scripts/lib/wrangler";
-import { freePort } from "./port";
+import { freePorts } from "./port";
 import { hasExited, killGroupNow, sleep, stopGroup } from "./process-group";
 
 export interface Server {
@@ -60,7 +60,7 @@ export async function startServer(): Promise<Server> {
     "local",
   );
 
-  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const [port, inspectorPort] = (await freePorts(2)) as [number, number];
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawnWrangler(port, inspectorPort);
   const stop = stopper(child);

@@ -1,12 +1,12 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { dkimVerify } from "mailauth/lib/dkim/verify.js";
 import nodemailer from "nodemailer";
 import { Resend } from "resend";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePorts } from "../../bench/lib/port";
 
 /**
  * The README's commands, for real, in a fresh copy of the repository (its node_modules linked):
@@ -20,15 +20,6 @@ let port: number;
 let smtpPort: number;
 let server: ChildProcess | null = null;
 let output = "";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 function copyRepository(): string {
   const dir = mkdtempSync(join(tmpdir(), "fresh-clone-"));
@@ -111,8 +102,7 @@ async function expectSignIn(link: string, email: string) {
 
 beforeAll(async () => {
   workdir = copyRepository();
-  port = await freePort();
-  smtpPort = await freePort();
+  [port, smtpPort] = (await freePorts(2)) as [number, number];
 }, 60_000);
 
 afterAll(async () => {

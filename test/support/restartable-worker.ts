@@ -8,7 +8,7 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
-import { freePort } from "../../bench/lib/port";
+import { freePorts } from "../../bench/lib/port";
 import { hasExited, sleep, stopGroup } from "../../bench/lib/process-group";
 import type { SeedSql } from "../../scripts/lib/workspace";
 import {
@@ -60,7 +60,7 @@ export async function startRestartableWorker(
   vars: Record<string, string>,
 ): Promise<RestartableWorker> {
   const state = preparedState(seed);
-  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const [port, inspectorPort] = (await freePorts(2)) as [number, number];
   const url = `http://127.0.0.1:${port}`;
   let running: { child: ChildProcess; output: () => string } | null = null;
 

@@ -7,7 +7,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../../../bench/lib/port";
+import { freePorts } from "../../../bench/lib/port";
 import { hasExited, sleep, stopGroup } from "../../../bench/lib/process-group";
 import { d1Databases } from "../../../scripts/lib/databases";
 import type { SeedSql } from "../../../scripts/lib/workspace";
@@ -118,7 +118,7 @@ export async function startWorker(
   vars: Record<string, string> = {},
 ): Promise<RunningWorker> {
   const state = preparedState(seed);
-  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const [port, inspectorPort] = (await freePorts(2)) as [number, number];
   const url = `http://127.0.0.1:${port}`;
   const { child, output } = spawnDev({ state, port, inspectorPort, vars });
   const stop = async () => {
