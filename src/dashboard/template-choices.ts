@@ -34,19 +34,11 @@ const toChoice = (row: {
   published: row.publishedVersionId !== null,
 });
 
-/**
- * The workspace's templates (not layouts) for a select: those already chosen, whatever their age,
- * then the newest hundred others. A select that did not list an older chosen template would show
- * "no template" and drop it on the next save. Two indexed queries in one batch.
- */
-export async function templateChoices(
-  db: Db,
-  accountId: string,
-  chosenIds: string[],
-): Promise<TemplateChoice[]> {
+/** The two indexed queries of `templateChoices`: the chosen ids, and the newest hundred. */
+export function templateChoiceQueries(db: Db, accountId: string, chosenIds: string[]) {
   const ofAccount = and(eq(templates.accountId, accountId), eq(templates.type, "template"));
   const chosen = [...new Set(chosenIds.filter(Boolean))].slice(0, CHOSEN_MAX);
-  const [named, newest] = await db.batch([
+  return [
     db
       .select(choiceColumns)
       .from(templates)
@@ -57,7 +49,20 @@ export async function templateChoices(
       .where(ofAccount)
       .orderBy(desc(templates.id))
       .limit(TEMPLATE_CHOICES),
-  ]);
+  ] as const;
+}
+
+/**
+ * The workspace's templates (not layouts) for a select: those already chosen, whatever their age,
+ * then the newest hundred others. A select that did not list an older chosen template would show
+ * "no template" and drop it on the next save. Two indexed queries in one batch.
+ */
+export async function templateChoices(
+  db: Db,
+  accountId: string,
+  chosenIds: string[],
+): Promise<TemplateChoice[]> {
+  const [named, newest] = await db.batch(templateChoiceQueries(db, accountId, chosenIds));
   const seen = new Set(named.map((row) => row.id));
   return [...named, ...newest.filter((row) => !seen.has(row.id))].map(toChoice);
 }

@@ -1,10 +1,14 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { templateChoiceQueries } from "../../src/dashboard/template-choices";
 import { templates } from "../../src/db/schema";
+import { guardSql, type Usable } from "../../src/features/templates/send-cache";
 import type { Automation } from "./automations-api-helpers";
 import { automationWorkspace } from "./automations-helpers";
 import { dashboardGet, dashboardPost, signIn } from "./dashboard-helpers";
 import { formFieldsOf } from "./form-fields";
 import { callJson, db, seedWorkspace } from "./helpers";
+import { expectIndexed, planOf } from "./query-plan";
 import { createTemplate } from "./templates-helpers";
 
 const WELCOME = {
@@ -186,5 +190,18 @@ describe("dashboard: automation steps that send a template", () => {
     expect(page).not.toContain(">Frame<");
     expect(page).not.toContain("Their receipt");
     expect(page).not.toContain(draft);
+  });
+
+  it("reads the choices and checks a kept template by indexes only", async () => {
+    const [chosen, newest] = templateChoiceQueries(db(), "acc_X", ["tpl_A", "tpl_B"]);
+    expectIndexed(await planOf(chosen), "templates");
+    expectIndexed(await planOf(newest), "templates");
+    const kept = { id: "tpl_A", type: "template" } as Usable["template"];
+    const version = { id: "tpv_A" } as Usable["version"];
+    const layout = { id: "tpv_L", templateId: "tpl_L" } as NonNullable<Usable["layout"]>;
+    for (const ref of [{ id: "tpl_A" }, { id: "receipt" }, { id: "tpl_A", version_id: "tpv_A" }]) {
+      const plan = await planOf(sql`SELECT ${guardSql("acc_X", ref, { template: kept, version, layout })}`);
+      expectIndexed(plan, "templates");
+    }
   });
 });

@@ -32,6 +32,6 @@ export const EditorForm = z
   .refine((form) => Object.keys(form).length <= 1_000, "too many fields")
   .openapi({
     description:
-      "`name`, `trigger_type`, `trigger_group_id`, `trigger_inbox_id`, `allow_reentry`, `steps.{n}.{field}` for each step (`type`, `id`, `from`, `subject`, `html`, `text`, `duration`, `url`, `method`, `headers` one `Name: value` per line, `payload` JSON, `contact_group_id`, `metadata` JSON) and `op`.",
+      "`name`, `trigger_type`, `trigger_group_id`, `trigger_inbox_id`, `allow_reentry`, `steps.{n}.{field}` for each step (`type`, `id`, `from`, `reply_to`, `subject`, `html`, `text`, `template_id`, `template_version_id`, `template_variables` a JSON object of the template's static values, `duration`, `url`, `method`, `headers` one `Name: value` per line, `payload` JSON, `contact_group_id`, `metadata` JSON) and `op`.",
   });
 export type EditorFormValues = z.infer<typeof EditorForm>;
