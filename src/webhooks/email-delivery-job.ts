@@ -22,4 +22,10 @@ export interface EmailDeliveryJob {
   enabled: boolean;
   /** The clock of the claim: attempts, retries and the disabling rule are timed from it. */
   now: number;
+  /**
+   * The row's `next_attempt_at` as this holder last set it: the claim's lease. A sender renews it
+   * only from this exact value, so of two runs handed the same claim (a launch that failed after
+   * its sender had started, and the fallback run inline) one attempts and the other finds it gone.
+   */
+  leaseUntil: number;
 }

@@ -19,6 +19,7 @@ interface ClaimedRow {
   event: string;
   body: string;
   attempts: number;
+  next_attempt_at: number;
 }
 
 interface EndpointRow {
@@ -41,7 +42,7 @@ async function claim(db: Db, selector: SQL, now: number): Promise<EmailDeliveryJ
         SET state = 'delivering', attempts = attempts + 1, next_attempt_at = ${now + CLAIM_LEASE_MS}
         WHERE ${selector} AND state IN ('pending', 'delivering') AND next_attempt_at <= ${now}
           AND attempts < ${MAX_ATTEMPTS} AND ${mayActSql(sql`email_webhook_outbox.account_id`)}
-        RETURNING id, endpoint_id, event_id, event, body, attempts`,
+        RETURNING id, endpoint_id, event_id, event, body, attempts, next_attempt_at`,
     sql`SELECT id, url, secret, enabled FROM webhook_endpoints
         WHERE id IN (SELECT endpoint_id FROM email_webhook_outbox WHERE ${selector})`,
   ]);
@@ -61,6 +62,7 @@ async function claim(db: Db, selector: SQL, now: number): Promise<EmailDeliveryJ
         secret: endpoint.secret,
         enabled: endpoint.enabled === 1,
         now,
+        leaseUntil: row.next_attempt_at,
       },
     ];
   });

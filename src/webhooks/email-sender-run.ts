@@ -95,27 +95,38 @@ const releaseStatement = (jobs: EmailDeliveryJob[], now: number) =>
       SET state = 'pending', attempts = attempts - 1, next_attempt_at = ${now}
       WHERE ${ownedRows(jobs)}`;
 
+/** The rows of `jobs` still under the very lease each job holds (its attempt and `leaseUntil`). */
 const ownedRows = (jobs: EmailDeliveryJob[]) =>
-  sql`state = 'delivering' AND (id, attempts) IN (
-        SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]')
-        FROM json_each(${JSON.stringify(jobs.map((job) => [job.outboxId, job.attempt]))}) j)`;
+  sql`state = 'delivering' AND (id, attempts, next_attempt_at) IN (
+        SELECT json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]'), json_extract(j.value, '$[2]')
+        FROM json_each(${JSON.stringify(jobs.map((job) => [job.outboxId, job.attempt, job.leaseUntil]))}) j)`;
 
 /**
  * The jobs whose claim is still this one's, their lease renewed from now: a sender may start well
  * after the claim (handed on, or on a busy machine), and a row whose lease lapsed meanwhile may be
- * the sweep's by now; attempting it as well sent the receiver a duplicate. A workspace suspended
- * since the claim gets its rows back unattempted and uncounted (`releaseStatement`): they hold
- * like any of its rows. One round trip.
+ * the sweep's by now; attempting it as well sent the receiver a duplicate. The renewal moves the
+ * lease to a new value from the one the job holds, so it is exclusive too: two runs of one claim
+ * (a launch whose call failed after its sender started, and the inline fallback) renew once, and
+ * only the run that renewed attempts. A workspace suspended since the claim gets its rows back
+ * unattempted and uncounted (`releaseStatement`): they hold like any of its rows. One round trip.
  */
 async function stillOwned(db: Db, jobs: EmailDeliveryJob[]): Promise<EmailDeliveryJob[]> {
   const [, renewed] = await runBatch(db, [
     sql`${releaseStatement(jobs, jobs[0]?.now ?? Date.now())}
         AND NOT ${mayActSql(sql`email_webhook_outbox.account_id`)}`,
-    sql`UPDATE email_webhook_outbox SET next_attempt_at = max(next_attempt_at, ${Date.now() + CLAIM_LEASE_MS})
-        WHERE ${ownedRows(jobs)} RETURNING id`,
+    sql`UPDATE email_webhook_outbox SET next_attempt_at = max(next_attempt_at + 1, ${Date.now() + CLAIM_LEASE_MS})
+        WHERE ${ownedRows(jobs)} RETURNING id, next_attempt_at`,
   ]);
-  const ids = new Set(((renewed?.results ?? []) as Array<{ id: number }>).map((row) => row.id));
-  return jobs.filter((job) => ids.has(job.outboxId));
+  const leases = new Map(
+    ((renewed?.results ?? []) as Array<{ id: number; next_attempt_at: number }>).map((row) => [
+      row.id,
+      row.next_attempt_at,
+    ]),
+  );
+  return jobs.flatMap((job) => {
+    const leaseUntil = leases.get(job.outboxId);
+    return leaseUntil === undefined ? [] : [{ ...job, leaseUntil }];
+  });
 }
 
 /**

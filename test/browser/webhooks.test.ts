@@ -44,7 +44,9 @@ describe.skipIf(!inject("browser").chromium)("the Webhooks pages in a real Chrom
     await expect
       .poll(() => page.getByRole("status").textContent())
       .toBe("Test event sent; its delivery appears below.");
-    await expect.poll(() => mine().length, { timeout: 15_000 }).toBe(1);
+    // Each arrival's id and time, so that a duplicate shows whether it was one event sent twice.
+    const arrivals = () => mine().map((r) => `${r.headers["x-webhook-id"]} at ${r.receivedAt}`);
+    await expect.poll(arrivals, { timeout: 15_000 }).toHaveLength(1);
     const [first] = mine();
     const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(first?.headers["x-service-signature"] ?? "") ?? [];
     expect(createHmac("sha256", secret).update(`${t}.${first?.body}`).digest("hex")).toBe(v1);
@@ -73,7 +75,7 @@ describe.skipIf(!inject("browser").chromium)("the Webhooks pages in a real Chrom
     await expect
       .poll(() => page.getByRole("status").textContent())
       .toBe("Delivery queued again with the same event id; its attempt appears below.");
-    await expect.poll(() => mine().length, { timeout: 15_000 }).toBe(2);
+    await expect.poll(arrivals, { timeout: 15_000 }).toHaveLength(2);
     expect(mine()[1]?.headers["x-webhook-id"]).toBe(eventId);
     expect(mine()[1]?.body).toBe(first?.body);
     expect(errors).toEqual([]);

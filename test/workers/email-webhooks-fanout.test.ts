@@ -109,6 +109,26 @@ describe("email event webhooks: fan-out of an announcement", { timeout: 60_000 }
     );
   });
 
+  it("two runs handed one claim (a launch that failed after its sender started, and the fallback) attempt it once", async () => {
+    const ws = await seedWorkspace();
+    const hook = endpoint();
+    const created = await createEndpoint(ws.token, { url: hook.url, events: ["email.sent"] });
+    const t0 = ahead();
+    const ids = await commitEvents(ws.accountId, [sent(1, t0), sent(2, t0)], t0);
+    const both = async (jobs: EmailDeliveryJob[]) => {
+      await Promise.all([
+        attemptEmailDeliveries(db(), shardEnv(), jobs),
+        attemptEmailDeliveries(db(), shardEnv(), jobs),
+      ]);
+    };
+    expect(await deliverEmailEvents(db(), shardEnv(), ids, t0, both, noFallback)).toBe(2);
+    expect(await awaitDeliveries(hook.path, 2)).toHaveLength(2);
+    expect(await outboxOf(created.id)).toEqual([
+      { state: "succeeded", attempts: 1, next_attempt_at: null },
+      { state: "succeeded", attempts: 1, next_attempt_at: null },
+    ]);
+  });
+
   it("attempts nothing whose claim lapsed and the sweep took meanwhile: the receiver sees it once", async () => {
     const ws = await seedWorkspace();
     const hook = endpoint();
