@@ -1,13 +1,14 @@
 import { createDb, type Db } from "../db/client";
 import { envFor } from "../db/shards";
 import { type AnnounceSince, announcerOf } from "../features/email-webhooks/announce-batch";
+import { findInbox } from "../features/inboxes/inboxes.repo";
 import { newId } from "../lib/ids";
 import { describeError, log } from "../lib/logger";
 import { recordDropped } from "./dropped";
 import { type InboundMail, parseMail } from "./parse";
 import { forgetRaw, keepRaw, MAX_INBOUND_BYTES, type RawMail, rawKeyOf, readRaw } from "./raw-mail";
 import { type InboundContext, type Received, receive } from "./receive";
-import { type MailboxRoute, routeRecipient } from "./recipient";
+import { confirmedInbox, type MailboxRoute, routeRecipient } from "./recipient";
 import { bouncedEmail } from "./reports/bounced-email";
 import { namedRecipient } from "./reports/named-recipient";
 import { sentByDaemon } from "./reports/plain-notice";
@@ -31,6 +32,14 @@ async function reject(message: ForwardableEmailMessage, reason: string): Promise
   await message.raw.cancel().catch(() => {});
   log.info("inbound.rejected", { size: message.rawSize });
   return { kind: "rejected", reason };
+}
+
+/** Refused once its bytes were kept (`confirmedInbox`): the bytes go again, the refusal as `reject`'s. */
+async function unrouted(env: Env, message: ForwardableEmailMessage, raw: RawMail, reason: string) {
+  // Settled first, so the delete cannot overtake the put and leave the bytes behind.
+  await raw.stored;
+  await forgetRaw(env.FILES, raw);
+  return reject(message, reason);
 }
 
 /**
@@ -111,7 +120,7 @@ async function accept(
   raw: RawMail,
   announce: AnnounceSince,
 ): Promise<Outcome> {
-  const envelope = { mailFrom: message.from, rcptTo: message.to, inboxId: route.inbox.id };
+  const envelope = { mailFrom: message.from, rcptTo: message.to, inboxId: route.inboxId };
   const mail = await parsed(raw.bytes);
   if (mail instanceof Error) {
     await recordDropped(ctx, envelope, raw, { reason: "parse_failed", detail: mail.message });
@@ -128,11 +137,15 @@ async function accept(
     const original = reportOf.originalMessageId;
     const email = original ? await emailByMessageId(ctx.db, ctx.accountId, original) : null;
     if (reportOf.declared || email) {
+      // The rare report to an inbox confirms the inbox in a read of its own (a mail's is in `receive`).
+      const confirmed = confirmedInbox(route, await findInbox(ctx.db, ctx.accountId, route.inboxId));
+      if ("reason" in confirmed) return unrouted(ctx.env, message, raw, confirmed.reason);
       const found = { email, recipientTag: null, accountId: ctx.accountId };
       return report(ctx.db, ctx.env.ENCRYPTION_KEY, announce, message, raw, mail, found, options);
     }
   }
   const outcome = await receive(ctx, route, { mailFrom: message.from, messageId }, raw, mail);
+  if (outcome.kind === "unrouted") return unrouted(ctx.env, message, raw, outcome.reason);
   if (outcome.kind === "dropped")
     await recordDropped(ctx, envelope, raw, { reason: outcome.reason, messageId: mail.messageId });
   if (outcome.kind === "duplicate") {
@@ -207,7 +220,7 @@ export async function handleEmail(
     db: route.db,
     // Its DB is the inbox's shard, for what opens the binding itself (announcing email events).
     env: envFor(env, route.shard),
-    accountId: route.inbox.accountId,
+    accountId: route.accountId,
     now: Date.now(),
     defer: (work) => execution.waitUntil(work),
   };

@@ -2,6 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { customers, droppedMail, inboxes, messages, tickets } from "../db/schema";
 import { type CustomerRow, upsertCustomerQuery } from "../features/customers/customers.repo";
+import { findInboxQuery, type InboxRow } from "../features/inboxes/inboxes.repo";
 import {
   findTicketQuery,
   nextTicketNumberQuery,
@@ -12,6 +13,8 @@ import {
 
 /** What receiving a mail reads before it decides anything: `mailReads`' question. */
 export interface MailQuestion {
+  /** The inbox the directory named for the recipient: is it still that, in this shard? */
+  inboxId: string;
   /** Sender, envelope sender and X-Loop addresses, lowercase: which are this workspace's inboxes? */
   addresses: string[];
   /** Has the workspace stored a message with this Message-ID? */
@@ -25,6 +28,8 @@ export interface MailQuestion {
 }
 
 export interface MailAnswers {
+  /** The receiving inbox's row (recipient.ts `confirmedInbox` judges it). */
+  inbox: InboxRow | null;
   inboxAddresses: string[];
   duplicate: boolean;
   /** Parent Message-ID to the ticket holding it. */
@@ -38,7 +43,8 @@ export interface MailAnswers {
  * this workspace's own: another workspace's inbox writing to it is a customer like any other.
  */
 export async function mailReads(db: Db, accountId: string, q: MailQuestion): Promise<MailAnswers> {
-  const [inboxRows, messageRows, parentRows, signedRows, customerRows] = await db.batch([
+  const [receiving, inboxRows, messageRows, parentRows, signedRows, customerRows] = await db.batch([
+    findInboxQuery(db, accountId, q.inboxId),
     db
       .select({ address: inboxes.emailAddress })
       .from(inboxes)
@@ -75,6 +81,7 @@ export async function mailReads(db: Db, accountId: string, q: MailQuestion): Pro
   const parents = new Map<string, TicketView>();
   for (const { messageId, ...view } of parentRows) if (messageId) parents.set(messageId, view);
   return {
+    inbox: receiving[0] ?? null,
     inboxAddresses: inboxRows.map((r) => r.address),
     duplicate: q.messageId !== null && messageRows.length > 0,
     parents,

@@ -7,7 +7,7 @@ import { isAutomatic, loopAddresses } from "./automatic";
 import { customerAndNumber, mailReads } from "./inbound.repo";
 import type { InboundMail } from "./parse";
 import type { RawMail } from "./raw-mail";
-import type { MailboxRoute } from "./recipient";
+import { confirmedInbox, type MailboxRoute } from "./recipient";
 import { storeReceived } from "./store";
 import { threadOf } from "./threading";
 
@@ -17,7 +17,9 @@ export type InboundContext = TicketContext & { env: Env };
 export type Received =
   | { kind: "stored"; messageId: string; ticketId: string; opened: boolean }
   | { kind: "duplicate" }
-  | { kind: "dropped"; reason: DropReason };
+  | { kind: "dropped"; reason: DropReason }
+  /** The directory's claim is not the inbox's address in its shard: refused as unknown (`confirmedInbox`). */
+  | { kind: "unrouted"; reason: string };
 
 /**
  * Everything the checks and threading need, read in one round trip (`mailReads`): which of the
@@ -38,6 +40,7 @@ async function screen(
   const senders = [mail.from?.address ?? "", mailFrom].filter(Boolean);
   const loops = loopAddresses(mail.headers);
   const found = await mailReads(ctx.db, ctx.accountId, {
+    inboxId: route.inboxId,
     addresses: [...senders, ...loops],
     messageId: mail.messageId,
     parentIds: mail.parentIds,
@@ -65,6 +68,8 @@ export async function receive(
   const mailFrom = envelope.mailFrom.trim().toLowerCase();
   const sender = mail.from?.address ?? (isValidAddress(mailFrom) ? mailFrom : null);
   const checks = await screen(ctx, route, mail, mailFrom, sender);
+  const confirmed = confirmedInbox(route, checks.inbox);
+  if ("reason" in confirmed) return { kind: "unrouted", reason: confirmed.reason };
   if (checks.ownSender) return { kind: "dropped", reason: "own_address" };
   if (checks.looped) return { kind: "dropped", reason: "loop" };
   if (checks.duplicate) return { kind: "duplicate" };
@@ -86,7 +91,7 @@ export async function receive(
   if (customer.blocked) return { kind: "dropped", reason: "customer_blocked" };
   const place = thread ? { ticket: thread.ticket } : { sequence: written.sequence };
   try {
-    const stored = await storeReceived(ctx, route.inbox, place, {
+    const stored = await storeReceived(ctx, confirmed.inbox, place, {
       messageId: envelope.messageId,
       mail,
       raw,

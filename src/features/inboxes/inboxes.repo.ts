@@ -34,12 +34,16 @@ export async function listInboxes(db: Db, accountId: string, limit: number, offs
   return { rows, total: totals[0]?.total ?? 0 };
 }
 
-export async function findInbox(db: Db, accountId: string, id: string) {
-  const rows = await db
+/** The inbox by id within the account, as a query for a batch. */
+export const findInboxQuery = (db: Db, accountId: string, id: string) =>
+  db
     .select()
     .from(inboxes)
     .where(and(eq(inboxes.accountId, accountId), eq(inboxes.id, id)))
     .limit(1);
+
+export async function findInbox(db: Db, accountId: string, id: string) {
+  const rows = await findInboxQuery(db, accountId, id);
   return rows[0] ?? null;
 }
 
