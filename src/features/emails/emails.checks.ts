@@ -2,12 +2,11 @@ import { AppError } from "../../lib/errors";
 import type { QuotaLimits } from "../../lib/plans";
 import { jsonLength, utf8Length } from "../../lib/text";
 import { formatAddress } from "../../mail/address";
-import type { ConnectionRow } from "../connections/connections.repo";
 import { verifyDomainHelp } from "../connections/domain-help";
 import { assertEmailQuota, currentUsage, limitExceeded } from "../usage/usage.service";
 import { estimateSize, formatList, type NormalizedEmail } from "./emails.input";
 import { MAX_STORED_EMAIL_BYTES } from "./emails.schemas";
-import type { SendState } from "./send-state";
+import type { SenderConnection, SendState } from "./send-state";
 
 /** Larger built messages are refused (413): what common mailbox providers accept. */
 export const MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
@@ -35,7 +34,10 @@ export function storedEmailBytes(email: NormalizedEmail): number {
 }
 
 /** 403 with `domain` and `help` unless every sender domain is verified; answers the connections. */
-export function senderConnections(state: SendState, emails: NormalizedEmail[]): Map<string, ConnectionRow> {
+export function senderConnections(
+  state: SendState,
+  emails: NormalizedEmail[],
+): Map<string, SenderConnection> {
   for (const domain of new Set(emails.map((e) => e.fromDomain))) {
     const connection = state.connections.get(domain);
     if (connection?.status !== "verified") {

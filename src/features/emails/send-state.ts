@@ -45,6 +45,9 @@ export async function loadSendState(
 
 export type SendState = Awaited<ReturnType<typeof loadSendState>>;
 
+/** What a send reads of a sender domain's connection. */
+export type SenderConnection = Pick<typeof connections.$inferSelect, "id" | "domain" | "status">;
+
 /**
  * The reads of a send's checks but the idempotent answer (account, sender connections, usage,
  * suppressed recipients), as queries for a batch: `loadSendState`'s, or the first statements of a
@@ -53,8 +56,9 @@ export type SendState = Awaited<ReturnType<typeof loadSendState>>;
 export function sendStateQueries(db: Db, accountId: string, domains: string[], recipients: string[]) {
   return [
     db.select().from(accounts).where(eq(accounts.id, accountId)).limit(1),
+    // The columns the checks need: a connection's keys and DNS checks (kilobytes) stay unread.
     db
-      .select()
+      .select({ id: connections.id, domain: connections.domain, status: connections.status })
       .from(connections)
       .where(
         and(
@@ -96,7 +100,14 @@ export function sendStateOf(results: D1Result[]): SendState {
     stored: null,
     account: accountRow ? rowOf(accounts, accountRow) : null,
     connections: new Map(
-      (connectionRows ?? []).map((raw) => rowOf(connections, raw)).map((row) => [row.domain, row]),
+      (connectionRows ?? []).map((raw) => {
+        const row = {
+          id: String(raw.id),
+          domain: String(raw.domain),
+          status: raw.status,
+        } as SenderConnection;
+        return [row.domain, row];
+      }),
     ),
     usage: usageRow ? rowOf(accountUsage, usageRow) : null,
     suppressed: (suppressed ?? []).map((raw) => String(raw.email)),
