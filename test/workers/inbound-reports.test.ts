@@ -197,6 +197,24 @@ describe("a report sent to an inbox address", () => {
     expect(await ticketsOf(sent.ws.token)).toEqual([]);
   });
 
+  it("to an address the directory still names but its inbox no longer has: refused as unknown, nothing recorded", async () => {
+    const sent = await sentEmail(["old@example.net"]);
+    // The shard changed first (the directory catches up after): the shard has the last word.
+    await env.DB_2.prepare(
+      "UPDATE inboxes SET email_address = 'moved-' || email_address WHERE email_address = ?",
+    )
+      .bind(sent.address)
+      .run();
+    const raw = report(FIXTURES.dsnHard, sent, "old@example.net", sent.address);
+    expect(await deliver(raw, { from: MAILER_DAEMON, to: sent.address })).toEqual({
+      outcome: "rejected",
+      reason: expect.stringContaining(`No mailbox ${sent.address} here`),
+    });
+    expect(await emailOf(sent.ws.token, sent.id)).toMatchObject({ status: "sent" });
+    expect(await reportsOf({ rcptTo: sent.address })).toEqual([]);
+    expect((await env.FILES.list({ prefix: `inbound/${sent.ws.accountId}/` })).objects).toEqual([]);
+  });
+
   it("naming no email of this workspace (another's, or none): recorded in the receiving workspace, listed there, ignored", async () => {
     const theirs = await sentEmail(["theirs@example.net"]);
     const ours = await setUp();
