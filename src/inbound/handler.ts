@@ -34,11 +34,15 @@ async function reject(message: ForwardableEmailMessage, reason: string): Promise
   return { kind: "rejected", reason };
 }
 
-/** Refused once its bytes were kept (`confirmedInbox`): the bytes go again, the refusal as `reject`'s. */
-async function unrouted(env: Env, message: ForwardableEmailMessage, raw: RawMail, reason: string) {
-  // Settled first, so the delete cannot overtake the put and leave the bytes behind.
+/** Kept bytes no row will name, removed: settled first, so the delete cannot overtake the put. */
+async function forgetKept(env: Env, raw: RawMail) {
   await raw.stored;
   await forgetRaw(env.FILES, raw);
+}
+
+/** Refused once its bytes were kept (`confirmedInbox`): the bytes go again, the refusal as `reject`'s. */
+async function unrouted(env: Env, message: ForwardableEmailMessage, raw: RawMail, reason: string) {
+  await forgetKept(env, raw);
   return reject(message, reason);
 }
 
@@ -148,11 +152,7 @@ async function accept(
   if (outcome.kind === "unrouted") return unrouted(ctx.env, message, raw, outcome.reason);
   if (outcome.kind === "dropped")
     await recordDropped(ctx, envelope, raw, { reason: outcome.reason, messageId: mail.messageId });
-  if (outcome.kind === "duplicate") {
-    // Settled first, so the delete cannot overtake the put and leave the bytes behind.
-    await raw.stored;
-    await forgetRaw(ctx.env.FILES, raw);
-  }
+  if (outcome.kind === "duplicate") await forgetKept(ctx.env, raw);
   return outcome;
 }
 

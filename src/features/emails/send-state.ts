@@ -100,14 +100,10 @@ export function sendStateOf(results: D1Result[]): SendState {
     stored: null,
     account: accountRow ? rowOf(accounts, accountRow) : null,
     connections: new Map(
-      (connectionRows ?? []).map((raw) => {
-        const row = {
-          id: String(raw.id),
-          domain: String(raw.domain),
-          status: raw.status,
-        } as SenderConnection;
-        return [row.domain, row];
-      }),
+      (connectionRows ?? []).map((raw): [string, SenderConnection] => [
+        String(raw.domain),
+        { id: String(raw.id), domain: String(raw.domain), status: raw.status as SenderConnection["status"] },
+      ]),
     ),
     usage: usageRow ? rowOf(accountUsage, usageRow) : null,
     suppressed: (suppressed ?? []).map((raw) => String(raw.email)),
