@@ -6,9 +6,13 @@
  */
 import { parseArgs } from "node:util";
 import { d1Databases } from "./lib/databases";
+import { applyLocalMigrations } from "./lib/local-migrations";
 import { runWrangler } from "./lib/wrangler";
 
 const { values } = parseArgs({ options: { remote: { type: "boolean", default: false } }, strict: true });
-for (const { binding } of d1Databases()) {
-  runWrangler(["d1", "migrations", "apply", binding, values.remote ? "--remote" : "--local"]);
+if (values.remote) {
+  for (const { binding } of d1Databases()) runWrangler(["d1", "migrations", "apply", binding, "--remote"]);
+} else {
+  // What `wrangler d1 migrations apply --local` does, in one local runtime for every database.
+  await applyLocalMigrations();
 }

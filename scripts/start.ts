@@ -1,7 +1,8 @@
 /**
  * npm start: prepares a fresh checkout and serves it.
  * 1. writes .dev.vars with random secrets if missing; 2. copies the docs assets; 3. applies the
- * local D1 migrations of every database in wrangler.toml (the directory, DB, LOGS for request logs); 4. creates a development workspace, admin key and owner user on first run
+ * local D1 migrations of every database in wrangler.toml (the directory, every shard, LOGS for
+ * request logs), all in one local runtime (lib/local-migrations.ts); 4. creates a development workspace, admin key and owner user on first run
  * (kept in .wrangler/dev-workspace.json), with DEV_DOMAIN connected and verified, and prints them
  * with a fresh sign-in link each start; 5. runs `wrangler dev` on 127.0.0.1:$PORT (with
  * PUBLIC_BASE_URL on that port unless the user set one) and the SMTP relay (smtp-relay/) on
@@ -11,13 +12,13 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildAssets } from "./build-assets";
-import { d1Databases } from "./lib/databases";
 import { ensureDevVars, ensureRelayToken, publicBaseUrlArgs, readDevVar } from "./lib/dev-vars";
 import { backfillDirectory } from "./lib/directory-backfill";
+import { applyLocalMigrations } from "./lib/local-migrations";
 import { DEFAULT_OWNER_EMAIL, freshLoginLink, ownerSql, signInBaseUrl, userIsActive } from "./lib/people";
 import { shardOfWorkspace } from "./lib/placement";
 import { type CreatedWorkspace, createWorkspace, ensureConnection, keyIsActive } from "./lib/workspace";
-import { executeSql, ROOT, runWrangler, sqlText, WRANGLER } from "./lib/wrangler";
+import { executeSql, ROOT, sqlText, WRANGLER } from "./lib/wrangler";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const SMTP_PORT = Number(process.env.SMTP_PORT ?? 2587);
@@ -103,7 +104,7 @@ function banner({ workspace, created }: { workspace: CreatedWorkspace; created: 
 if (ensureDevVars()) console.log("Wrote .dev.vars with fresh secrets.");
 else if (ensureRelayToken()) console.log("Added RELAY_TOKEN to .dev.vars for the SMTP relay.");
 buildAssets();
-for (const { binding } of d1Databases()) runWrangler(["d1", "migrations", "apply", binding, "--local"]);
+await applyLocalMigrations();
 // State from before the directory existed: its workspaces, keys, people and inbox addresses are
 // named there (idempotent).
 backfillDirectory("local");

@@ -10,10 +10,10 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { constants } from "node:os";
 import { join } from "node:path";
 import { buildAssets } from "../../scripts/build-assets";
-import { d1Databases } from "../../scripts/lib/databases";
 import { ensureDevVars, ensureRelayToken, publicBaseUrlArgs, readDevVar } from "../../scripts/lib/dev-vars";
+import { applyLocalMigrations } from "../../scripts/lib/local-migrations";
 import { createWorkspace } from "../../scripts/lib/workspace";
-import { ROOT, runWrangler, WRANGLER } from "../../scripts/lib/wrangler";
+import { ROOT, WRANGLER } from "../../scripts/lib/wrangler";
 import { freePorts } from "./port";
 import { hasExited, killGroupNow, sleep, stopGroup } from "./process-group";
 
@@ -49,7 +49,7 @@ export async function startServer(): Promise<Server> {
   if (!encryptionKey)
     throw new Error("ENCRYPTION_KEY is missing from .dev.vars; the sending domain needs it");
   buildAssets();
-  for (const { binding } of d1Databases()) runWrangler(["d1", "migrations", "apply", binding, "--local"]);
+  await applyLocalMigrations();
   const workspace = await createWorkspace(
     {
       name: "Benchmark",

@@ -6,17 +6,31 @@ const CHUNK = 200;
 const values = (rows: Array<Record<string, unknown>>, columns: string[]) =>
   rows.map((row) => `(${columns.map((c) => sqlText(String(row[c]))).join(", ")})`).join(", ");
 
-function copy(target: Target, readSql: string, table: string, columns: string[]): number {
-  const [read] = executeSql(readSql, target);
-  const rows = read?.results ?? [];
+/** One directory table filled from rows of `DB`: the read, and the columns it copies. */
+interface Copy {
+  read: string;
+  table: string;
+  columns: string[];
+}
+
+/**
+ * Every copy's read in one `wrangler d1 execute` and every write in one more (each execute is a
+ * process and a local runtime of its own, seconds apiece): answers the rows each copy read.
+ */
+function copyAll(target: Target, copies: Copy[]): number[] {
+  const reads = executeSql(copies.map((copy) => copy.read).join("\n"), target);
   const statements: string[] = [];
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    statements.push(
-      `INSERT OR IGNORE INTO ${table} (${columns.join(", ")}) VALUES ${values(rows.slice(i, i + CHUNK), columns)};`,
-    );
-  }
+  const counts = copies.map(({ table, columns }, index) => {
+    const rows = reads[index]?.results ?? [];
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      statements.push(
+        `INSERT OR IGNORE INTO ${table} (${columns.join(", ")}) VALUES ${values(rows.slice(i, i + CHUNK), columns)};`,
+      );
+    }
+    return rows.length;
+  });
   if (statements.length > 0) executeSql(statements.join("\n"), target, "DIRECTORY");
-  return rows.length;
+  return counts;
 }
 
 /** What the backfill named, per directory table (rows read from DB; those already named stay). */
@@ -39,42 +53,50 @@ export interface Backfilled {
  * directory.
  */
 export function backfillDirectory(target: Target, now = Date.now()): Backfilled {
-  const workspaces = copy(
-    target,
-    "SELECT id AS account_id, 'DB' AS shard, created_at FROM accounts;",
-    "workspaces",
-    ["account_id", "shard", "created_at"],
-  );
-  const keys = copy(target, "SELECT token_hash, account_id FROM api_keys;", "key_hashes", [
-    "token_hash",
-    "account_id",
-  ]);
   const tokenColumns = ["token_hash", "account_id", "expires_at"];
   const unexpired = (table: string, where = "") =>
     `SELECT token_hash, account_id, expires_at FROM ${table} WHERE expires_at > ${Math.trunc(now)}${where};`;
-  const sessions = copy(target, unexpired("sessions"), "session_hashes", tokenColumns);
-  const signInLinks = copy(
-    target,
-    unexpired("login_tokens", " AND used_at IS NULL"),
-    "sign_in_hashes",
-    tokenColumns,
-  );
-  const invitations = copy(
-    target,
-    unexpired("invitations", " AND status = 'pending'"),
-    "invitation_hashes",
-    tokenColumns,
-  );
-  const memberEmails = copy(target, "SELECT email, account_id FROM users;", "member_emails", [
-    "email",
-    "account_id",
+  const [workspaces, keys, sessions, signInLinks, invitations, memberEmails, inboxes] = copyAll(target, [
+    {
+      read: "SELECT id AS account_id, 'DB' AS shard, created_at FROM accounts;",
+      table: "workspaces",
+      columns: ["account_id", "shard", "created_at"],
+    },
+    {
+      read: "SELECT token_hash, account_id FROM api_keys;",
+      table: "key_hashes",
+      columns: ["token_hash", "account_id"],
+    },
+    { read: unexpired("sessions"), table: "session_hashes", columns: tokenColumns },
+    {
+      read: unexpired("login_tokens", " AND used_at IS NULL"),
+      table: "sign_in_hashes",
+      columns: tokenColumns,
+    },
+    {
+      read: unexpired("invitations", " AND status = 'pending'"),
+      table: "invitation_hashes",
+      columns: tokenColumns,
+    },
+    {
+      read: "SELECT email, account_id FROM users;",
+      table: "member_emails",
+      columns: ["email", "account_id"],
+    },
+    {
+      // An address already claimed (by this inbox, or by a claim made since) keeps its claim.
+      read: "SELECT lower(email_address) AS address, account_id, id AS inbox_id, updated_at AS claimed_at FROM inboxes;",
+      table: "inbox_addresses",
+      columns: ["address", "account_id", "inbox_id", "claimed_at"],
+    },
   ]);
-  // An address already claimed (by this inbox, or by a claim made since) keeps its claim.
-  const inboxes = copy(
-    target,
-    "SELECT lower(email_address) AS address, account_id, id AS inbox_id, updated_at AS claimed_at FROM inboxes;",
-    "inbox_addresses",
-    ["address", "account_id", "inbox_id", "claimed_at"],
-  );
-  return { workspaces, keys, sessions, signInLinks, invitations, memberEmails, inboxes };
+  return {
+    workspaces: workspaces ?? 0,
+    keys: keys ?? 0,
+    sessions: sessions ?? 0,
+    signInLinks: signInLinks ?? 0,
+    invitations: invitations ?? 0,
+    memberEmails: memberEmails ?? 0,
+    inboxes: inboxes ?? 0,
+  };
 }

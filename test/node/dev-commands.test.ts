@@ -118,6 +118,16 @@ describe("npm start on a fresh copy", () => {
     const printed = await startServer();
     expect(printed).toContain("Wrote .dev.vars with fresh secrets.");
     expect(printed).toContain("Created a development workspace.");
+    // Every migration of every database, recorded where wrangler's own command looks for them.
+    for (const binding of ["DIRECTORY", "DB", "DB_2", "LOGS"])
+      expect(printed).toMatch(
+        new RegExp(`Local ${binding}: applied \\d+ migrations?, to \\d{4}_\\w+\\.sql\\.`),
+      );
+    const listed = execFileSync("npx", ["wrangler", "d1", "migrations", "list", "DB_2", "--local"], {
+      cwd: workdir,
+      env: { ...process.env, CI: "true" },
+    }).toString();
+    expect(listed).toContain("No migrations to apply");
     expect(printed).toContain(`curl -H "Authorization: Bearer sk_`);
     token = /API key:\s+(sk_\w+)/.exec(printed)?.[1] ?? "";
     accountId = /account:\s+(acc_\w+)/.exec(printed)?.[1] ?? "";
@@ -346,6 +356,7 @@ describe("npm start on a fresh copy", () => {
     await stopServer();
     const printed = await startServer();
     expect(printed).not.toContain("Created a development workspace.");
+    expect(printed).toContain("Local DB_2: up to date.");
     expect(printed).toContain(token);
     expect((await api("/v1/accounts", token)).status).toBe(200);
     expect(await connections()).toEqual([

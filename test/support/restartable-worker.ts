@@ -59,7 +59,7 @@ export async function startRestartableWorker(
   seed: SeedSql,
   vars: Record<string, string>,
 ): Promise<RestartableWorker> {
-  const state = preparedState(seed);
+  const state = await preparedState(seed);
   const [port, inspectorPort] = (await freePorts(2)) as [number, number];
   const url = `http://127.0.0.1:${port}`;
   let running: { child: ChildProcess; output: () => string } | null = null;

@@ -4,12 +4,12 @@
  * exercise the very Worker the relay talks to in production, and never touch the developer's data.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePorts } from "../../../bench/lib/port";
 import { hasExited, sleep, stopGroup } from "../../../bench/lib/process-group";
-import { d1Databases } from "../../../scripts/lib/databases";
+import { executeLocal, migrateAll, withLocalDatabases } from "../../../scripts/lib/local-migrations";
 import type { SeedSql } from "../../../scripts/lib/workspace";
 import { ROOT, WRANGLER } from "../../../scripts/lib/wrangler";
 
@@ -42,19 +42,22 @@ export function wrangler(args: string[], persistTo: string): string {
  * its directory rows, then its workspaces' rows in their shard (`DB` unless named; a string seeds
  * `DB` alone).
  */
-export function preparedState(seed: SeedSql | string): string {
+export async function preparedState(seed: SeedSql | string): Promise<string> {
   const state = mkdtempSync(join(tmpdir(), "relay-worker-"));
-  for (const { binding } of d1Databases()) wrangler(["d1", "migrations", "apply", binding], state);
   const { db, directory, shard } = typeof seed === "string" ? { db: seed, directory: "", shard: "DB" } : seed;
-  for (const [binding, sql] of [
-    ["DIRECTORY", directory],
-    [shard ?? "DB", db],
-  ] as const) {
-    if (!sql) continue;
-    const seedFile = join(state, `seed-${binding}.sql`);
-    writeFileSync(seedFile, sql);
-    wrangler(["d1", "execute", binding, `--file=${seedFile}`], state);
-  }
+  // As `wrangler d1 migrations apply` and `wrangler d1 execute --file` with `--persist-to`, in one
+  // local runtime rather than one per migration file (scripts/lib/local-migrations.ts).
+  await withLocalDatabases(async (databases) => {
+    await migrateAll(databases, () => {});
+    for (const [binding, sql] of [
+      ["DIRECTORY", directory],
+      [shard ?? "DB", db],
+    ] as const) {
+      const target = databases[binding];
+      if (!target) throw new Error(`No local D1 binding ${binding}`);
+      if (sql) await executeLocal(target, sql);
+    }
+  }, state);
   return state;
 }
 
@@ -117,7 +120,7 @@ export async function startWorker(
   seed: SeedSql | string,
   vars: Record<string, string> = {},
 ): Promise<RunningWorker> {
-  const state = preparedState(seed);
+  const state = await preparedState(seed);
   const [port, inspectorPort] = (await freePorts(2)) as [number, number];
   const url = `http://127.0.0.1:${port}`;
   const { child, output } = spawnDev({ state, port, inspectorPort, vars });
