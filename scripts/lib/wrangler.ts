@@ -23,6 +23,13 @@ export function runWrangler(args: string[]): void {
 }
 
 /**
+ * The most SQL sent to a remote database as `--command` (one process argument; Linux caps one at
+ * 128 KiB). Larger goes as `--file`, which remotely is D1's import: it answers how many statements
+ * ran, not their rows, so only writes may be that large.
+ */
+const REMOTE_COMMAND_BYTES = 64 * 1024;
+
+/**
  * Executes SQL against a D1 database (DB unless told; LOGS holds request logs, DIRECTORY where
  * each workspace lives) and answers the rows of each statement.
  */
@@ -34,16 +41,16 @@ export function executeSql(
   const dir = mkdtempSync(join(tmpdir(), "d1-"));
   const file = join(dir, "statements.sql");
   writeFileSync(file, sql);
+  const input =
+    target === "remote" && Buffer.byteLength(sql) <= REMOTE_COMMAND_BYTES
+      ? ["--command", sql]
+      : [`--file=${file}`];
   try {
-    const result = spawnSync(
-      WRANGLER,
-      ["d1", "execute", database, `--${target}`, "--json", `--file=${file}`],
-      {
-        cwd: ROOT,
-        encoding: "utf8",
-        env: { ...process.env, CI: "true" },
-      },
-    );
+    const result = spawnSync(WRANGLER, ["d1", "execute", database, `--${target}`, "--json", ...input], {
+      cwd: ROOT,
+      encoding: "utf8",
+      env: { ...process.env, CI: "true" },
+    });
     if (result.status !== 0) {
       throw new Error(`wrangler d1 execute failed: ${result.stderr || result.stdout}`);
     }
