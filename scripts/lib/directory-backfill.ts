@@ -15,22 +15,23 @@ interface Copy {
 
 /**
  * Every copy's read in one `wrangler d1 execute` and every write in one more (each execute is a
- * process and a local runtime of its own, seconds apiece): answers the rows each copy read.
+ * process and a local runtime of its own, seconds apiece): answers how many rows each copy read.
  */
-function copyAll(target: Target, copies: Copy[]): number[] {
-  const reads = executeSql(copies.map((copy) => copy.read).join("\n"), target);
+function copyAll<K extends string>(target: Target, copies: Record<K, Copy>): Record<K, number> {
+  const entries = Object.entries(copies) as Array<[K, Copy]>;
+  const reads = executeSql(entries.map(([, copy]) => copy.read).join("\n"), target);
   const statements: string[] = [];
-  const counts = copies.map(({ table, columns }, index) => {
+  const counts = entries.map(([name, { table, columns }], index) => {
     const rows = reads[index]?.results ?? [];
     for (let i = 0; i < rows.length; i += CHUNK) {
       statements.push(
         `INSERT OR IGNORE INTO ${table} (${columns.join(", ")}) VALUES ${values(rows.slice(i, i + CHUNK), columns)};`,
       );
     }
-    return rows.length;
+    return [name, rows.length] as const;
   });
   if (statements.length > 0) executeSql(statements.join("\n"), target, "DIRECTORY");
-  return counts;
+  return Object.fromEntries(counts) as Record<K, number>;
 }
 
 /** What the backfill named, per directory table (rows read from DB; those already named stay). */
@@ -56,47 +57,38 @@ export function backfillDirectory(target: Target, now = Date.now()): Backfilled 
   const tokenColumns = ["token_hash", "account_id", "expires_at"];
   const unexpired = (table: string, where = "") =>
     `SELECT token_hash, account_id, expires_at FROM ${table} WHERE expires_at > ${Math.trunc(now)}${where};`;
-  const [workspaces, keys, sessions, signInLinks, invitations, memberEmails, inboxes] = copyAll(target, [
-    {
+  return copyAll(target, {
+    workspaces: {
       read: "SELECT id AS account_id, 'DB' AS shard, created_at FROM accounts;",
       table: "workspaces",
       columns: ["account_id", "shard", "created_at"],
     },
-    {
+    keys: {
       read: "SELECT token_hash, account_id FROM api_keys;",
       table: "key_hashes",
       columns: ["token_hash", "account_id"],
     },
-    { read: unexpired("sessions"), table: "session_hashes", columns: tokenColumns },
-    {
+    sessions: { read: unexpired("sessions"), table: "session_hashes", columns: tokenColumns },
+    signInLinks: {
       read: unexpired("login_tokens", " AND used_at IS NULL"),
       table: "sign_in_hashes",
       columns: tokenColumns,
     },
-    {
+    invitations: {
       read: unexpired("invitations", " AND status = 'pending'"),
       table: "invitation_hashes",
       columns: tokenColumns,
     },
-    {
+    memberEmails: {
       read: "SELECT email, account_id FROM users;",
       table: "member_emails",
       columns: ["email", "account_id"],
     },
-    {
+    inboxes: {
       // An address already claimed (by this inbox, or by a claim made since) keeps its claim.
       read: "SELECT lower(email_address) AS address, account_id, id AS inbox_id, updated_at AS claimed_at FROM inboxes;",
       table: "inbox_addresses",
       columns: ["address", "account_id", "inbox_id", "claimed_at"],
     },
-  ]);
-  return {
-    workspaces: workspaces ?? 0,
-    keys: keys ?? 0,
-    sessions: sessions ?? 0,
-    signInLinks: signInLinks ?? 0,
-    invitations: invitations ?? 0,
-    memberEmails: memberEmails ?? 0,
-    inboxes: inboxes ?? 0,
-  };
+  });
 }

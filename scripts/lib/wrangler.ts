@@ -38,13 +38,11 @@ export function executeSql(
   target: Target,
   database = "DB",
 ): Array<{ results: Record<string, unknown>[] }> {
-  const dir = mkdtempSync(join(tmpdir(), "d1-"));
-  const file = join(dir, "statements.sql");
-  writeFileSync(file, sql);
-  const input =
-    target === "remote" && Buffer.byteLength(sql) <= REMOTE_COMMAND_BYTES
-      ? ["--command", sql]
-      : [`--file=${file}`];
+  const inline = target === "remote" && Buffer.byteLength(sql) <= REMOTE_COMMAND_BYTES;
+  const dir = inline ? null : mkdtempSync(join(tmpdir(), "d1-"));
+  const file = dir ? join(dir, "statements.sql") : "";
+  if (dir) writeFileSync(file, sql);
+  const input = dir ? [`--file=${file}`] : ["--command", sql];
   try {
     const result = spawnSync(WRANGLER, ["d1", "execute", database, `--${target}`, "--json", ...input], {
       cwd: ROOT,
@@ -56,7 +54,7 @@ export function executeSql(
     }
     return JSON.parse(result.stdout.slice(result.stdout.indexOf("[")));
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   }
 }
 
