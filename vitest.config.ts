@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { LongFilesFirst } from "./test/support/long-files-first.js";
+import { LONG_FILES, LongFilesFirst } from "./test/support/long-files-first.js";
 import "./test/support/provided-context.js";
 import { trustedTestTls } from "./test/support/trust-test-ca.js";
 
@@ -13,13 +13,17 @@ export const TEST_SECRETS = {
 /**
  * Most of a test file's time is spent waiting (queues, SMTP, polling, processes it started), not
  * computing, so more files run at once than there are cores (Vitest's default is one fewer than the
- * cores: one file at a time on a 2-core machine). The Workers files run four at a time. The node,
- * browser and relay files each start real servers (`npm start`, `wrangler dev`, Chromium) and run
- * two at a time: with four at once on two cores, `npm start` dropped requests in the dev-commands test. A project
- * with its own `maxWorkers` needs a group of its own, and groups run one after the other.
+ * cores: one file at a time on a 2-core machine). The node, browser and relay files each start real
+ * servers (`npm start`, `wrangler dev`, Chromium) and run two at a time: with four at once on two
+ * cores, `npm start` dropped requests in the dev-commands test. A project with its own `maxWorkers`
+ * needs a group of its own, and groups run one after the other.
+ *
+ * The two longest server files (`LONG_FILES`: the crash test and dev-commands, minutes of waiting
+ * on leases and a workspace move's settling) run in the Workers files' group instead, five files at
+ * a time there: they start first and the Workers files fill the cores their waits leave idle.
  */
 const PROCESS_TESTS = { maxWorkers: 2, sequence: { groupOrder: 0 } };
-const WORKERD_TESTS = { maxWorkers: 4, sequence: { groupOrder: 1 } };
+const WORKERD_TESTS = { maxWorkers: 5, sequence: { groupOrder: 1 } };
 
 export default defineConfig(async () => {
   // The SMTP client tests speak TLS to a loopback server whose certificate a test CA signed. Miniflare
@@ -79,6 +83,16 @@ export default defineConfig(async () => {
             name: "node",
             ...PROCESS_TESTS,
             include: ["test/node/**/*.test.ts"],
+            exclude: LONG_FILES,
+            environment: "node",
+            testTimeout: 60_000,
+          },
+        },
+        {
+          test: {
+            name: "node-long",
+            ...WORKERD_TESTS,
+            include: LONG_FILES,
             environment: "node",
             testTimeout: 60_000,
           },

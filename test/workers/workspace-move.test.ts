@@ -46,7 +46,11 @@ async function busyWorkspace() {
   return { ws, inbox };
 }
 
-describe("moving a workspace between shards", () => {
+/**
+ * A move copies, checks and deletes every row of a busy workspace: about 13 s of its own on a quiet
+ * machine, more beside the long server files that share the Workers files' group.
+ */
+describe("moving a workspace between shards", { timeout: 60_000 }, () => {
   it("copies every row, checks them, switches the directory and deletes the old rows", async () => {
     const { ws } = await busyWorkspace();
     const before = await talliesOn("DB_2", ws.accountId);
@@ -65,7 +69,7 @@ describe("moving a workspace between shards", () => {
   });
 });
 
-describe("the freeze", () => {
+describe("the freeze", { timeout: 60_000 }, () => {
   it("refuses writes with 503 and Retry-After while reads go on; the retried write succeeds after the switch", async () => {
     const { ws, inbox } = await busyWorkspace();
     const view = await apiView(ws.token);
