@@ -9,15 +9,21 @@
  * `MAIL` profiles inbound mail instead: new conversations through the local email endpoint, each
  * stored as a new ticket (bench/lib/mail-load.ts); its CPU figures are per message.
  *
+ * `CAMPAIGN [recipients]` profiles a campaign (default 2,000 recipients, the campaign-send
+ * scenario's content) from `send` until it is `sent`; its CPU figures are per recipient.
+ *
  *   npm run profile -- GET /v1/accounts
  *   npm run profile -- POST /v1/emails '{"from":"a@{domain}","to":"b@example.com","subject":"s","text":"t"}'
  *   npm run profile -- MAIL
+ *   npm run profile -- CAMPAIGN 2000
  */
+import { randomBytes } from "node:crypto";
 import { waitForEmptyQueue } from "./lib/api";
+import { campaignTo, groupOf, sendAndWait } from "./lib/campaign";
 import { cpuSince, groupCpuMs, openInspector, summarizeProfile } from "./lib/cpu-profile";
 import { mailLoad } from "./lib/mail-load";
 import { type Load, measure, warmUp } from "./lib/measure";
-import { EMAIL_STAGES, stageTable } from "./lib/profile-stages";
+import { CAMPAIGN_STAGES, EMAIL_STAGES, stageTable } from "./lib/profile-stages";
 import { startServer } from "./lib/server";
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? "8");
@@ -31,8 +37,8 @@ const perRequest = (cpu: Map<string, number>, requests: number) =>
 
 async function main() {
   const [method = "GET", path = "/v1/accounts", body] = process.argv.slice(2);
-  if (method !== "GET" && method !== "POST" && method !== "MAIL")
-    throw new Error("METHOD must be GET, POST or MAIL");
+  if (!["GET", "POST", "MAIL", "CAMPAIGN"].includes(method))
+    throw new Error("METHOD must be GET, POST, MAIL or CAMPAIGN");
   // Every function named in the profile, for its stages (bench/lib/profile-stages.ts).
   process.env.BENCH_NO_MINIFY = "1";
   const server = await startServer();
@@ -59,6 +65,15 @@ async function main() {
       `GET /health: ${floor.rps.toFixed(0)} req/s; CPU ms per request: ${perRequest(cpuSince(before, groupCpuMs(processGroup)), floor.total)}`,
     );
 
+    if (method === "CAMPAIGN") {
+      await profileCampaign(
+        { ...ctx, fromDomain: server.fromDomain },
+        inspectorPort,
+        processGroup,
+        Number(path),
+      );
+      return;
+    }
     const mail = method === "MAIL" ? await mailLoad({ ...ctx, fromDomain: server.fromDomain }) : null;
     if (mail) await mail(2);
     else await warmUp(target);
@@ -88,6 +103,34 @@ async function main() {
   } finally {
     await server.stop();
   }
+}
+
+/** A campaign of `recipients` (the campaign-send scenario's content), profiled from send to sent. */
+async function profileCampaign(
+  ctx: Parameters<typeof groupOf>[0],
+  inspectorPort: number,
+  processGroup: number,
+  recipients: number,
+) {
+  const count = Number.isInteger(recipients) && recipients > 0 ? recipients : 2_000;
+  const runId = randomBytes(4).toString("hex");
+  const campaign = await campaignTo(ctx, `Profile ${runId}`, await groupOf(ctx, runId, count));
+  await waitForEmptyQueue(ctx, DRAIN_TIMEOUT_MS);
+  const inspector = await openInspector(inspectorPort);
+  await inspector.startProfile();
+  const before = groupCpuMs(processGroup);
+  const run = await sendAndWait(ctx, campaign, DRAIN_TIMEOUT_MS);
+  const cpu = cpuSince(before, groupCpuMs(processGroup));
+  const profile = await inspector.stopProfile();
+  const sources = await inspector.sourcesOf(profile);
+  inspector.close();
+  if (run.finished === undefined)
+    throw new Error(`the campaign ended ${run.last.status}, ${run.last.stats.sent} sent`);
+  const seconds = (run.finished - run.started) / 1000;
+  console.log(`campaign of ${count}: sent in ${seconds.toFixed(1)} s (${(count / seconds).toFixed(0)}/s)`);
+  console.log(`  CPU ms per recipient: ${perRequest(cpu, count)}`);
+  console.log(`\n${summarizeProfile(profile, sources)}`);
+  console.log(`\n${stageTable(profile, CAMPAIGN_STAGES, count, "recipient")}`);
 }
 
 try {

@@ -33,6 +33,25 @@ export const EMAIL_STAGES: Stage[] = [
   { label: "every SQL text built by drizzle (sqlToQuery, toSQL)", functions: ["sqlToQuery", "toSQL"] },
 ];
 
+/** The stages of a campaign batch (send-batch.ts), from the batch's reads to each recipient's outcome. */
+export const CAMPAIGN_STAGES: Stage[] = [
+  { label: "the batch (sendCampaignBatch: reads, build, write, deliver)", functions: ["sendCampaignBatch"] },
+  { label: "  each recipient's email (campaignEmail)", functions: ["campaignEmail"] },
+  { label: "    its unsubscribe link's signature (unsubscribeUrl)", functions: ["unsubscribeUrl"] },
+  { label: "    personalisation (fill)", functions: ["fill"] },
+  { label: "    normalizeEmail", functions: ["normalizeEmail"] },
+  { label: "  the rows and their checks (prepareEmails)", functions: ["prepareEmails"] },
+  {
+    label: "  delivery (deliverEmails: claim, build, sign, hand over, outcome)",
+    functions: ["deliverEmails"],
+  },
+  { label: "    MIME (buildMime)", functions: ["buildMime"] },
+  { label: "    DKIM signature (signDkim)", functions: ["signDkim"] },
+  { label: "every D1 call: the binding's JSON (toJson, _send)", functions: ["toJson", "_send"] },
+  { label: "every SQL text built by drizzle (sqlToQuery, toSQL)", functions: ["sqlToQuery", "toSQL"] },
+  { label: "zod validation", functions: ["safeParse", "safeParseAsync", "_safeParseAsync"] },
+];
+
 export function stageTimes(profile: CpuProfile, stages: Stage[]) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
@@ -66,15 +85,15 @@ export function stageTimes(profile: CpuProfile, stages: Stage[]) {
   };
 }
 
-/** The stage table: each stage's milliseconds per email and its share of the isolate's busy time. */
-export function stageTable(profile: CpuProfile, stages: Stage[], emails: number): string {
+/** The stage table: each stage's milliseconds per email (or `unit`) and its share of the isolate's busy time. */
+export function stageTable(profile: CpuProfile, stages: Stage[], emails: number, unit = "email"): string {
   const { busyMs, runtimeMs, stages: timed } = stageTimes(profile, stages);
   const rows = timed.map(
     (s) =>
       `${(s.ms / emails).toFixed(2).padStart(7)} ms  ${((100 * s.ms) / busyMs).toFixed(1).padStart(5)}%  ${s.label}`,
   );
   return [
-    `the worker isolate was busy ${(busyMs / emails).toFixed(2)} ms per email (of ${emails}); by stage (inclusive):`,
+    `the worker isolate was busy ${(busyMs / emails).toFixed(2)} ms per ${unit} (of ${emails}); by stage (inclusive):`,
     ...rows,
     `${(runtimeMs / emails).toFixed(2).padStart(7)} ms  ${((100 * runtimeMs) / busyMs).toFixed(1).padStart(5)}%  V8 and the runtime with no JavaScript stack ((program), GC)`,
     "Work resumed after an await has no caller on its stack: a stage counts only what ran under its function's own frames (a lower bound).",
