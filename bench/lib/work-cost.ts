@@ -24,6 +24,8 @@ export const UNCOUNTED = { [UNCOUNTED_HEADER]: "1" } as const;
 interface RoundTrips {
   total: number;
   by_entry: Record<string, number>;
+  /** What the round trips carried (src/db/counting-d1.ts). */
+  statements: { total: number };
 }
 
 /** The Worker's counts, or undefined when it does not count (BENCH_URL, or counting off). */
@@ -65,6 +67,8 @@ const workerdCpuMs = (ctx: BenchContext) => {
 /** Per email (or inbound message): undefined where not measured (against BENCH_URL). */
 export interface CostPerEmail {
   roundTrips: number | undefined;
+  /** D1 statements run per email: locally each one's answer is its own JSON, whatever the batch. */
+  statements: number | undefined;
   cpuMs: number | undefined;
   /** Round trips per email by entry point (fetch, queue, workflow...), those with any. */
   byEntry: Record<string, number>;
@@ -99,6 +103,9 @@ export class WorkCost {
       this.roundTrips = {
         total: (this.roundTrips?.total ?? 0) + trips.total - before.total,
         by_entry: byEntry,
+        statements: {
+          total: (this.roundTrips?.statements.total ?? 0) + trips.statements.total - before.statements.total,
+        },
       };
     } else this.counted = false;
     if (cpu !== undefined && cpuBefore !== undefined) this.cpuMs += cpu - cpuBefore;
@@ -110,6 +117,7 @@ export class WorkCost {
     const trips = this.counted ? this.roundTrips : undefined;
     return {
       roundTrips: trips && per(trips.total),
+      statements: trips && per(trips.statements.total),
       cpuMs: this.measuredCpu && this.ctx.local ? per(this.cpuMs) : undefined,
       byEntry: Object.fromEntries(
         Object.entries(trips?.by_entry ?? {})
@@ -128,6 +136,8 @@ export class WorkCost {
       for (const [entry, n] of Object.entries(cost.byEntry))
         figures.push({ label: `D1 round trips per ${unit}, from ${entry}`, value: n, unit: "" });
     }
+    if (cost.statements !== undefined)
+      figures.push({ label: `D1 statements per ${unit}`, value: cost.statements, unit: "" });
     if (cost.cpuMs !== undefined)
       figures.push({ label: `worker (workerd) CPU ms per ${unit}`, value: cost.cpuMs, unit: "ms" });
     return figures;

@@ -18,7 +18,8 @@ import type { BenchContext, Figure, Scenario, ScenarioResult } from "../lib/type
 import { WorkCost } from "../lib/work-cost";
 
 const RECIPIENTS = 10_000;
-const GOAL_SECONDS = 60;
+/** Issue 47's goal (the first one was 60 s). */
+const GOAL_SECONDS = 40;
 const GOAL = `${RECIPIENTS} recipients sent`;
 const TIMEOUT_MS = 5 * 60_000;
 const BACKLOG_TIMEOUT_MS = 5 * 60_000;

@@ -37,6 +37,13 @@ export type { D1Copy };
 
 const zeros = () => Object.fromEntries(ENTRIES.map((entry) => [entry, 0])) as Record<D1Entry, number>;
 const roundTrips: Record<D1Copy, Record<D1Entry, number>> = { primary: zeros(), replica: zeros() };
+/**
+ * Statements run, per entry point: a batch of twelve is one round trip but twelve statements, and
+ * locally each statement's answer (its rows and a `meta` of about 250 bytes) is turned into objects
+ * on its own, so what a path costs follows its statements as much as its round trips. `exec()`
+ * counts as one.
+ */
+const statements: Record<D1Entry, number> = zeros();
 
 /**
  * A request carrying this header (any value) is not counted: the bench's own polling (is the queue
@@ -53,21 +60,25 @@ export function d1RoundTrips(): {
   total: number;
   by_entry: Record<D1Entry, number>;
   by_copy: Record<D1Copy, Record<D1Entry, number>>;
+  statements: { total: number; by_entry: Record<D1Entry, number> };
 } {
   const byEntry = zeros();
   for (const entry of ENTRIES) byEntry[entry] = roundTrips.primary[entry] + roundTrips.replica[entry];
+  const sum = (counts: Record<D1Entry, number>) => ENTRIES.reduce((total, entry) => total + counts[entry], 0);
   return {
-    total: ENTRIES.reduce((sum, entry) => sum + byEntry[entry], 0),
+    total: sum(byEntry),
     by_entry: byEntry,
     by_copy: { primary: { ...roundTrips.primary }, replica: { ...roundTrips.replica } },
+    statements: { total: sum(statements), by_entry: { ...statements } },
   };
 }
 
 /**
- * Called once per round trip with the copy it reaches, before it leaves. A promise returned holds
- * the round trip back until it settles: how simulated-rtt.ts adds latency.
+ * Called once per round trip with the copy it reaches and the statements it carries, before it
+ * leaves. A promise returned holds the round trip back until it settles: how simulated-rtt.ts adds
+ * latency.
  */
-export type RoundTripHook = (copy: D1Copy) => void | Promise<void>;
+export type RoundTripHook = (copy: D1Copy, statements: number) => void | Promise<void>;
 
 /** Whether `sql` may change the database: anything but a plain read is sent to the primary. */
 function isWrite(sql: string): boolean {
@@ -100,8 +111,8 @@ function sessionRoute(start: D1SessionBookmark | D1SessionConstraint | undefined
 }
 
 /** Runs `call` after the hook has seen the round trip (and after its wait, if it asks for one). */
-function roundTrip<T>(hook: RoundTripHook, copy: D1Copy, call: () => Promise<T>): Promise<T> {
-  const wait = hook(copy);
+function roundTrip<T>(hook: RoundTripHook, copy: D1Copy, call: () => Promise<T>, statements = 1): Promise<T> {
+  const wait = hook(copy, statements);
   return wait instanceof Promise ? wait.then(call) : call();
 }
 
@@ -134,10 +145,10 @@ export function countingD1(d1: D1Database, hook: RoundTripHook): D1Database {
     prepare: (query: string) => countedStatement(d1.prepare(query), query, PRIMARY, hook),
     batch: (statements: D1PreparedStatement[]) => {
       const { reals, copy } = unwrapBatch(statements, PRIMARY);
-      return roundTrip(hook, copy, () => d1.batch(reals));
+      return roundTrip(hook, copy, () => d1.batch(reals), reals.length);
     },
     exec: (query: string) => roundTrip(hook, "primary", () => d1.exec(query)),
-    dump: () => roundTrip(hook, "primary", () => d1.dump()),
+    dump: () => roundTrip(hook, "primary", () => d1.dump(), 0),
     withSession: (constraintOrBookmark?: D1SessionBookmark | D1SessionConstraint) => {
       const session = d1.withSession(constraintOrBookmark);
       const route = sessionRoute(constraintOrBookmark);
@@ -145,7 +156,7 @@ export function countingD1(d1: D1Database, hook: RoundTripHook): D1Database {
         prepare: (query: string) => countedStatement(session.prepare(query), query, route, hook),
         batch: (statements: D1PreparedStatement[]) => {
           const { reals, copy } = unwrapBatch(statements, route);
-          return roundTrip(hook, copy, () => session.batch(reals));
+          return roundTrip(hook, copy, () => session.batch(reals), reals.length);
         },
         getBookmark: () => session.getBookmark(),
       } as unknown as D1DatabaseSession;
@@ -182,8 +193,9 @@ const wrappers = new WeakMap<D1Database, Map<D1Entry, D1Database>>();
 
 const wrapperOf = (d1: D1Database, entry: D1Entry): D1Database =>
   once(wrappers, d1, entry, () =>
-    countingD1(d1, (copy) => {
+    countingD1(d1, (copy, count) => {
       roundTrips[copy][entry]++;
+      statements[entry] += count;
       return simulatedDelay(copy);
     }),
   );

@@ -22,14 +22,17 @@ const COUNTING = { ENVIRONMENT: "development", D1_ROUND_TRIPS: "count" };
 describe("D1 round-trip counting", () => {
   it("counts each call that reaches D1 once: a batch of several statements is one, a prepared .all() one", async () => {
     let count = 0;
-    const d1 = countingD1(env.DB_2, () => {
+    let statements = 0;
+    const d1 = countingD1(env.DB_2, (_copy, carried) => {
       count++;
+      statements += carried;
     });
     const db = createDb(d1);
 
     const results = await runBatch(db, [sql`SELECT 1 AS one`, sql`SELECT 2 AS two`, sql`SELECT 3 AS three`]);
     expect(results.map((r) => r.results)).toEqual([[{ one: 1 }], [{ two: 2 }], [{ three: 3 }]]);
     expect(count).toBe(1);
+    expect(statements).toBe(3);
 
     await db.select({ id: accounts.id }).from(accounts).limit(1).all();
     expect(count).toBe(2);
@@ -45,6 +48,7 @@ describe("D1 round-trip counting", () => {
     await statement.bind(10).run();
     await d1.exec("SELECT 1");
     expect(count).toBe(8);
+    expect(statements).toBe(3 + 1 + 2 + 5);
   });
 
   it("is off unless D1_ROUND_TRIPS=count, and then wraps each binding once per entry point", () => {
@@ -68,6 +72,10 @@ describe("D1 round-trip counting", () => {
     const after = d1RoundTrips();
     expect(after.by_entry.fetch).toBeGreaterThan(before.by_entry.fetch);
     expect(after.total - before.total).toBe(after.by_entry.fetch - before.by_entry.fetch);
+    // Each round trip carries one statement or more, all counted under the same entry point.
+    const carried = after.statements.by_entry.fetch - before.statements.by_entry.fetch;
+    expect(carried).toBeGreaterThanOrEqual(after.by_entry.fetch - before.by_entry.fetch);
+    expect(after.statements.total - before.statements.total).toBe(carried);
 
     expect((await fetchWith(COUNTING, "/v1/emails", { ...auth, [UNCOUNTED_HEADER]: "1" })).status).toBe(200);
     expect(d1RoundTrips()).toEqual(after);

@@ -19,6 +19,10 @@ const RoundTripsSchema = z
       description:
         "The same counts split by the copy of the database they would reach in production: a session started from a bookmark or `any` reads from a replica until its first write, everything else reaches the primary (locally there is only the one database).",
     }),
+    statements: z.object({ total: z.number().int(), by_entry: ByEntrySchema }).openapi({
+      description:
+        "Statements those round trips carried (a batch of twelve is one round trip and twelve statements; `exec()` counts one): locally each statement's answer is turned into objects on its own, so a path's cost follows its statements too.",
+    }),
   })
   .openapi("DevD1RoundTrips");
 
