@@ -14,23 +14,32 @@ interface Stage {
   functions: string[];
 }
 
+const ZOD: Stage = { label: "zod validation", functions: ["safeParse", "safeParseAsync", "_safeParseAsync"] };
+const SIGNING: Stage[] = [
+  { label: "MIME (buildMime)", functions: ["buildMime"] },
+  { label: "DKIM signature (signDkim)", functions: ["signDkim"] },
+];
+/** What every D1 call costs in the isolate, whoever makes it. */
+const D1_CALLS: Stage[] = [
+  { label: "every D1 call: the binding's JSON (toJson, _send)", functions: ["toJson", "_send"] },
+  { label: "every SQL text built by drizzle (sqlToQuery, toSQL)", functions: ["sqlToQuery", "toSQL"] },
+];
+/** `stages` printed under the stage before them. */
+const nested = (stages: Stage[], indent: string) =>
+  stages.map((s) => ({ ...s, label: `${indent}${s.label}` }));
+
 /** The stages of POST /v1/emails and its queue consumer (function names in src/). */
 export const EMAIL_STAGES: Stage[] = [
-  {
-    label: "zod validation (request body, queue message)",
-    functions: ["safeParse", "safeParseAsync", "_safeParseAsync"],
-  },
+  { ...ZOD, label: "zod validation (request body, queue message)" },
   { label: "accept: acceptEmails (checks, store, count: one D1 batch)", functions: ["acceptEmails"] },
   { label: "queue send of the accepted email (enqueueEmails)", functions: ["enqueueEmails"] },
   {
     label: "queue consumer (consumeEmails: claim, build, sign, store, outcome)",
     functions: ["consumeEmails"],
   },
-  { label: "  MIME (buildMime)", functions: ["buildMime"] },
-  { label: "  DKIM signature (signDkim)", functions: ["signDkim"] },
+  ...nested(SIGNING, "  "),
   { label: "request log (recordRequest's buffer flush)", functions: ["flush"] },
-  { label: "every D1 call: the binding's JSON (toJson, _send)", functions: ["toJson", "_send"] },
-  { label: "every SQL text built by drizzle (sqlToQuery, toSQL)", functions: ["sqlToQuery", "toSQL"] },
+  ...D1_CALLS,
 ];
 
 /** The stages of a campaign batch (send-batch.ts), from the batch's reads to each recipient's outcome. */
@@ -45,11 +54,9 @@ export const CAMPAIGN_STAGES: Stage[] = [
     label: "  delivery (deliverEmails: claim, build, sign, hand over, outcome)",
     functions: ["deliverEmails"],
   },
-  { label: "    MIME (buildMime)", functions: ["buildMime"] },
-  { label: "    DKIM signature (signDkim)", functions: ["signDkim"] },
-  { label: "every D1 call: the binding's JSON (toJson, _send)", functions: ["toJson", "_send"] },
-  { label: "every SQL text built by drizzle (sqlToQuery, toSQL)", functions: ["sqlToQuery", "toSQL"] },
-  { label: "zod validation", functions: ["safeParse", "safeParseAsync", "_safeParseAsync"] },
+  ...nested(SIGNING, "    "),
+  ...D1_CALLS,
+  ZOD,
 ];
 
 export function stageTimes(profile: CpuProfile, stages: Stage[]) {

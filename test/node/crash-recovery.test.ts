@@ -194,6 +194,20 @@ function sunkCounts() {
   return counts;
 }
 
+/** A scenario's row before anything is judged. */
+const emptyRow = (scenario: string, accepted: number): Row => ({
+  scenario,
+  accepted,
+  final: 0,
+  lost: 0,
+  stuck: 0,
+  stuckReceived: 0,
+  duplicated: 0,
+  unknown: 0,
+  unknownReceived: 0,
+  lostEmails: [],
+});
+
 /** The emails a client was told were accepted, judged by what the API says now and what the sink got. */
 function judgeEmails(
   scenario: string,
@@ -202,18 +216,7 @@ function judgeEmails(
   recipients: Map<string, RecipientRecord[]>,
 ): Row {
   const counts = sunkCounts();
-  const row: Row = {
-    scenario,
-    accepted: accepted.length,
-    final: 0,
-    lost: 0,
-    stuck: 0,
-    stuckReceived: 0,
-    duplicated: 0,
-    unknown: 0,
-    unknownReceived: 0,
-    lostEmails: [],
-  };
+  const row = emptyRow(scenario, accepted.length);
   for (const id of accepted) {
     const email = emails.get(id);
     if (!email) {
@@ -274,18 +277,7 @@ function judgeCampaign(members: string[], campaignEmails: EmailSummary[]): Row {
     const to = (e.to[0] ?? "").toLowerCase();
     emailsOf.set(to, [...(emailsOf.get(to) ?? []), e]);
   }
-  const row: Row = {
-    scenario: "campaign",
-    accepted: members.length,
-    final: 0,
-    lost: 0,
-    stuck: 0,
-    stuckReceived: 0,
-    duplicated: 0,
-    unknown: 0,
-    unknownReceived: 0,
-    lostEmails: [],
-  };
+  const row = emptyRow("campaign", members.length);
   for (const address of members) {
     const got = perAddress.get(address) ?? 0;
     const emails = emailsOf.get(address) ?? [];
@@ -317,18 +309,7 @@ function judgeWebhooks(ticketIds: string[], events: EventRecord[]): Row {
     perEvent.set(id, (perEvent.get(id) ?? 0) + 1);
   }
   const byTicket = new Map(events.map((e) => [e.data.ticket?.id ?? "", e]));
-  const row: Row = {
-    scenario: "webhooks",
-    accepted: ticketIds.length,
-    final: 0,
-    lost: 0,
-    stuck: 0,
-    stuckReceived: 0,
-    duplicated: 0,
-    unknown: 0,
-    unknownReceived: 0,
-    lostEmails: [],
-  };
+  const row = emptyRow("webhooks", ticketIds.length);
   const failures = new Map<string, number>();
   for (const ticketId of ticketIds) {
     const event = byTicket.get(ticketId);
