@@ -52,7 +52,7 @@ import { notFoundOrMethodNotAllowed } from "./lib/method-not-allowed";
 import { withPlainPathParams } from "./lib/openapi";
 import { requestContext } from "./lib/request-context-middleware";
 import { requestId } from "./lib/request-id";
-import { createRouter } from "./lib/router";
+import { createRouter, mount } from "./lib/router";
 import { StaticRouteCache } from "./lib/static-route-cache";
 import { splitDocument } from "./openapi/documents";
 import { handleError } from "./ui/error-handler";
@@ -80,55 +80,55 @@ export function createApp() {
   // After authentication, so that a refused body is answered to a known key and logged for it.
   app.use("*", requestBodyLimit);
 
-  app.route("/", systemRouter);
-  app.route("/", workspaceMovesRouter);
-  app.route("/", trackingRouter);
-  app.route("/", keysRouter);
-  app.route("/", accountsRouter);
-  app.route("/", usersRouter);
-  app.route("/", membersRouter);
-  app.route("/", invitationsRouter);
-  app.route("/", requestLogsRouter);
-  app.route("/", smtpLogsRouter);
-  app.route("/", eventsRouter);
-  app.route("/", connectionsRouter);
+  mount(app, "/", systemRouter);
+  mount(app, "/", workspaceMovesRouter);
+  mount(app, "/", trackingRouter);
+  mount(app, "/", keysRouter);
+  mount(app, "/", accountsRouter);
+  mount(app, "/", usersRouter);
+  mount(app, "/", membersRouter);
+  mount(app, "/", invitationsRouter);
+  mount(app, "/", requestLogsRouter);
+  mount(app, "/", smtpLogsRouter);
+  mount(app, "/", eventsRouter);
+  mount(app, "/", connectionsRouter);
   // Before emails: /v1/emails/suppressions must not be read as an email id.
-  app.route("/", suppressionsRouter);
+  mount(app, "/", suppressionsRouter);
   // Before emails: /v1/emails/raw/credentials must not be read as an email id and its content.
-  app.route("/", rawEmailsRouter);
+  mount(app, "/", rawEmailsRouter);
   // Before emails: /v1/emails/archives must not be read as an email id.
-  app.route("/", emailArchivesRouter);
-  app.route("/", emailsRouter);
-  app.route("/", templatesRouter);
-  app.route("/", mailReportsRouter);
-  app.route("/", emailWebhooksRouter);
-  app.route("/", emailReportRouter);
-  app.route("/", inboxesRouter);
-  app.route("/", droppedMailRouter);
-  app.route("/", customersRouter);
-  app.route("/", contactGroupsRouter);
+  mount(app, "/", emailArchivesRouter);
+  mount(app, "/", emailsRouter);
+  mount(app, "/", templatesRouter);
+  mount(app, "/", mailReportsRouter);
+  mount(app, "/", emailWebhooksRouter);
+  mount(app, "/", emailReportRouter);
+  mount(app, "/", inboxesRouter);
+  mount(app, "/", droppedMailRouter);
+  mount(app, "/", customersRouter);
+  mount(app, "/", contactGroupsRouter);
   // Before campaigns: /v1/campaigns/unsubscribed must not be read as a campaign id.
-  app.route("/", unsubscribedListRouter);
-  app.route("/", campaignsRouter);
-  app.route("/", automationsRouter);
-  app.route("/", enrollmentsRouter);
-  app.route("/", tagsRouter);
-  app.route("/", viewsRouter);
-  app.route("/", savedRepliesRouter);
-  app.route("/", slaPoliciesRouter);
-  app.route("/", changelogRouter);
-  app.route("/", surveysRouter);
-  app.route("/", supportReportRouter);
-  app.route("/", portalRouter);
-  app.route("/", unsubscribeRouter);
-  app.route("/", loginRouter);
-  app.route("/", invitationPageRouter);
-  app.route("/", devMailboxRouter);
-  app.route("/", devRoundTripsRouter);
-  app.route("/", dashboardRouter);
+  mount(app, "/", unsubscribedListRouter);
+  mount(app, "/", campaignsRouter);
+  mount(app, "/", automationsRouter);
+  mount(app, "/", enrollmentsRouter);
+  mount(app, "/", tagsRouter);
+  mount(app, "/", viewsRouter);
+  mount(app, "/", savedRepliesRouter);
+  mount(app, "/", slaPoliciesRouter);
+  mount(app, "/", changelogRouter);
+  mount(app, "/", surveysRouter);
+  mount(app, "/", supportReportRouter);
+  mount(app, "/", portalRouter);
+  mount(app, "/", unsubscribeRouter);
+  mount(app, "/", loginRouter);
+  mount(app, "/", invitationPageRouter);
+  mount(app, "/", devMailboxRouter);
+  mount(app, "/", devRoundTripsRouter);
+  mount(app, "/", dashboardRouter);
   // Before tickets: /v1/tickets/compose must not be read as a ticket id.
-  app.route("/", messagesRouter);
-  app.route("/", ticketsRouter);
+  mount(app, "/", messagesRouter);
+  mount(app, "/", ticketsRouter);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

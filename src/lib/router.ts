@@ -31,3 +31,13 @@ export function createRouter(router?: Router<[H, RouterRoute]>) {
     },
   });
 }
+
+/**
+ * Mounts a feature router at `path`. Typed as plain routers on purpose: a router built by chaining
+ * `.openapi()` carries every route's schema in its type, and Hono's generic `route()` then infers
+ * and compares that schema structurally against `Hono` (OpenAPIHono is a subclass), which cost
+ * the type check tens of seconds per mount. Nothing reads the merged schema type (no RPC client).
+ */
+export function mount(parent: OpenAPIHono<AppEnv>, path: string, child: OpenAPIHono<AppEnv>): void {
+  parent.route(path, child);
+}

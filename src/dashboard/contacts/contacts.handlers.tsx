@@ -11,7 +11,7 @@ import {
   patchContactGroup,
   removeContactGroup,
 } from "../../features/contact-groups/contact-groups.service";
-import { createRouter } from "../../lib/router";
+import { createRouter, mount } from "../../lib/router";
 import { asApiBody, formProblem, type Problem } from "../inboxes/form-problem";
 import { renderPage, sessionOf } from "../page";
 import type { GroupDraft } from "./contact-forms";
@@ -90,7 +90,7 @@ export const contactsRouter = createRouter()
     return c.redirect("/dashboard/contacts?done=deleted", 303);
   });
 
-contactsRouter.route("/", membersRouter);
+mount(contactsRouter, "/", membersRouter);
 
 function renderNewGroup(
   c: Context<AppEnv>,

@@ -9,7 +9,7 @@ import {
   removeInbox,
   updateInbox,
 } from "../../features/inboxes/inboxes.service";
-import { createRouter } from "../../lib/router";
+import { createRouter, mount } from "../../lib/router";
 import { renderPage, sessionOf } from "../page";
 import { asApiBody, formProblem, type Problem } from "./form-problem";
 import type { InboxSettingsDraft } from "./inbox-forms";
@@ -76,7 +76,7 @@ export const inboxesRouter = createRouter()
     return c.redirect("/dashboard/inboxes?done=deleted", 303);
   });
 
-inboxesRouter.route("/", webhooksRouter);
+mount(inboxesRouter, "/", webhooksRouter);
 
 async function renderNewInbox(
   c: Context<AppEnv>,

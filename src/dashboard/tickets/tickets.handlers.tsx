@@ -7,7 +7,7 @@ import { updateTicket } from "../../features/tickets/ticket-update";
 import { VersionGuard } from "../../features/tickets/ticket-version";
 import { deleteTicket, showTicket } from "../../features/tickets/tickets.service";
 import { AppError } from "../../lib/errors";
-import { createRouter, validationError } from "../../lib/router";
+import { createRouter, mount, validationError } from "../../lib/router";
 import { sessionOf } from "../page";
 import { patchOf, tagChanges, tagNamesOf } from "./edit";
 import { newTicketRouter } from "./new-ticket.handlers";
@@ -104,8 +104,8 @@ async function messageInput(
  * Mounted one statement at a time, as the dashboard's router is: a chain's type grows too deep.
  */
 export const ticketsPagesRouter = createRouter();
-ticketsPagesRouter.route("/", listRouter);
-ticketsPagesRouter.route("/", newTicketRouter);
-ticketsPagesRouter.route("/", viewFormsRouter);
-ticketsPagesRouter.route("/", presenceRouter);
-ticketsPagesRouter.route("/", ticketRouter);
+mount(ticketsPagesRouter, "/", listRouter);
+mount(ticketsPagesRouter, "/", newTicketRouter);
+mount(ticketsPagesRouter, "/", viewFormsRouter);
+mount(ticketsPagesRouter, "/", presenceRouter);
+mount(ticketsPagesRouter, "/", ticketRouter);

@@ -1,5 +1,5 @@
 import { standardList } from "../../lib/pagination";
-import { createRouter } from "../../lib/router";
+import { createRouter, mount } from "../../lib/router";
 import {
   createChangelogRoute,
   deleteChangelogRoute,
@@ -45,4 +45,4 @@ export const changelogRouter = createRouter()
     return c.json({ id, deleted: true as const }, 200);
   });
 
-changelogRouter.route("/", changelogPagesRouter);
+mount(changelogRouter, "/", changelogPagesRouter);

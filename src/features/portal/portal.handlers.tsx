@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { idPattern } from "../../lib/ids";
 import { enterLinkWorkspace } from "../../lib/request-context-middleware";
-import { createRouter } from "../../lib/router";
+import { createRouter, mount } from "../../lib/router";
 import { inWorkspace } from "../../lib/workspace-link";
 import { PublicMessagePage } from "../../ui/message-page";
 import { RETRY_AFTER_SECONDS, TOO_MANY_POSTS } from "../../ui/public-error-page";
@@ -88,4 +88,4 @@ portalRouter
     (result, c) => (result.success ? undefined : refusedReply(c, postedData(result))),
   );
 
-portalRouter.route("/", contactRouter);
+mount(portalRouter, "/", contactRouter);

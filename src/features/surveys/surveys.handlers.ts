@@ -1,5 +1,5 @@
 import { namedList, standardList } from "../../lib/pagination";
-import { createRouter } from "../../lib/router";
+import { createRouter, mount } from "../../lib/router";
 import { surveyPagesRouter } from "./survey-page.handlers";
 import {
   createSurveyRoute,
@@ -49,4 +49,4 @@ export const surveysRouter = createRouter()
     return c.json(standardList(responses, total, query), 200);
   });
 
-surveysRouter.route("/", surveyPagesRouter);
+mount(surveysRouter, "/", surveyPagesRouter);
