@@ -7,6 +7,7 @@ import { registerWorkspace } from "../../src/db/directory/workspaces";
 import { createLogsDb } from "../../src/db/logs/client";
 import { accounts } from "../../src/db/schema";
 import { envFor, shardD1 } from "../../src/db/shards";
+import type { DeliveryOutcome } from "../../src/features/emails/deliver";
 import { createKey } from "../../src/features/keys/keys.service";
 import { newId } from "../../src/lib/ids";
 import type { PlanName, QuotaOverrides } from "../../src/lib/plans";
@@ -263,4 +264,20 @@ export async function seedUser(
   await nameMemberEmail(directory(), row.email, accountId);
   await db().insert(users).values(row);
   return row;
+}
+
+/**
+ * Expects `delivery` to answer a retry `backoffSeconds` after a deferring answer. The delay is
+ * counted from that answer to the attempt's end (recording its outcome comes after it), so on a
+ * loaded machine it can be a second or more shorter: never more than the backoff, never less than
+ * the backoff minus the attempt's own length.
+ */
+export async function expectRetryAfter(delivery: () => Promise<DeliveryOutcome>, backoffSeconds: number) {
+  const started = Date.now();
+  const outcome = await delivery();
+  const ranSeconds = Math.ceil((Date.now() - started) / 1000);
+  expect(outcome.kind).toBe("retry");
+  const delay = outcome.kind === "retry" ? outcome.delaySeconds : Number.NaN;
+  expect(delay).toBeLessThanOrEqual(backoffSeconds);
+  expect(delay).toBeGreaterThanOrEqual(backoffSeconds - ranSeconds);
 }
