@@ -9,12 +9,12 @@ import { accounts } from "../../src/db/schema";
 import { envFor, shardD1 } from "../../src/db/shards";
 import { dnsConfigOf, toConnection } from "../../src/features/connections/connections.dto";
 import { insertConnection } from "../../src/features/connections/connections.repo";
+import { newConnectionRow } from "../../src/features/connections/connections.service";
 import type { DeliveryOutcome } from "../../src/features/emails/deliver";
 import { createKey } from "../../src/features/keys/keys.service";
-import { encryptSecret } from "../../src/lib/crypto";
 import { newId } from "../../src/lib/ids";
 import type { PlanName, QuotaOverrides } from "../../src/lib/plans";
-import { type DkimKeyPair, generateDkimKeyPair, newSelector } from "../../src/mail/dkim/keys";
+import { type DkimKeyPair, generateDkimKeyPair } from "../../src/mail/dkim/keys";
 
 /**
  * The shard a seeded workspace lives in unless its test names another: the second one, so that any
@@ -157,16 +157,9 @@ export async function verifiedDomain(accountId: string, domain: string, shard: s
   const keys = await seedKeys;
   const now = Date.now();
   const [row] = await insertConnection(db(shard), {
-    id: newId("con"),
-    accountId,
-    domain,
-    dkimSelector: newSelector(),
-    dkimPublicKey: keys.publicKey,
-    dkimPrivateKeyEncrypted: await encryptSecret(env.ENCRYPTION_KEY, keys.privateKey),
+    ...(await newConnectionRow(env, accountId, domain, keys, now)),
     status: "verified",
     verifiedAt: now,
-    createdAt: now,
-    updatedAt: now,
   });
   if (!row) throw new Error(`verifiedDomain: ${domain} is connected already`);
   return toConnection(row, dnsConfigOf(shardEnv(shard)));

@@ -3,7 +3,7 @@ import { encryptSecret } from "../../lib/crypto";
 import { AppError, conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { describeError, log } from "../../lib/logger";
-import { generateDkimKeyPair, newSelector } from "../../mail/dkim/keys";
+import { type DkimKeyPair, generateDkimKeyPair, newSelector } from "../../mail/dkim/keys";
 import { dnsConfigOf, toConnection } from "./connections.dto";
 import {
   deleteConnection,
@@ -28,17 +28,7 @@ export async function createConnection(db: Db, env: ConnectionEnv, accountId: st
     );
   }
   const keys = await generateDkimKeyPair();
-  const now = Date.now();
-  const [row] = await insertConnection(db, {
-    id: newId("con"),
-    accountId,
-    domain,
-    dkimSelector: newSelector(),
-    dkimPublicKey: keys.publicKey,
-    dkimPrivateKeyEncrypted: await encryptSecret(env.ENCRYPTION_KEY, keys.privateKey),
-    createdAt: now,
-    updatedAt: now,
-  });
+  const [row] = await insertConnection(db, await newConnectionRow(env, accountId, domain, keys, Date.now()));
   // The unique index settles a race between two creations of the same domain.
   if (!row)
     throw conflict(
@@ -47,6 +37,26 @@ export async function createConnection(db: Db, env: ConnectionEnv, accountId: st
       `${domain} is already connected to this workspace.`,
     );
   return toConnection(row, dnsConfigOf(env));
+}
+
+/** A new connection's row, pending: its own selector, the key pair's private key kept only encrypted. */
+export async function newConnectionRow(
+  env: Pick<Env, "ENCRYPTION_KEY">,
+  accountId: string,
+  domain: string,
+  keys: DkimKeyPair,
+  now: number,
+) {
+  return {
+    id: newId("con"),
+    accountId,
+    domain,
+    dkimSelector: newSelector(),
+    dkimPublicKey: keys.publicKey,
+    dkimPrivateKeyEncrypted: await encryptSecret(env.ENCRYPTION_KEY, keys.privateKey),
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 export async function listAccountConnections(db: Db, env: ConnectionEnv, accountId: string) {
