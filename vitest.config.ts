@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { LONG_FILES, LongFilesFirst } from "./test/support/long-files-first.js";
+import { testQueueConsumers } from "./test/support/queue-consumers.js";
 import "./test/support/provided-context.js";
 import { trustedTestTls } from "./test/support/trust-test-ca.js";
 
@@ -48,6 +49,8 @@ export default defineConfig(async () => {
             cloudflareTest(({ inject }) => ({
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
+                // wrangler.toml's consumers with a batch window of 0.1 s (test/support/queue-consumers.ts).
+                queueConsumers: testQueueConsumers(),
                 bindings: {
                   ...TEST_SECRETS,
                   ENVIRONMENT: "test",
