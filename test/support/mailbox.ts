@@ -4,7 +4,8 @@ import type { ReceivedMessage } from "./smtp-test-env";
 
 /**
  * What the fixture servers accepted. Workers tests cannot reach into Node memory, so a loopback
- * HTTP endpoint hands the list over as JSON.
+ * HTTP endpoint hands the list over as JSON: `GET ?containing=<text>` only the messages whose raw
+ * bytes contain the text, `GET` all of them.
  */
 export class Mailbox {
   readonly messages: ReceivedMessage[] = [];
@@ -30,8 +31,13 @@ export class Mailbox {
         res.writeHead(held ? 204 : 404).end();
         return;
       }
+      // Each test asks for its own messages (a Message-ID, a marker): the whole list grows to
+      // megabytes over a run, and serializing and parsing it at every poll cost more CPU than the
+      // SMTP sessions behind it.
+      const containing = new URL(req.url ?? "/", "http://mailbox").searchParams.get("containing");
+      const messages = containing ? this.messages.filter((m) => m.raw.includes(containing)) : this.messages;
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(this.messages));
+      res.end(JSON.stringify(messages));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     this.#server = server;

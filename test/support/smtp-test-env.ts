@@ -21,7 +21,7 @@ export interface SmtpTestEnv {
   silentPort: number;
   /** Nothing listens here. */
   closedPort: number;
-  /** GET answers every message the SMTP fixtures accepted, as `ReceivedMessage[]`. */
+  /** GET answers every message the SMTP fixtures accepted, as `ReceivedMessage[]` (see `receivedContaining`). */
   mailboxUrl: string;
 }
 
@@ -47,3 +47,12 @@ export const RCPT_REJECTIONS: Record<string, { code: number; message: string }> 
   "nobody@example.test": { code: 550, message: "5.1.1 No such user" },
   "busy@example.test": { code: 451, message: "4.3.0 Mailbox busy, try again later" },
 };
+
+/**
+ * The messages the SMTP fixtures accepted whose raw bytes contain `text` (a Message-ID, a test's
+ * marker), read from the mailbox endpoint (`mailboxUrl`), which filters them itself.
+ */
+export async function receivedContaining(mailboxUrl: string, text: string): Promise<ReceivedMessage[]> {
+  const res = await fetch(`${mailboxUrl}?containing=${encodeURIComponent(text)}`);
+  return (await res.json()) as ReceivedMessage[];
+}

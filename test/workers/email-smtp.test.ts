@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { deliverEmail } from "../../src/features/emails/deliver";
 import { SmtpSession } from "../../src/mail/transports/smtp/client";
-import { type ReceivedMessage, SMTP_TEST_USER } from "../support/smtp-test-env";
+import { receivedContaining, SMTP_TEST_USER } from "../support/smtp-test-env";
 import { callJson } from "./helpers";
 import { heldEmail, smtpEnv } from "./smtp-env";
 
@@ -14,8 +14,7 @@ describe("smtp transport", () => {
     const to = ["ada@example.com", "bob@example.com"];
     const { ws, id } = await heldEmail("smart.test", to, ["hidden@example.com"]);
     expect(await deliverEmail(smtpEnv, id)).toEqual({ kind: "done", status: "sent" });
-    const received = (await (await fetch(env.SMTP_TEST.mailboxUrl)).json()) as ReceivedMessage[];
-    const messages = received.filter((m) => m.raw.includes(`Message-ID: <${id}@smart.test>`));
+    const messages = await receivedContaining(env.SMTP_TEST.mailboxUrl, `Message-ID: <${id}@smart.test>`);
     expect(messages).toHaveLength(3);
     // Three transactions, each with one RCPT, over at most three connections (one lane each).
     expect(new Set(messages.map((m) => m.session)).size).toBeLessThanOrEqual(3);
@@ -61,8 +60,7 @@ describe("smtp transport", () => {
     const { results } = await session.send(envelopes, raw);
     await session.end();
     expect(results.map((r) => (r.ok ? "ok" : `${r.code} ${r.stage}`))).toEqual(["ok", "550 rcpt", "ok"]);
-    const received = (await (await fetch(env.SMTP_TEST.mailboxUrl)).json()) as ReceivedMessage[];
-    const messages = received.filter((m) => m.raw.includes(marker));
+    const messages = await receivedContaining(env.SMTP_TEST.mailboxUrl, marker);
     expect(messages.map((m) => m.to)).toEqual([["first@example.com"], ["last@example.com"]]);
     expect(new Set(messages.map((m) => m.session)).size).toBe(1);
   });
@@ -90,8 +88,7 @@ describe("smtp transport", () => {
       "last@example.com",
     ]);
     expect(await deliverEmail(smtpEnv, id)).toEqual({ kind: "done", status: "sent" });
-    const received = (await (await fetch(env.SMTP_TEST.mailboxUrl)).json()) as ReceivedMessage[];
-    const messages = received.filter((m) => m.raw.includes(`Message-ID: <${id}@mixed.test>`));
+    const messages = await receivedContaining(env.SMTP_TEST.mailboxUrl, `Message-ID: <${id}@mixed.test>`);
     expect(messages.map((m) => m.to).sort()).toEqual([["first@example.com"], ["last@example.com"]]);
     const body = (await email(ws, id)).body as { recipients: Array<{ address: string; status: string }> };
     expect(body.recipients.map((r) => [r.address, r.status]).sort()).toEqual([

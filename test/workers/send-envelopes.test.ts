@@ -4,7 +4,7 @@ import { type DeliveryOutcome, deliverEmail, deliverEmails } from "../../src/fea
 import { LEASE_MS } from "../../src/features/emails/delivery.repo";
 import { UNKNOWN_OUTCOME } from "../../src/features/emails/recover-claims.repo";
 import { sweepEmails } from "../../src/jobs/sweep-emails";
-import type { ReceivedMessage } from "../support/smtp-test-env";
+import { receivedContaining } from "../support/smtp-test-env";
 import { db } from "./helpers";
 import { heldEmail, smtpEnv } from "./smtp-env";
 
@@ -19,9 +19,7 @@ const slowEnv = { ...smtpEnv, SMTP_PORT: String(env.SMTP_TEST.slowPort) };
 const distantEnv = { ...smtpEnv, SMTP_PORT: String(env.SMTP_TEST.distantPort) };
 
 const carrying = async (emailId: string, domain: string) =>
-  ((await (await fetch(env.SMTP_TEST.mailboxUrl)).json()) as ReceivedMessage[]).filter((m) =>
-    m.raw.includes(`Message-ID: <${emailId}@${domain}>`),
-  );
+  receivedContaining(env.SMTP_TEST.mailboxUrl, `Message-ID: <${emailId}@${domain}>`);
 
 interface RecipientRow {
   address: string;

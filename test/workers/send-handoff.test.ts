@@ -3,13 +3,12 @@ import { describe, expect, it } from "vitest";
 import { deliverEmails } from "../../src/features/emails/deliver";
 import { SmtpSession } from "../../src/mail/transports/smtp/client";
 import { MAX_SESSIONS } from "../../src/mail/transports/smtp/session-pool";
-import { type ReceivedMessage, SMTP_TEST_USER } from "../support/smtp-test-env";
+import { receivedContaining, SMTP_TEST_USER } from "../support/smtp-test-env";
 import { sendingWorkspace, shardEnv } from "./helpers";
 import { heldEmail, smtpEnv } from "./smtp-env";
 
-const mailbox = async () => (await (await fetch(env.SMTP_TEST.mailboxUrl)).json()) as ReceivedMessage[];
-const carrying = (messages: ReceivedMessage[], marker: string) =>
-  messages.filter((m) => m.raw.includes(marker));
+/** The messages the SMTP fixtures accepted that carry `marker`. */
+const carrying = (marker: string) => receivedContaining(env.SMTP_TEST.mailboxUrl, marker);
 
 const emailRow = (id: string) =>
   env.DB_2.prepare("SELECT status, attempts, handoff_attempt FROM emails WHERE id = ?")
@@ -56,7 +55,7 @@ describe("handing an email to the transport", () => {
     const seenAtHandOff: number[] = [];
     const kept = await session.send([envelope], message("handoff-kept"), {
       beforeCommit: async () => {
-        seenAtHandOff.push(carrying(await mailbox(), "handoff-kept").length);
+        seenAtHandOff.push((await carrying("handoff-kept")).length);
         return true;
       },
     });
@@ -64,7 +63,7 @@ describe("handing an email to the transport", () => {
     expect(kept.results[0]).toMatchObject({ ok: true, code: 250 });
     // The data was all written, but without its dot the server had not taken the message yet.
     expect(seenAtHandOff).toEqual([0]);
-    expect(carrying(await mailbox(), "handoff-kept")).toHaveLength(1);
+    expect(await carrying("handoff-kept")).toHaveLength(1);
 
     const dropped = await session.send([envelope], message("handoff-dropped"), {
       beforeCommit: async () => false,
@@ -73,7 +72,7 @@ describe("handing an email to the transport", () => {
     expect(session.broken).toBe(true);
     await session.end();
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(carrying(await mailbox(), "handoff-dropped")).toHaveLength(0);
+    expect(await carrying("handoff-dropped")).toHaveLength(0);
   });
 
   it("records each email the moment its transport answers: a slow one holds back no other", async () => {
@@ -121,7 +120,9 @@ describe("handing an email to the transport", () => {
     for (let i = 0; i < 12; i++) ids.push((await heldEmail("pooled.test", [`p${i}@example.com`], [], ws)).id);
     const outcomes = await deliverEmails(smtpEnv, ids);
     expect(outcomes.every((o) => o.kind === "done" && o.status === "sent")).toBe(true);
-    const received = (await mailbox()).filter((m) => ids.some((id) => m.raw.includes(`<${id}@pooled.test>`)));
+    const received = (await carrying("@pooled.test>")).filter((m) =>
+      ids.some((id) => m.raw.includes(`<${id}@pooled.test>`)),
+    );
     expect(received).toHaveLength(12);
     const sessions = new Set(received.map((m) => m.session));
     expect(sessions.size).toBeGreaterThan(0);

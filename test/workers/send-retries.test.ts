@@ -4,14 +4,12 @@ import { deliverEmail } from "../../src/features/emails/deliver";
 import { claimEmail, handOff, LEASE_MS } from "../../src/features/emails/delivery.repo";
 import { UNKNOWN_OUTCOME } from "../../src/features/emails/recover-claims.repo";
 import { sweepEmails } from "../../src/jobs/sweep-emails";
-import type { ReceivedMessage } from "../support/smtp-test-env";
+import { receivedContaining } from "../support/smtp-test-env";
 import { callJson, db, expectRetryAfter } from "./helpers";
 import { heldEmail, smtpEnv } from "./smtp-env";
 
 const received = async (emailId: string, domain: string) =>
-  ((await (await fetch(env.SMTP_TEST.mailboxUrl)).json()) as ReceivedMessage[]).filter((m) =>
-    m.raw.includes(`Message-ID: <${emailId}@${domain}>`),
-  );
+  receivedContaining(env.SMTP_TEST.mailboxUrl, `Message-ID: <${emailId}@${domain}>`);
 
 const emailOf = (token: string, id: string) =>
   callJson<Record<string, unknown>>("GET", `/v1/emails/${id}`, { token }).then((r) => r.body);

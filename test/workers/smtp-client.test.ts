@@ -4,7 +4,7 @@ import { sendMail } from "../../src/mail/transports/smtp/client";
 import { messageData } from "../../src/mail/transports/smtp/message-data";
 import { ReplyReader } from "../../src/mail/transports/smtp/reply-reader";
 import type { SmtpOptions } from "../../src/mail/transports/smtp/types";
-import { type ReceivedMessage, SMTP_TEST_USER, type SmtpTestEnv } from "../support/smtp-test-env";
+import { receivedContaining, SMTP_TEST_USER, type SmtpTestEnv } from "../support/smtp-test-env";
 
 declare global {
   namespace Cloudflare {
@@ -48,11 +48,7 @@ function composeMessage(marker: string, bodyLines: string[] = ["Hello,", "", "Gr
   ].join("\r\n");
 }
 
-async function deliveriesOf(marker: string): Promise<ReceivedMessage[]> {
-  const res = await fetch(servers.mailboxUrl);
-  const all = (await res.json()) as ReceivedMessage[];
-  return all.filter((message) => message.raw.includes(`marker ${marker}`));
-}
+const deliveriesOf = (marker: string) => receivedContaining(servers.mailboxUrl, `marker ${marker}`);
 
 describe("sendMail over a real SMTP server", () => {
   it("submits over STARTTLS with AUTH PLAIN, and the server receives exactly the bytes and envelope", async () => {
