@@ -1,7 +1,4 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { parse } from "smol-toml";
-import { ROOT } from "./wrangler";
+import { readWranglerToml } from "./wrangler";
 
 /** One D1 database of `wrangler.toml`: its binding and the folder of its migrations. */
 export interface D1Database {
@@ -14,10 +11,10 @@ export interface D1Database {
  * and the request logs. Read from the file, so a shard added there is migrated by every command
  * that migrates (`npm start`, `npm run db:migrate`, `npm run deploy`, the tests).
  */
-export function d1Databases(configPath = join(ROOT, "wrangler.toml")): D1Database[] {
-  const config = parse(readFileSync(configPath, "utf8")) as {
+export function d1Databases(configPath?: string): D1Database[] {
+  const config = readWranglerToml<{
     d1_databases?: Array<{ binding: string; migrations_dir?: string }>;
-  };
+  }>(configPath);
   return (config.d1_databases ?? []).map((database) => ({
     binding: database.binding,
     migrationsDir: database.migrations_dir ?? "migrations",
@@ -28,8 +25,8 @@ export function d1Databases(configPath = join(ROOT, "wrangler.toml")): D1Databas
  * The workspace shards `wrangler.toml` lists in its `SHARDS` var, in order (the Worker reads the same
  * var: src/db/shards.ts); `DB` alone when the var is missing, as before there were shards.
  */
-export function shardNames(configPath = join(ROOT, "wrangler.toml")): string[] {
-  const config = parse(readFileSync(configPath, "utf8")) as { vars?: { SHARDS?: string } };
+export function shardNames(configPath?: string): string[] {
+  const config = readWranglerToml<{ vars?: { SHARDS?: string } }>(configPath);
   const names = (config.vars?.SHARDS ?? "").split(/[\s,]+/).filter(Boolean);
   return names.length > 0 ? names : ["DB"];
 }

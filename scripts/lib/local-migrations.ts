@@ -1,10 +1,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parse } from "smol-toml";
 import { getPlatformProxy, unstable_splitSqlQuery } from "wrangler";
 import { d1Databases } from "./databases";
-import { ROOT } from "./wrangler";
+import { ROOT, readWranglerToml } from "./wrangler";
 
 /** wrangler's own record of applied migrations (its default `migrations_table`). */
 const MIGRATIONS_TABLE = "d1_migrations";
@@ -42,10 +41,7 @@ export async function withLocalDatabases<T>(
  * Objects and Workflow "will not work in local development", which is true of this runtime only.
  */
 function d1OnlyConfig(): string {
-  const config = parse(readFileSync(join(ROOT, "wrangler.toml"), "utf8")) as {
-    compatibility_date: string;
-    d1_databases: unknown[];
-  };
+  const config = readWranglerToml<{ compatibility_date: string; d1_databases: unknown[] }>();
   const dir = mkdtempSync(join(tmpdir(), "local-d1-"));
   const { compatibility_date, d1_databases } = config;
   writeFileSync(

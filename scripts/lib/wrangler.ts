@@ -1,10 +1,16 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parse } from "smol-toml";
 
 export const ROOT = new URL("../..", import.meta.url).pathname;
 export const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
+
+/** `wrangler.toml` (or the file at `configPath`) parsed; the caller names the part it reads. */
+export function readWranglerToml<T>(configPath = join(ROOT, "wrangler.toml")): T {
+  return parse(readFileSync(configPath, "utf8")) as T;
+}
 
 export type Target = "local" | "remote";
 

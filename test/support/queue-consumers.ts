@@ -1,7 +1,4 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { parse } from "smol-toml";
-import { ROOT } from "../../scripts/lib/wrangler";
+import { readWranglerToml } from "../../scripts/lib/wrangler";
 
 /**
  * How long the Workers tests' local queues wait to fill a batch: a tenth of a second instead of
@@ -11,7 +8,7 @@ import { ROOT } from "../../scripts/lib/wrangler";
  * tenth of a second still arrive in one batch; the tests that need a batch of a given make-up
  * hand it to the consumer themselves (`createMessageBatch`).
  */
-export const TEST_BATCH_TIMEOUT_SECONDS = 0.1;
+const TEST_BATCH_TIMEOUT_SECONDS = 0.1;
 
 interface ConsumerConfig {
   queue: string;
@@ -28,8 +25,8 @@ interface ConsumerConfig {
  * most `TEST_BATCH_TIMEOUT_SECONDS`. Miniflare's option replaces the consumers it reads from
  * `wrangler.toml`, so every field is carried over, read from the file so they cannot drift.
  */
-export function testQueueConsumers(configPath = join(ROOT, "wrangler.toml")) {
-  const config = parse(readFileSync(configPath, "utf8")) as { queues?: { consumers?: ConsumerConfig[] } };
+export function testQueueConsumers(configPath?: string) {
+  const config = readWranglerToml<{ queues?: { consumers?: ConsumerConfig[] } }>(configPath);
   return Object.fromEntries(
     (config.queues?.consumers ?? []).map((c) => [
       c.queue,
