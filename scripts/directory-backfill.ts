@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { backfillDirectory } from "./lib/directory-backfill";
 
 const { values } = parseArgs({ options: { remote: { type: "boolean", default: false } }, strict: true });
-const counted = backfillDirectory(values.remote ? "remote" : "local");
+const counted = await backfillDirectory(values.remote ? "remote" : "local");
 console.log(
   `Directory: of DB, ${counted.workspaces} workspaces, ${counted.keys} API keys, ${counted.sessions} sessions, ${counted.signInLinks} sign-in links, ${counted.invitations} pending invitations ${counted.memberEmails} users' emails and ${counted.inboxes} inbox addresses named (new ones added).`,
 );

@@ -6,7 +6,8 @@
  */
 import { shardNames } from "./lib/databases";
 import { opsCommand } from "./lib/ops";
-import { executeSql, sqlText } from "./lib/wrangler";
+import { executeSql } from "./lib/sql";
+import { sqlText } from "./lib/wrangler";
 
 const { positionals, remote, baseUrl, opsToken } = opsCommand("npm run keys:revoke -- <key_id>", 1);
 const keyId = positionals[0] as string;
@@ -35,14 +36,16 @@ if (response) {
   process.exit(1);
 } else {
   // No server: the key is in one of the shards; each is asked (a key id is unique in the service).
-  const revoked = shardNames().some((shard) => {
-    const [update] = executeSql(
+  let revoked = false;
+  for (const shard of shardNames()) {
+    const [update] = await executeSql(
       `UPDATE api_keys SET is_active = 0, revoked_at = ${Date.now()} WHERE id = ${sqlText(keyId)} RETURNING id;`,
       "local",
       shard,
     );
-    return (update?.results.length ?? 0) > 0;
-  });
+    revoked = (update?.results.length ?? 0) > 0;
+    if (revoked) break;
+  }
   if (!revoked) {
     console.error(`No API key ${keyId} in the local databases.`);
     process.exit(1);

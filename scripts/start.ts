@@ -18,8 +18,9 @@ import { backfillDirectory } from "./lib/directory-backfill";
 import { applyLocalMigrations } from "./lib/local-migrations";
 import { DEFAULT_OWNER_EMAIL, freshLoginLink, ownerSql, signInBaseUrl, userIsActive } from "./lib/people";
 import { shardOfWorkspace } from "./lib/placement";
+import { executeSql } from "./lib/sql";
 import { type CreatedWorkspace, createWorkspace, ensureConnection, keyIsActive } from "./lib/workspace";
-import { executeSql, ROOT, sqlText, WRANGLER } from "./lib/wrangler";
+import { ROOT, sqlText, WRANGLER } from "./lib/wrangler";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const SMTP_PORT = Number(process.env.SMTP_PORT ?? 2587);
@@ -39,8 +40,8 @@ async function ensureDevWorkspace(): Promise<{ workspace: CreatedWorkspace; crea
   if (existsSync(WORKSPACE_FILE)) {
     const file = JSON.parse(readFileSync(WORKSPACE_FILE, "utf8")) as Omit<SavedWorkspace, "shard">;
     // Saved before workspaces had shards: the directory knows (the backfill named it in DB).
-    const saved = { ...file, shard: shardOfWorkspace(file.account_id, "local") };
-    if (keyIsActive(saved.key_id, "local", saved.shard)) {
+    const saved = { ...file, shard: await shardOfWorkspace(file.account_id, "local") };
+    if (await keyIsActive(saved.key_id, "local", saved.shard)) {
       await ensureConnection(saved.account_id, domain, "local", saved.shard);
       const owner = await ensureOwner(saved);
       return {
@@ -66,11 +67,11 @@ function save({ login_url: _link, ...workspace }: SavedWorkspace & { login_url?:
 
 /** A workspace saved before people existed (or whose owner was removed) gets its owner now. */
 async function ensureOwner(saved: SavedWorkspace): Promise<SavedWorkspace> {
-  if (saved.user_id && userIsActive(saved.user_id, "local", saved.shard)) return saved;
+  if (saved.user_id && (await userIsActive(saved.user_id, "local", saved.shard))) return saved;
   const owner = ownerSql(saved.account_id, DEFAULT_OWNER_EMAIL, Date.now());
-  executeSql(owner.directorySql, "local", "DIRECTORY");
-  executeSql(owner.sql.replace("INSERT INTO", "INSERT OR IGNORE INTO"), "local", saved.shard);
-  const [found] = executeSql(
+  await executeSql(owner.directorySql, "local", "DIRECTORY");
+  await executeSql(owner.sql.replace("INSERT INTO", "INSERT OR IGNORE INTO"), "local", saved.shard);
+  const [found] = await executeSql(
     `SELECT id FROM users WHERE account_id = ${sqlText(saved.account_id)} AND email = ${sqlText(DEFAULT_OWNER_EMAIL)};`,
     "local",
     saved.shard,
@@ -108,7 +109,7 @@ buildAssets();
 await applyLocalMigrations();
 // State from before the directory existed: its workspaces, keys, people and inbox addresses are
 // named there (idempotent).
-backfillDirectory("local");
+await backfillDirectory("local");
 const workspace = await ensureDevWorkspace();
 
 const dev = spawn(

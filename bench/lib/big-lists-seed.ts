@@ -4,8 +4,10 @@
  * INSERT ... SELECT per list (over a recursive sequence, or over the seeded members), as
  * `tickets-seed.ts` writes tickets.
  */
+
+import { executeSql } from "../../scripts/lib/sql";
 import { createWorkspace } from "../../scripts/lib/workspace";
-import { executeSql, sqlText } from "../../scripts/lib/wrangler";
+import { sqlText } from "../../scripts/lib/wrangler";
 import { newId } from "../../src/lib/ids";
 import { countLogs, logAccount, logKey, numberAccountSql, removeLogs } from "./logs-seed";
 import { deleteSeededRows } from "./tickets-seed";
@@ -99,10 +101,13 @@ export async function seedBigListWorkspace(name: string, count: number): Promise
   };
   const started = performance.now();
   const now = Date.now();
-  const results = executeSql(seedStatements(ids, count, now).join("\n"), "local");
-  executeSql(logStatements(ids.account, count, now).join("\n"), "local", "LOGS");
+  const results = await executeSql(seedStatements(ids, count, now).join("\n"), "local");
+  await executeSql(logStatements(ids.account, count, now).join("\n"), "local", "LOGS");
   const seedSeconds = (performance.now() - started) / 1000;
-  const stored: Record<string, unknown> = { ...results.at(-1)?.results[0], logs: countLogs(ids.account) };
+  const stored: Record<string, unknown> = {
+    ...results.at(-1)?.results[0],
+    logs: await countLogs(ids.account),
+  };
   for (const list of ["members", "recipients", "logs", "events"]) {
     if (Number(stored[list]) !== count) {
       throw new Error(`seeding ${name}: expected ${count} ${list}, the database holds ${stored[list]}`);
@@ -123,9 +128,11 @@ export async function seedBigListWorkspace(name: string, count: number): Promise
  * Deletes what `seedBigListWorkspace` wrote (and the logs the bench's own requests left), so the
  * local database does not grow by the seed on every run.
  */
-export function removeSeededBigLists(accountIds: string[]): number {
+export async function removeSeededBigLists(accountIds: string[]): Promise<number> {
   const started = performance.now();
-  removeLogs(accountIds);
+  await removeLogs(accountIds);
   const seconds = (performance.now() - started) / 1000;
-  return seconds + deleteSeededRows(["campaigns", "contact_groups", "customers", "events"], accountIds);
+  return (
+    seconds + (await deleteSeededRows(["campaigns", "contact_groups", "customers", "events"], accountIds))
+  );
 }

@@ -1,11 +1,12 @@
 /**
  * What the dashboard benchmark needs beside the tickets of `seedTicketWorkspace`: request logs and
- * a signed-in owner. Both are written straight into the local D1 databases (`wrangler d1 execute --local`; the logs into LOGS),
+ * a signed-in owner. Both are written straight into the local D1 databases (`executeSql`; the logs into LOGS),
  * the session exactly as POST /login/{token} stores one (the SHA-256 of a random token), so the
  * pages are measured as a person's browser asks for them.
  */
 
-import { executeSql, sqlText } from "../../scripts/lib/wrangler";
+import { executeSql } from "../../scripts/lib/sql";
+import { sqlText } from "../../scripts/lib/wrangler";
 import { randomBase64Url, sha256Hex } from "../../src/lib/crypto";
 import { countLogs, logAccount, logKey, numberAccountSql, removeLogs } from "./logs-seed";
 
@@ -33,9 +34,9 @@ async function sessionSql(workspace: Owner, now: number) {
   return { token, sql, directorySql };
 }
 
-function writeSession(session: { sql: string; directorySql: string }) {
-  executeSql(session.directorySql, "local", "DIRECTORY");
-  executeSql(session.sql, "local");
+async function writeSession(session: { sql: string; directorySql: string }) {
+  await executeSql(session.directorySql, "local", "DIRECTORY");
+  await executeSql(session.sql, "local");
 }
 
 /**
@@ -47,7 +48,7 @@ export async function seedLogsAndSession(workspace: Owner, count: number) {
   const now = Date.now();
   const session = await sessionSql(workspace, now);
   const account = sqlText(workspace.accountId);
-  const [keys] = executeSql(
+  const [keys] = await executeSql(
     `SELECT id, key_prefix FROM api_keys WHERE account_id = ${account} ORDER BY created_at LIMIT 1;`,
     "local",
   );
@@ -67,10 +68,10 @@ SELECT ${logAccount(workspace.accountId)}, ${logKey(key.id)}, (SELECT n FROM log
 FROM seq;`,
   ];
   const started = performance.now();
-  executeSql(logs.join("\n"), "local", "LOGS");
-  writeSession(session);
+  await executeSql(logs.join("\n"), "local", "LOGS");
+  await writeSession(session);
   const seconds = (performance.now() - started) / 1000;
-  const stored = countLogs(workspace.accountId);
+  const stored = await countLogs(workspace.accountId);
   if (stored !== count)
     throw new Error(`seeding request logs: expected ${count}, the database holds ${stored}`);
   return { sessionToken: session.token, seconds };
@@ -79,13 +80,17 @@ FROM seq;`,
 /** A signed-in owner alone, for pages whose rows come from another seed; answers the cookie value. */
 export async function seedSession(workspace: Owner): Promise<string> {
   const session = await sessionSql(workspace, Date.now());
-  writeSession(session);
+  await writeSession(session);
   return session.token;
 }
 
 /** Deletes the seeded request logs and the session again (the account and its key stay). */
-export function removeLogsAndSessions(accountId: string): void {
-  removeLogs([accountId]);
-  executeSql(`DELETE FROM sessions WHERE account_id = ${sqlText(accountId)};`, "local");
-  executeSql(`DELETE FROM session_hashes WHERE account_id = ${sqlText(accountId)};`, "local", "DIRECTORY");
+export async function removeLogsAndSessions(accountId: string): Promise<void> {
+  await removeLogs([accountId]);
+  await executeSql(`DELETE FROM sessions WHERE account_id = ${sqlText(accountId)};`, "local");
+  await executeSql(
+    `DELETE FROM session_hashes WHERE account_id = ${sqlText(accountId)};`,
+    "local",
+    "DIRECTORY",
+  );
 }

@@ -2,7 +2,8 @@
  * Request logs written straight into the local LOGS database, as the queue consumer writes them:
  * the account and its keys numbered once (log_accounts, log_keys), each log referring to them.
  */
-import { executeSql, sqlText } from "../../scripts/lib/wrangler";
+import { executeSql } from "../../scripts/lib/sql";
+import { sqlText } from "../../scripts/lib/wrangler";
 
 const WEEK_SECONDS = 604_800;
 
@@ -27,8 +28,8 @@ export function numberAccountSql(
 }
 
 /** How many logs the account has in LOGS. */
-export function countLogs(accountId: string): number {
-  const [row] = executeSql(
+export async function countLogs(accountId: string): Promise<number> {
+  const [row] = await executeSql(
     `SELECT count(*) AS n FROM request_logs WHERE account = ${logAccount(accountId)};`,
     "local",
     "LOGS",
@@ -37,9 +38,9 @@ export function countLogs(accountId: string): number {
 }
 
 /** Deletes the accounts' logs (the counters follow by trigger); their numbers stay for the next run. */
-export function removeLogs(accountIds: string[]): void {
+export async function removeLogs(accountIds: string[]): Promise<void> {
   if (accountIds.length === 0) return;
-  executeSql(
+  await executeSql(
     accountIds.map((id) => `DELETE FROM request_logs WHERE account = ${logAccount(id)};`).join("\n"),
     "local",
     "LOGS",

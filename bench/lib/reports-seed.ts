@@ -1,6 +1,6 @@
 /**
- * Workspaces for the reports benchmark, written straight into the local D1 (`wrangler d1 execute
- * --local`) as `tickets-seed.ts` writes tickets: API emails with a tag, bounces and opens, and
+ * Workspaces for the reports benchmark, written straight into the local D1 (`executeSql`, in a local
+ * runtime of the bench process) as `tickets-seed.ts` writes tickets: API emails with a tag, bounces and opens, and
  * tickets with a customer message, a reply (carried by an email of its own), resolutions, reopenings
  * and survey answers. The rollups are never written here: the support rollups move through
  * migration 0026's triggers as the rows go in (their own write path), and the email rollups are
@@ -9,8 +9,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { executeSql } from "../../scripts/lib/sql";
 import { createWorkspace } from "../../scripts/lib/workspace";
-import { executeSql, ROOT, sqlText } from "../../scripts/lib/wrangler";
+import { ROOT, sqlText } from "../../scripts/lib/wrangler";
 import { newId } from "../../src/lib/ids";
 import { deleteSeededRows } from "./tickets-seed";
 
@@ -45,7 +46,7 @@ export interface ReportWorkspace {
   tickets: number;
   /** UTC midnight of the first day that has an email: a report from it covers every seeded fact. */
   firstDay: number;
-  /** Wall time of the `wrangler d1 execute` that wrote the rows (support rollups included). */
+  /** Wall time of the local D1 batch that wrote the rows (support rollups included). */
   seedSeconds: number;
   /** Time D1 reports for the statements alone (without wrangler's start-up). */
   sqlSeconds: number;
@@ -218,7 +219,7 @@ export async function seedReportWorkspace(
     tally(sqlText(ids.account)),
   ];
   const started = performance.now();
-  const results = executeSql(statements.join("\n"), "local") as Array<{
+  const results = (await executeSql(statements.join("\n"), "local")) as Array<{
     results: Record<string, unknown>[];
     meta?: { duration?: number };
   }>;
@@ -247,7 +248,7 @@ export async function seedReportWorkspace(
  * `email_daily` from the rows of every workspace of the local database (as deploying the
  * migrations does), and answers how long it took.
  */
-export function rebuildEmailRollups(): number {
+export async function rebuildEmailRollups(): Promise<number> {
   const statements = EMAIL_REPORT_MIGRATIONS.flatMap((file) => {
     const migration = readFileSync(file, "utf8");
     const at = migration.search(/^-- Backfill/m);
@@ -259,7 +260,7 @@ export function rebuildEmailRollups(): number {
       .filter((s) => s.replace(/^--.*$/gm, "").trim() !== "");
   });
   const started = performance.now();
-  executeSql(statements.map((s) => (s.endsWith(";") ? s : `${s};`)).join("\n"), "local");
+  await executeSql(statements.map((s) => (s.endsWith(";") ? s : `${s};`)).join("\n"), "local");
   return (performance.now() - started) / 1000;
 }
 
@@ -267,11 +268,11 @@ export function rebuildEmailRollups(): number {
  * Deletes what `seedReportWorkspace` wrote and the rollups made of it (the accounts, their keys and
  * owners stay), so the local database does not grow by the seed on every run. Answers how long it took.
  */
-export function removeSeededReports(accountIds: string[]): number {
+export async function removeSeededReports(accountIds: string[]): Promise<number> {
   if (accountIds.length === 0) return 0;
   const ids = accountIds.map(sqlText).join(", ");
   const started = performance.now();
-  executeSql(
+  await executeSql(
     `DELETE FROM email_events WHERE email_seq IN (SELECT seq FROM emails WHERE account_id IN (${ids}));
 DELETE FROM email_tags WHERE email_seq IN (SELECT seq FROM emails WHERE account_id IN (${ids}));`,
     "local",
@@ -279,7 +280,7 @@ DELETE FROM email_tags WHERE email_seq IN (SELECT seq FROM emails WHERE account_
   const seconds = (performance.now() - started) / 1000;
   return (
     seconds +
-    deleteSeededRows(
+    (await deleteSeededRows(
       [
         "survey_responses",
         "messages",
@@ -294,6 +295,6 @@ DELETE FROM email_tags WHERE email_seq IN (SELECT seq FROM emails WHERE account_
         "email_daily",
       ],
       accountIds,
-    )
+    ))
   );
 }

@@ -1,6 +1,6 @@
 /**
  * A free workspace (30 days of email history) holding emails 31 to 35 days old, all due for the
- * retention job, written straight into the local D1 (`wrangler d1 execute --local`) of the shard
+ * retention job, written straight into the local D1 (`executeSql`, in a local runtime of the bench process) of the shard
  * the workspace was placed in. Each is shaped like sent mail as the send path leaves it: delivered,
  * one accepted recipient, two tags, a `sent` and a `delivered` event, an HTML body of `htmlBytes`
  * and a text body half as long in the row, and ~2 KB of built message counted in storage. Every
@@ -12,8 +12,9 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { executeSql } from "../../scripts/lib/sql";
 import { createWorkspace } from "../../scripts/lib/workspace";
-import { executeSql, ROOT, sqlText, WRANGLER } from "../../scripts/lib/wrangler";
+import { ROOT, sqlText, WRANGLER } from "../../scripts/lib/wrangler";
 import { messageKey } from "../../src/features/emails/message-key";
 import { DAY_MS } from "../../src/lib/email-retention";
 
@@ -115,8 +116,8 @@ export function localObjectExists(key: string): boolean {
 }
 
 /** Emails the workspace still holds, read in its shard. */
-export function emailsLeft(w: Pick<RetentionWorkspace, "accountId" | "shard">): number {
-  const [counted] = executeSql(
+export async function emailsLeft(w: Pick<RetentionWorkspace, "accountId" | "shard">): Promise<number> {
+  const [counted] = await executeSql(
     `SELECT count(*) AS n FROM emails WHERE account_id = ${sqlText(w.accountId)};`,
     "local",
     w.shard,
@@ -125,9 +126,9 @@ export function emailsLeft(w: Pick<RetentionWorkspace, "accountId" | "shard">): 
 }
 
 /** The workspace's archive totals and storage, read in its shard. */
-export function archiveTotals(w: Pick<RetentionWorkspace, "accountId" | "shard">) {
+export async function archiveTotals(w: Pick<RetentionWorkspace, "accountId" | "shard">) {
   const account = sqlText(w.accountId);
-  const [totals] = executeSql(
+  const [totals] = await executeSql(
     `SELECT (SELECT count(*) FROM email_archives WHERE account_id = ${account}) AS days,
   (SELECT coalesce(sum(emails), 0) FROM email_archives WHERE account_id = ${account}) AS emails,
   (SELECT coalesce(sum(parts), 0) FROM email_archives WHERE account_id = ${account}) AS parts,
@@ -161,7 +162,7 @@ export async function seedRetentionWorkspace(count: number, htmlBytes: number): 
     "local",
   );
   const started = performance.now();
-  const results = executeSql(
+  const results = await executeSql(
     emailStatements(sqlText(workspace.account_id), count, htmlBytes, Date.now()).join("\n"),
     "local",
     workspace.shard,

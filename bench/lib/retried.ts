@@ -2,7 +2,7 @@ import { sleep } from "./process-group";
 
 /**
  * The call again after a connection failure: the local `wrangler dev` reloads now and then (when
- * another wrangler on the machine, such as the seeds' `wrangler d1 execute`, changes the dev
+ * another wrangler on the machine, such as the local runtime a seed opens, changes the dev
  * registry) and refuses connections meanwhile. An HTTP answer, whatever its status, is no failure.
  */
 export async function retried<T>(attempt: () => Promise<T>, tries = 10, waitMs = 2_000): Promise<T> {

@@ -1,10 +1,12 @@
 /**
  * Workspaces of tickets with messages for the search scenario, written straight into the local D1
- * shard the workspace lives in (`wrangler d1 execute --local`): the search index's triggers index
+ * shard the workspace lives in (`executeSql`, in a local runtime of the bench process): the search index's triggers index
  * every row as it is inserted, as they do for the API's writes.
  */
+
+import { executeSql } from "../../scripts/lib/sql";
 import { createWorkspace } from "../../scripts/lib/workspace";
-import { executeSql, sqlText } from "../../scripts/lib/wrangler";
+import { sqlText } from "../../scripts/lib/wrangler";
 import { newId } from "../../src/lib/ids";
 
 const DAY_MS = 86_400_000;
@@ -120,7 +122,7 @@ FROM seq CROSS JOIN vocabulary JOIN tickets t ON t.account_id = ${account} AND t
   statements.push(`UPDATE accounts SET ticket_sequence = ${count} WHERE id = ${account};`);
   statements.push(`SELECT count(*) AS messages FROM messages WHERE account_id = ${account};`);
   const started = performance.now();
-  const results = executeSql(statements.join("\n"), "local", workspace.shard);
+  const results = await executeSql(statements.join("\n"), "local", workspace.shard);
   const stored = Number(results.at(-1)?.results[0]?.messages);
   if (stored !== messages) throw new Error(`seeding ${name}: expected ${messages} messages, found ${stored}`);
   return {
@@ -134,10 +136,10 @@ FROM seq CROSS JOIN vocabulary JOIN tickets t ON t.account_id = ${account} AND t
 }
 
 /** Deletes what `seedSearchWorkspace` wrote (the triggers take its index rows with it). */
-export function removeSearchWorkspaces(seeded: SearchWorkspace[]): void {
+export async function removeSearchWorkspaces(seeded: SearchWorkspace[]): Promise<void> {
   for (const w of seeded) {
     const id = sqlText(w.accountId);
-    executeSql(
+    await executeSql(
       ["messages", "tickets", "customers", "inboxes"]
         .map((t) => `DELETE FROM ${t} WHERE account_id = ${id};`)
         .join("\n"),

@@ -1,12 +1,13 @@
 /**
- * Workspaces full of tickets, written straight into the local D1 (`wrangler d1 execute --local`):
+ * Workspaces full of tickets, written straight into the local D1 (`executeSql`, in a local runtime of the bench process):
  * creating 100,000 tickets through the API would take longer than measuring them. Every run adds
  * its workspaces to the local database; `localD1Bytes` tells the scenario how much that costs.
  */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { executeSql } from "../../scripts/lib/sql";
 import { createWorkspace } from "../../scripts/lib/workspace";
-import { executeSql, ROOT, sqlText } from "../../scripts/lib/wrangler";
+import { ROOT, sqlText } from "../../scripts/lib/wrangler";
 import { newId } from "../../src/lib/ids";
 
 const DAY_MS = 86_400_000;
@@ -26,7 +27,7 @@ export interface TicketWorkspace {
   /** The workspace's owner (a user row), for scenarios that sign in to the dashboard. */
   ownerId: string;
   tickets: number;
-  /** Wall time of the `wrangler d1 execute` that wrote the inbox, customer and tickets. */
+  /** Wall time of the local D1 batch that wrote the inbox, customer and tickets. */
   seedSeconds: number;
   /** Time D1 reports for the ticket INSERT statements alone (without wrangler's start-up). */
   insertSeconds: number;
@@ -117,7 +118,7 @@ INSERT INTO tags (id, account_id, inbox_id, name, name_key, created_at) VALUES (
     `SELECT count(*) AS tickets FROM tickets WHERE account_id = ${sqlText(ids.account)};`,
   ];
   const started = performance.now();
-  const results = executeSql(statements.join("\n"), "local") as Array<{
+  const results = (await executeSql(statements.join("\n"), "local")) as Array<{
     results: Record<string, unknown>[];
     meta?: { duration?: number };
   }>;
@@ -148,11 +149,14 @@ INSERT INTO tags (id, account_id, inbox_id, name, name_key, created_at) VALUES (
  * them for the next run's seed, so the local database stops growing by the size of the seed on
  * every run. Answers how long it took.
  */
-export function deleteSeededRows(tables: string[], accountIds: string[]): number {
+export async function deleteSeededRows(tables: string[], accountIds: string[]): Promise<number> {
   if (accountIds.length === 0) return 0;
   const ids = accountIds.map(sqlText).join(", ");
   const started = performance.now();
-  executeSql(tables.map((table) => `DELETE FROM ${table} WHERE account_id IN (${ids});`).join("\n"), "local");
+  await executeSql(
+    tables.map((table) => `DELETE FROM ${table} WHERE account_id IN (${ids});`).join("\n"),
+    "local",
+  );
   return (performance.now() - started) / 1000;
 }
 

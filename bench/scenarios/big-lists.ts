@@ -140,12 +140,12 @@ export const bigLists: Scenario = {
       seeded.push(large);
       const figures: Figure[] = [
         {
-          label: `seeding ${SMALL} rows of each list (wrangler d1 execute)`,
+          label: `seeding ${SMALL} rows of each list (one local D1 batch)`,
           value: small.seedSeconds,
           unit: "s",
         },
         {
-          label: `seeding ${LARGE} rows of each list (wrangler d1 execute)`,
+          label: `seeding ${LARGE} rows of each list (one local D1 batch)`,
           value: large.seedSeconds,
           unit: "s",
         },
@@ -170,7 +170,7 @@ export const bigLists: Scenario = {
       return result;
     } finally {
       try {
-        const seconds = removeSeededBigLists(seeded.map((w) => w.accountId));
+        const seconds = await removeSeededBigLists(seeded.map((w) => w.accountId));
         result.figures?.push({ label: "deleting the seeded rows afterwards", value: seconds, unit: "s" });
       } catch (error) {
         console.error(`big-lists: could not delete the seeded rows: ${(error as Error).message}`);

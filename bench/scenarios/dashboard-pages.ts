@@ -124,7 +124,7 @@ export const dashboardPages: Scenario = {
     result.problems = problems;
     if (process.env.BENCH_URL) {
       problems.push(
-        "skipped: it signs in by writing a session into the local D1 (wrangler d1 execute --local), which the server at BENCH_URL does not read; run it without BENCH_URL",
+        "skipped: it signs in by writing a session into the local D1, which the server at BENCH_URL does not read; run it without BENCH_URL",
       );
       return result;
     }
@@ -133,7 +133,7 @@ export const dashboardPages: Scenario = {
     try {
       const seeded = await seedLogsAndSession(workspace, ROWS);
       result.figures?.push(
-        { label: `seeding ${ROWS} tickets (wrangler d1 execute)`, value: workspace.seedSeconds, unit: "s" },
+        { label: `seeding ${ROWS} tickets (one local D1 batch)`, value: workspace.seedSeconds, unit: "s" },
         { label: `seeding ${ROWS} request logs and a session`, value: seeded.seconds, unit: "s" },
       );
       // Plain http on loopback in development: the cookie is `session` (`__Host-session` needs https).
@@ -154,8 +154,8 @@ export const dashboardPages: Scenario = {
       return result;
     } finally {
       try {
-        removeSeededTickets([workspace.accountId]);
-        removeLogsAndSessions(workspace.accountId);
+        await removeSeededTickets([workspace.accountId]);
+        await removeLogsAndSessions(workspace.accountId);
       } catch (error) {
         // The figures stand; only the disk space of the seed stays taken.
         console.error(`dashboard-pages: could not delete the seeded rows: ${(error as Error).message}`);

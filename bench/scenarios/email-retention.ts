@@ -66,7 +66,7 @@ async function drain(ctx: BenchContext, w: RetentionWorkspace, problems: string[
   let idle = 0;
   while (left > 0) {
     const seconds = await runCron(ctx);
-    const now = emailsLeft(w);
+    const now = await emailsLeft(w);
     runs.push({ seconds, archived: left - now });
     console.log(
       `  run ${runs.length}: ${left - now} emails archived in ${seconds.toFixed(1)} s, ${now} left`,
@@ -196,7 +196,7 @@ export const emailRetention: Scenario = {
         unit: "ms",
       });
 
-    const totals = archiveTotals(w);
+    const totals = await archiveTotals(w);
     figures.push(
       {
         label: "archive bytes per email (gzip NDJSON)",

@@ -164,7 +164,7 @@ export const reports: Scenario = {
       seeded.push(small);
       const large = await seedReportWorkspace("Benchmark reports large", LARGE);
       seeded.push(large);
-      const rollupSeconds = rebuildEmailRollups();
+      const rollupSeconds = await rebuildEmailRollups();
       figures.push(
         ...seeded.map((w) => ({
           label: `seeding ${w.emails} emails and ${w.tickets} tickets, support rollups by their triggers`,
@@ -278,8 +278,8 @@ export const reports: Scenario = {
       return result;
     } finally {
       try {
-        const seconds = removeSeededReports(seeded.map((w) => w.accountId));
-        for (const w of seeded) removeLogsAndSessions(w.accountId);
+        const seconds = await removeSeededReports(seeded.map((w) => w.accountId));
+        for (const w of seeded) await removeLogsAndSessions(w.accountId);
         figures.push({ label: "deleting the seeded rows and rollups afterwards", value: seconds, unit: "s" });
       } catch (error) {
         // The figures stand; only the disk space of the seed stays taken.

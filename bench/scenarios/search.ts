@@ -129,7 +129,7 @@ export const search: Scenario = {
       return result;
     } finally {
       try {
-        removeSearchWorkspaces(seeded);
+        await removeSearchWorkspaces(seeded);
       } catch (error) {
         console.error(`search: could not delete the seed: ${(error as Error).message}`);
       }

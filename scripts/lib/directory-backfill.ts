@@ -1,4 +1,5 @@
-import { executeSql, sqlText, type Target } from "./wrangler";
+import { executeSql } from "./sql";
+import { sqlText, type Target } from "./wrangler";
 
 /** Rows per INSERT statement, well under D1's statement size and bound-parameter limits. */
 const CHUNK = 200;
@@ -14,12 +15,15 @@ interface Copy {
 }
 
 /**
- * Every copy's read in one `wrangler d1 execute` and every write in one more (each execute is a
- * process and a local runtime of its own, seconds apiece): answers how many rows each copy read.
+ * Every copy's read in one execution and every write in one more (each is a local runtime or a
+ * remote call of its own): answers how many rows each copy read.
  */
-function copyAll<K extends string>(target: Target, copies: Record<K, Copy>): Record<K, number> {
+async function copyAll<K extends string>(
+  target: Target,
+  copies: Record<K, Copy>,
+): Promise<Record<K, number>> {
   const entries = Object.entries(copies) as Array<[K, Copy]>;
-  const reads = executeSql(entries.map(([, copy]) => copy.read).join("\n"), target);
+  const reads = await executeSql(entries.map(([, copy]) => copy.read).join("\n"), target);
   const statements: string[] = [];
   const counts = entries.map(([name, { table, columns }], index) => {
     const rows = reads[index]?.results ?? [];
@@ -30,7 +34,7 @@ function copyAll<K extends string>(target: Target, copies: Record<K, Copy>): Rec
     }
     return [name, rows.length] as const;
   });
-  if (statements.length > 0) executeSql(statements.join("\n"), target, "DIRECTORY");
+  if (statements.length > 0) await executeSql(statements.join("\n"), target, "DIRECTORY");
   return Object.fromEntries(counts) as Record<K, number>;
 }
 
@@ -53,7 +57,7 @@ export interface Backfilled {
  * at every start and `npm run deploy` before and after the Worker it deploys begins to read the
  * directory.
  */
-export function backfillDirectory(target: Target, now = Date.now()): Backfilled {
+export function backfillDirectory(target: Target, now = Date.now()): Promise<Backfilled> {
   const tokenColumns = ["token_hash", "account_id", "expires_at"];
   const unexpired = (table: string, where = "") =>
     `SELECT token_hash, account_id, expires_at FROM ${table} WHERE expires_at > ${Math.trunc(now)}${where};`;

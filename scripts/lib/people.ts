@@ -2,7 +2,8 @@ import { LOGIN_TTL_MS, loginLink } from "../../src/features/sessions/login-link"
 import { randomBase64Url, sha256Hex } from "../../src/lib/crypto";
 import { newId } from "../../src/lib/ids";
 import { readDevVar } from "./dev-vars";
-import { executeSql, sqlText, type Target } from "./wrangler";
+import { executeSql } from "./sql";
+import { sqlText, type Target } from "./wrangler";
 
 /** The development workspace's first person; any address works, mail is captured locally. */
 export const DEFAULT_OWNER_EMAIL = "owner@example.com";
@@ -44,14 +45,18 @@ export async function freshLoginLink(
   shard: string,
 ) {
   const link = await loginLinkSql(accountId, userId, baseUrl);
-  executeSql(link.directorySql, target, "DIRECTORY");
-  executeSql(link.sql, target, shard);
+  await executeSql(link.directorySql, target, "DIRECTORY");
+  await executeSql(link.sql, target, shard);
   return link.url;
 }
 
 /** Whether the user exists and is active (the saved development owner may predate a reset). */
-export function userIsActive(userId: string, target: Target, shard: string): boolean {
-  const [statement] = executeSql(`SELECT status FROM users WHERE id = ${sqlText(userId)};`, target, shard);
+export async function userIsActive(userId: string, target: Target, shard: string): Promise<boolean> {
+  const [statement] = await executeSql(
+    `SELECT status FROM users WHERE id = ${sqlText(userId)};`,
+    target,
+    shard,
+  );
   return statement?.results[0]?.status === "active";
 }
 

@@ -1,5 +1,6 @@
 import { shardNames } from "./databases";
-import { executeSql, sqlText, type Target } from "./wrangler";
+import { executeSql } from "./sql";
+import { sqlText, type Target } from "./wrangler";
 
 /**
  * Where a new workspace goes: the shard the operator pins (`--shard`), else the one the directory
@@ -9,14 +10,14 @@ import { executeSql, sqlText, type Target } from "./wrangler";
  * workspace's size is unknown when it is made; an operator who sees one shard fuller pins new
  * workspaces elsewhere, or moves one (`npm run workspace:move`).
  */
-export function chooseShard(target: Target, pinned?: string): string {
+export async function chooseShard(target: Target, pinned?: string): Promise<string> {
   const shards = shardNames();
   if (pinned !== undefined) {
     if (!shards.includes(pinned))
       throw new Error(`--shard must be one of ${shards.join(", ")} (wrangler.toml SHARDS)`);
     return pinned;
   }
-  const [counted] = executeSql(
+  const [counted] = await executeSql(
     "SELECT shard, count(*) AS n FROM workspaces GROUP BY shard;",
     target,
     "DIRECTORY",
@@ -26,8 +27,8 @@ export function chooseShard(target: Target, pinned?: string): string {
 }
 
 /** The shard the directory names for a workspace; `DB` for one it does not name (made before shards). */
-export function shardOfWorkspace(accountId: string, target: Target): string {
-  const [found] = executeSql(
+export async function shardOfWorkspace(accountId: string, target: Target): Promise<string> {
+  const [found] = await executeSql(
     `SELECT shard FROM workspaces WHERE account_id = ${sqlText(accountId)};`,
     target,
     "DIRECTORY",

@@ -5,7 +5,8 @@ import { PLAN_NAMES, type PlanName, QUOTA_NAMES, type QuotaOverrides } from "../
 import { generateDkimKeyPair, newSelector } from "../../src/mail/dkim/keys";
 import { DEFAULT_OWNER_EMAIL, loginLinkSql, ownerSql, signInBaseUrl } from "./people";
 import { chooseShard } from "./placement";
-import { executeSql, sqlText, type Target } from "./wrangler";
+import { executeSql } from "./sql";
+import { sqlText, type Target } from "./wrangler";
 
 export interface WorkspaceOptions {
   name: string;
@@ -58,11 +59,11 @@ export function parseOverride(text: string, into: QuotaOverrides): void {
  * transaction; answers the key's token and the link.
  */
 export async function createWorkspace(options: WorkspaceOptions, target: Target): Promise<CreatedWorkspace> {
-  const shard = chooseShard(target, options.shard);
+  const shard = await chooseShard(target, options.shard);
   const { sql, directorySql, workspace } = await workspaceSql({ ...options, shard }, target);
   // The directory first: a key its shard holds is then always found (src/db/directory/).
-  executeSql(directorySql, target, "DIRECTORY");
-  executeSql(sql, target, shard);
+  await executeSql(directorySql, target, "DIRECTORY");
+  await executeSql(sql, target, shard);
   return workspace;
 }
 
@@ -167,18 +168,18 @@ export async function ensureConnection(
   target: Target,
   shard: string,
 ): Promise<void> {
-  const [found] = executeSql(
+  const [found] = await executeSql(
     `SELECT id FROM connections WHERE account_id = ${sqlText(accountId)} AND domain = ${sqlText(domain.name.toLowerCase())};`,
     target,
     shard,
   );
   if (found?.results.length) return;
-  executeSql(await connectionInsert(accountId, domain, target, Date.now()), target, shard);
+  await executeSql(await connectionInsert(accountId, domain, target, Date.now()), target, shard);
 }
 
 /** Whether the key still exists and is active (the saved development key may predate a reset). */
-export function keyIsActive(keyId: string, target: Target, shard: string): boolean {
-  const [statement] = executeSql(
+export async function keyIsActive(keyId: string, target: Target, shard: string): Promise<boolean> {
+  const [statement] = await executeSql(
     `SELECT is_active FROM api_keys WHERE id = ${sqlText(keyId)};`,
     target,
     shard,

@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePorts } from "../../../bench/lib/port";
 import { hasExited, sleep, stopGroup } from "../../../bench/lib/process-group";
-import { executeLocal, migrateAll, withLocalDatabases } from "../../../scripts/lib/local-migrations";
+import { executeLocal, withLocalDatabases } from "../../../scripts/lib/local-d1";
+import { migrateAll } from "../../../scripts/lib/local-migrations";
 import type { SeedSql } from "../../../scripts/lib/workspace";
 import { ROOT, WRANGLER } from "../../../scripts/lib/wrangler";
 
