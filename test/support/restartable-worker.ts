@@ -11,12 +11,7 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { freePorts } from "../../bench/lib/port";
 import { hasExited, sleep, stopGroup } from "../../bench/lib/process-group";
 import type { SeedSql } from "../../scripts/lib/workspace";
-import {
-  preparedState,
-  spawnDev,
-  waitForHealth,
-  wrangler,
-} from "../../smtp-relay/test/support/running-worker";
+import { preparedState, spawnDev, waitForHealth } from "../../smtp-relay/test/support/running-worker";
 
 const KILL_TIMEOUT_MS = 10_000;
 
@@ -29,8 +24,6 @@ export interface RestartableWorker {
   kill(): Promise<{ killed: number; workerds: number }>;
   /** Fires the minute cron once, as the production trigger does; resolves when it has run. */
   cron(): Promise<number>;
-  /** Runs SQL on the local D1 of the state (only while the worker is stopped: D1 is one SQLite file). */
-  query<T>(sql: string): T[];
   /** Stops it for good and deletes the state. */
   dispose(): Promise<void>;
 }
@@ -98,14 +91,6 @@ export async function startRestartableWorker(
     return res.status;
   };
 
-  /** Rows of the seeded workspaces' shard. */
-  const query = <T>(sql: string): T[] => {
-    if (running) throw new Error("query the state only while the worker is stopped");
-    const out = wrangler(["d1", "execute", seed.shard ?? "DB", "--json", "--command", sql], state);
-    const [result] = JSON.parse(out.slice(out.indexOf("["))) as Array<{ results: T[] }>;
-    return result?.results ?? [];
-  };
-
   const dispose = async () => {
     if (running) await stopGroup(running.child);
     running = null;
@@ -118,5 +103,5 @@ export async function startRestartableWorker(
     await dispose();
     throw error;
   }
-  return { url, state, start, kill, cron, query, dispose };
+  return { url, state, start, kill, cron, dispose };
 }

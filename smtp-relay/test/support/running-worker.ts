@@ -3,7 +3,7 @@
  * its own throwaway state directory (migrations applied, workspaces seeded with SQL), so the tests
  * exercise the very Worker the relay talks to in production, and never touch the developer's data.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,17 +26,6 @@ export const WORKER_SECRETS = {
 };
 
 const READY_TIMEOUT_MS = 90_000;
-
-export function wrangler(args: string[], persistTo: string): string {
-  const result = spawnSync(WRANGLER, [...args, "--local", "--persist-to", persistTo], {
-    cwd: ROOT,
-    encoding: "utf8",
-    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
-  });
-  if (result.status !== 0)
-    throw new Error(`wrangler ${args.join(" ")} failed: ${result.stderr || result.stdout}`);
-  return result.stdout;
-}
 
 /**
  * A throwaway state directory with every database's migrations applied and `seed` run after them:
