@@ -6,7 +6,7 @@
  */
 import { shardNames } from "./lib/databases";
 import { opsCommand } from "./lib/ops";
-import { executeSql } from "./lib/sql";
+import { executeSql, withLocalSql } from "./lib/sql";
 import { sqlText } from "./lib/wrangler";
 
 const { positionals, remote, baseUrl, opsToken } = opsCommand("npm run keys:revoke -- <key_id>", 1);
@@ -36,16 +36,17 @@ if (response) {
   process.exit(1);
 } else {
   // No server: the key is in one of the shards; each is asked (a key id is unique in the service).
-  let revoked = false;
-  for (const shard of shardNames()) {
-    const [update] = await executeSql(
-      `UPDATE api_keys SET is_active = 0, revoked_at = ${Date.now()} WHERE id = ${sqlText(keyId)} RETURNING id;`,
-      "local",
-      shard,
-    );
-    revoked = (update?.results.length ?? 0) > 0;
-    if (revoked) break;
-  }
+  const revoked = await withLocalSql(async () => {
+    for (const shard of shardNames()) {
+      const [update] = await executeSql(
+        `UPDATE api_keys SET is_active = 0, revoked_at = ${Date.now()} WHERE id = ${sqlText(keyId)} RETURNING id;`,
+        "local",
+        shard,
+      );
+      if ((update?.results.length ?? 0) > 0) return true;
+    }
+    return false;
+  });
   if (!revoked) {
     console.error(`No API key ${keyId} in the local databases.`);
     process.exit(1);

@@ -2,7 +2,7 @@
  * npm start: prepares a fresh checkout and serves it.
  * 1. writes .dev.vars with random secrets if missing; 2. copies the docs assets; 3. applies the
  * local D1 migrations of every database in wrangler.toml (the directory, every shard, LOGS for
- * request logs), all in one local runtime (lib/local-migrations.ts); 4. creates a development
+ * request logs), all in one local runtime (lib/local-migrations.ts) that then serves the SQL of step 4; 4. creates a development
  * workspace, admin key and owner user on first run (kept in .wrangler/dev-workspace.json), with
  * DEV_DOMAIN connected and verified, and prints them with a fresh sign-in link each start;
  * 5. runs `wrangler dev` on 127.0.0.1:$PORT (with
@@ -15,10 +15,10 @@ import { join } from "node:path";
 import { buildAssets } from "./build-assets";
 import { ensureDevVars, ensureRelayToken, publicBaseUrlArgs, readDevVar } from "./lib/dev-vars";
 import { backfillDirectory } from "./lib/directory-backfill";
-import { applyLocalMigrations } from "./lib/local-migrations";
+import { migrateAll } from "./lib/local-migrations";
 import { DEFAULT_OWNER_EMAIL, freshLoginLink, ownerSql, signInBaseUrl, userIsActive } from "./lib/people";
 import { shardOfWorkspace } from "./lib/placement";
-import { executeSql } from "./lib/sql";
+import { executeSql, withLocalSql } from "./lib/sql";
 import { type CreatedWorkspace, createWorkspace, ensureConnection, keyIsActive } from "./lib/workspace";
 import { ROOT, sqlText, WRANGLER } from "./lib/wrangler";
 
@@ -106,11 +106,14 @@ function banner({ workspace, created }: { workspace: CreatedWorkspace; created: 
 if (ensureDevVars()) console.log("Wrote .dev.vars with fresh secrets.");
 else if (ensureRelayToken()) console.log("Added RELAY_TOKEN to .dev.vars for the SMTP relay.");
 buildAssets();
-await applyLocalMigrations();
-// State from before the directory existed: its workspaces, keys, people and inbox addresses are
-// named there (idempotent).
-await backfillDirectory("local");
-const workspace = await ensureDevWorkspace();
+// One local runtime for the migrations and every statement after them.
+const workspace = await withLocalSql(async (databases) => {
+  await migrateAll(databases);
+  // State from before the directory existed: its workspaces, keys, people and inbox addresses are
+  // named there (idempotent).
+  await backfillDirectory("local");
+  return ensureDevWorkspace();
+});
 
 const dev = spawn(
   WRANGLER,

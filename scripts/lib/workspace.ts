@@ -5,7 +5,7 @@ import { PLAN_NAMES, type PlanName, QUOTA_NAMES, type QuotaOverrides } from "../
 import { generateDkimKeyPair, newSelector } from "../../src/mail/dkim/keys";
 import { DEFAULT_OWNER_EMAIL, loginLinkSql, ownerSql, signInBaseUrl } from "./people";
 import { chooseShard } from "./placement";
-import { executeSql } from "./sql";
+import { executeSql, withLocalSql } from "./sql";
 import { sqlText, type Target } from "./wrangler";
 
 export interface WorkspaceOptions {
@@ -59,12 +59,15 @@ export function parseOverride(text: string, into: QuotaOverrides): void {
  * transaction; answers the key's token and the link.
  */
 export async function createWorkspace(options: WorkspaceOptions, target: Target): Promise<CreatedWorkspace> {
-  const shard = await chooseShard(target, options.shard);
-  const { sql, directorySql, workspace } = await workspaceSql({ ...options, shard }, target);
-  // The directory first: a key its shard holds is then always found (src/db/directory/).
-  await executeSql(directorySql, target, "DIRECTORY");
-  await executeSql(sql, target, shard);
-  return workspace;
+  const create = async () => {
+    const shard = await chooseShard(target, options.shard);
+    const { sql, directorySql, workspace } = await workspaceSql({ ...options, shard }, target);
+    // The directory first: a key its shard holds is then always found (src/db/directory/).
+    await executeSql(directorySql, target, "DIRECTORY");
+    await executeSql(sql, target, shard);
+    return workspace;
+  };
+  return target === "local" ? withLocalSql(create) : create();
 }
 
 /**
