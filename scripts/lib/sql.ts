@@ -44,11 +44,11 @@ export async function withLocalSql<T>(
  * each workspace lives) and answers the rows of each statement.
  *
  * Locally, in a local runtime of this process (the one `withLocalSql` holds, else one of its own)
- * rather than a `wrangler d1 execute --local` each: that command loads wrangler's whole command line and starts
- * a runtime every time, 1.7 CPU-seconds, and a `npm start` or `npm run bootstrap` ran three to six
- * of them (the dev-commands test: 27 runs, 45 CPU-s). Here wrangler loads once per process and a
- * statement's runtime costs about 0.4 CPU-s. A locked local database is tried again, up to
- * `LOCKED_TRIES` times, a little longer apart each time.
+ * rather than a `wrangler d1 execute --local` each: that command loads wrangler's whole command
+ * line and starts a runtime every time, 1.7 CPU-seconds, and a `npm start` or `npm run bootstrap`
+ * ran three to six of them (the dev-commands test: 27 runs, 45 CPU-s). Here wrangler loads once
+ * per process, and a call that opens a runtime of its own costs about 0.4 CPU-s. A locked local
+ * database is tried again, up to `LOCKED_TRIES` times, a little longer apart each time.
  */
 export async function executeSql(sql: string, target: Target, database = "DB"): Promise<StatementRows[]> {
   if (target === "remote") return executeRemote(sql, database);
