@@ -219,10 +219,7 @@ export async function seedReportWorkspace(
     tally(sqlText(ids.account)),
   ];
   const started = performance.now();
-  const results = (await executeSql(statements.join("\n"), "local")) as Array<{
-    results: Record<string, unknown>[];
-    meta?: { duration?: number };
-  }>;
+  const results = await executeSql(statements.join("\n"), "local");
   const seedSeconds = (performance.now() - started) / 1000;
   const stored = results.at(-1)?.results[0] ?? {};
   const expected = { emails: size.emails, tickets: size.tickets, rolled_up: size.tickets };

@@ -118,10 +118,7 @@ INSERT INTO tags (id, account_id, inbox_id, name, name_key, created_at) VALUES (
     `SELECT count(*) AS tickets FROM tickets WHERE account_id = ${sqlText(ids.account)};`,
   ];
   const started = performance.now();
-  const results = (await executeSql(statements.join("\n"), "local")) as Array<{
-    results: Record<string, unknown>[];
-    meta?: { duration?: number };
-  }>;
+  const results = await executeSql(statements.join("\n"), "local");
   const seedSeconds = (performance.now() - started) / 1000;
   const stored = Number(results.at(-1)?.results[0]?.tickets);
   if (stored !== count) {
