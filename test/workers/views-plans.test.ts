@@ -33,9 +33,7 @@ beforeAll(async () => {
     ).bind(accountId, inboxId, now),
     // Not `ticket_views`, nearly empty here: its statistics would outlive this file and mislead a
     // later one's planner (storage is shared across files).
-    ...["tickets", "ticket_facet_counts"].map((table) =>
-      env.DB_2.prepare(`ANALYZE ${table}`),
-    ),
+    ...["tickets", "ticket_facet_counts"].map((table) => env.DB_2.prepare(`ANALYZE ${table}`)),
   ]);
 });
 
