@@ -4,7 +4,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import "./support/context";
 
-const { workerUrl, loginPath, ownerEmail, chromium: executablePath } = inject("browser");
+const { workerUrl, loginPath, ownerEmail, chromium: executablePath, browserEndpoint } = inject("browser");
 const SCREENSHOTS = join(import.meta.dirname, "screenshots");
 
 describe.skipIf(!executablePath)("sign-in pages in a real Chromium", () => {
@@ -12,7 +12,7 @@ describe.skipIf(!executablePath)("sign-in pages in a real Chromium", () => {
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: executablePath ?? undefined, args: ["--no-sandbox"] });
+    browser = await chromium.connect(browserEndpoint);
   });
   afterAll(async () => {
     await browser?.close();

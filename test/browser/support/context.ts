@@ -15,6 +15,11 @@ export interface BrowserTestContext {
   sessions: Record<"owner" | "admin" | "agent", string>;
   /** The Chromium to drive, or null when none is installed (the tests are skipped, loudly). */
   chromium: string | null;
+  /**
+   * The Playwright server of the one Chromium every browser test file connects to (`launch()` in
+   * `pages.ts`); empty when there is no Chromium.
+   */
+  browserEndpoint: string;
 }
 
 declare module "vitest" {

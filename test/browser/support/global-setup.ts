@@ -3,6 +3,7 @@
  * throwaway state) with a seeded workspace and owner, and the Chromium to drive. Without a
  * Chromium the Worker is not started and the tests are skipped with one loud line.
  */
+import { chromium as playwright } from "playwright-core";
 import type { TestProject } from "vitest/node";
 import { memberEmailSql } from "../../../scripts/lib/people";
 import { workspaceSql } from "../../../scripts/lib/workspace";
@@ -28,6 +29,7 @@ export default async function setup(project: TestProject) {
       apiKey: "",
       sessions: { owner: "", admin: "", agent: "" },
       chromium: null,
+      browserEndpoint: "",
     });
     return;
   }
@@ -48,6 +50,15 @@ export default async function setup(project: TestProject) {
     { db: `${sql}\n${people.sql}`, shard: "DB_2", directory: `${directorySql}\n${people.directorySql}` },
     { ENVIRONMENT: "development" },
   );
+  // One Chromium for every file, as Playwright's own runner keeps one per worker: each file
+  // connects and works in contexts of its own (cookies, storage and pages apart), and closing its
+  // connection closes them. A launch per file cost about 0.3 CPU-s more than a connection.
+  const server = await playwright
+    .launchServer({ executablePath: chromium, args: ["--no-sandbox"] })
+    .catch(async (error: unknown) => {
+      await worker.stop();
+      throw error;
+    });
   const context: BrowserTestContext = {
     workerUrl: worker.url,
     loginPath: new URL(workspace.login_url).pathname,
@@ -56,9 +67,13 @@ export default async function setup(project: TestProject) {
     apiKey: workspace.token,
     sessions: people.sessions,
     chromium,
+    browserEndpoint: server.wsEndpoint(),
   };
   project.provide("browser", context);
-  return () => worker.stop();
+  return async () => {
+    await server.close();
+    await worker.stop();
+  };
 }
 
 /**

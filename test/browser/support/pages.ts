@@ -8,9 +8,13 @@ const context = inject("browser");
 export const { workerUrl, accountId, apiKey } = context;
 export const SCREENSHOTS = join(import.meta.dirname, "..", "screenshots");
 
+/**
+ * This file's connection to the run's one Chromium (started by the global setup). Its contexts and
+ * pages are this file's alone; `browser.close()` closes them and the connection, not the Chromium.
+ */
 export async function launch(): Promise<Browser> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  return chromium.launch({ executablePath: context.chromium ?? undefined, args: ["--no-sandbox"] });
+  return chromium.connect(context.browserEndpoint);
 }
 
 /**
