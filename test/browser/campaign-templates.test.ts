@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, launch, screenshot, signedInPage, workerUrl } from "./support/pages";
+import { api, connectChromium, screenshot, signedInPage, workerUrl } from "./support/pages";
 
 const { chromium } = inject("browser");
 
@@ -8,7 +8,7 @@ describe.skipIf(!chromium)("a campaign that sends a template, in a real Chromium
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connectChromium();
   });
 
   afterAll(async () => {

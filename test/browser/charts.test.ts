@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { deliverInbound, fromHeaderAddress } from "../../scripts/lib/inbound";
 import { WORKER_SECRETS } from "../../smtp-relay/test/support/running-worker";
 import { surveyToken } from "../../src/mail/survey-token";
-import { api, launch, screenshot, signedInPage, workerUrl } from "./support/pages";
+import { api, connectChromium, screenshot, signedInPage, workerUrl } from "./support/pages";
 
 const { chromium, sessions } = inject("browser");
 
@@ -159,7 +159,7 @@ describe.skipIf(!chromium)("the reports' charts in a real Chromium", () => {
   let browser: Browser;
   let inboxId: string;
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connectChromium();
     const suffix = crypto.randomUUID().slice(0, 8);
     inboxId = (
       await json<{ id: string }>("POST", "/v1/inboxes", {

@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, launch, screenshot, signedInPage, workerUrl } from "./support/pages";
+import { api, connectChromium, screenshot, signedInPage, workerUrl } from "./support/pages";
 
 type Ticket = { id: string; subject: string };
 type Message = { type: string; body_text: string | null };
@@ -16,7 +16,7 @@ describe.skipIf(!inject("browser").chromium)("two agents on one ticket in a real
   let ticket: Ticket;
 
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connectChromium();
     const suffix = crypto.randomUUID().slice(0, 8);
     const inbox = await json<{ id: string }>(
       api("POST", "/v1/inboxes", { name: "Grinders", email_address: `grinders-${suffix}@example.com` }),

@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, launch, screenshot, signedInPage, workerUrl } from "./support/pages";
+import { api, connectChromium, screenshot, signedInPage, workerUrl } from "./support/pages";
 
 const unique = () => crypto.randomUUID().slice(0, 8);
 
@@ -8,7 +8,7 @@ describe.skipIf(!inject("browser").chromium)("the Contacts pages in a real Chrom
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { deliverInbound, fromHeaderAddress } from "../../scripts/lib/inbound";
-import { api, launch, screenshot, signedInPage, workerUrl } from "./support/pages";
+import { api, connectChromium, screenshot, signedInPage, workerUrl } from "./support/pages";
 
 const { chromium } = inject("browser");
 
@@ -25,7 +25,7 @@ type MailReport = Record<string, string | null>;
 describe.skipIf(!chromium)("the Deliverability page in a real Chromium", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, launch, screenshot, signedInPage, workerUrl } from "./support/pages";
+import { api, connectChromium, screenshot, signedInPage, workerUrl } from "./support/pages";
 
 interface Delivery {
   path: string;
@@ -47,7 +47,7 @@ describe.skipIf(!inject("browser").chromium)("the Inboxes pages in a real Chromi
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connectChromium();
     receiver = await startReceiver();
   });
   afterAll(async () => {

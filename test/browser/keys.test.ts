@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { STORE_TOKEN_WARNING } from "../../src/features/keys/keys.service";
-import { api, launch, screenshot, signedInPage, workerUrl } from "./support/pages";
+import { api, connectChromium, screenshot, signedInPage, workerUrl } from "./support/pages";
 
 describe.skipIf(!inject("browser").chromium)("the API keys page in a real Chromium", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -4,7 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { WORKER_SECRETS } from "../../smtp-relay/test/support/running-worker";
 import { sha256Hex } from "../../src/lib/crypto";
-import { api, apiKey, launch, screenshot, signedInPage, workerUrl } from "./support/pages";
+import { api, apiKey, connectChromium, screenshot, signedInPage, workerUrl } from "./support/pages";
 
 const { chromium } = inject("browser");
 
@@ -42,7 +42,7 @@ describe.skipIf(!chromium)("logs and events pages in a real Chromium", () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connectChromium();
     receiver = await startReceiver();
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { accountId, api, launch, screenshot, workerUrl } from "./support/pages";
+import { accountId, api, connectChromium, screenshot, workerUrl } from "./support/pages";
 
 const TIME_ZONE = "Asia/Tokyo";
 const { sessions, chromium } = inject("browser");
@@ -21,7 +21,7 @@ async function postJson<T>(path: string, body: unknown): Promise<T> {
 describe.skipIf(!chromium)("the Overview in a real Chromium", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await browser?.close();

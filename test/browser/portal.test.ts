@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, launch, screenshot, workerUrl } from "./support/pages";
+import { api, connectChromium, screenshot, workerUrl } from "./support/pages";
 
 const { chromium } = inject("browser");
 
@@ -31,7 +31,7 @@ describe.skipIf(!chromium)("the public portal in a real Chromium", () => {
   let inboxId: string;
 
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connectChromium();
     const res = await api("POST", "/v1/inboxes", {
       name: "Acme Support",
       email_address: `portal-${crypto.randomUUID().slice(0, 8)}@example.com`,

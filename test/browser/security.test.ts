@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { NAV } from "../../src/ui/layout";
-import { api, launch, screenshot, signedInPage, workerUrl } from "./support/pages";
+import { api, connectChromium, screenshot, signedInPage, workerUrl } from "./support/pages";
 
 /** A page of another origin (same site: 127.0.0.1 on another port) holding a form aimed at the dashboard. */
 function attackerSite(html: string): Promise<{ url: string; server: Server }> {
@@ -22,7 +22,7 @@ function attackerSite(html: string): Promise<{ url: string; server: Server }> {
 describe.skipIf(!inject("browser").chromium)("the dashboard's defences in a real Chromium", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await browser?.close();

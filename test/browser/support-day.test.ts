@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, launch, screenshot, signedInPage, workerUrl } from "./support/pages";
+import { api, connectChromium, screenshot, signedInPage, workerUrl } from "./support/pages";
 
 type Ticket = { id: string; subject: string };
 type Message = { type: string; body_text: string | null };
@@ -38,7 +38,7 @@ describe.skipIf(!inject("browser").chromium)("a support agent's day in a real Ch
     );
 
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connectChromium();
     const suffix = crypto.randomUUID().slice(0, 8);
     inbox = await json(
       api("POST", "/v1/inboxes", { name: "Kettle care", email_address: `kettles-${suffix}@example.com` }),

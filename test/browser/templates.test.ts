@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, launch, screenshot, signedInPage, workerUrl } from "./support/pages";
+import { api, connectChromium, screenshot, signedInPage, workerUrl } from "./support/pages";
 
 const { chromium, ownerEmail } = inject("browser");
 
@@ -42,7 +42,7 @@ describe.skipIf(!chromium)("email templates in a real Chromium", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connectChromium();
   });
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, launch, screenshot, signedInPage, workerUrl } from "./support/pages";
+import { api, connectChromium, screenshot, signedInPage, workerUrl } from "./support/pages";
 
 type Envelope = { id: string; event: string; data: Record<string, Record<string, unknown>> };
 type Ticket = { id: string; client_id: string; subject: string; status: string };
@@ -108,7 +108,7 @@ describe.skipIf(!inject("browser").chromium)("the Tickets pages in a real Chromi
     receiver.received.filter((e) => e.event === event && e.data.ticket?.id === ticketId);
 
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connectChromium();
     receiver = await startReceiver();
     const suffix = rand();
     inbox = await json(

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { WORKER_SECRETS } from "../../smtp-relay/test/support/running-worker";
 import { newId } from "../../src/lib/ids";
 import { unsubscribeToken } from "../../src/mail/unsubscribe-token";
-import { api, launch, screenshot, workerUrl } from "./support/pages";
+import { api, connectChromium, screenshot, workerUrl } from "./support/pages";
 
 const { chromium } = inject("browser");
 
@@ -11,7 +11,7 @@ describe.skipIf(!chromium)("an unsubscribe link in a real Chromium", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { WebhookReceiver } from "../support/webhook-receiver";
-import { launch, screenshot, signedInPage, workerUrl } from "./support/pages";
+import { connectChromium, screenshot, signedInPage, workerUrl } from "./support/pages";
 
 describe.skipIf(!inject("browser").chromium)("the Webhooks pages in a real Chromium", () => {
   let browser: Browser;
@@ -10,7 +10,7 @@ describe.skipIf(!inject("browser").chromium)("the Webhooks pages in a real Chrom
   let receiverUrl: string;
 
   beforeAll(async () => {
-    browser = await launch();
+    browser = await connectChromium();
     receiverUrl = await receiver.listen();
   });
   afterAll(async () => {

@@ -16,8 +16,8 @@ export interface BrowserTestContext {
   /** The Chromium to drive, or null when none is installed (the tests are skipped, loudly). */
   chromium: string | null;
   /**
-   * The Playwright server of the one Chromium every browser test file connects to (`launch()` in
-   * `pages.ts`); empty when there is no Chromium.
+   * The Playwright server of the one Chromium every browser test file connects to
+   * (`connectChromium()` in `pages.ts`); empty when there is no Chromium.
    */
   browserEndpoint: string;
 }

@@ -12,7 +12,7 @@ export const SCREENSHOTS = join(import.meta.dirname, "..", "screenshots");
  * This file's connection to the run's one Chromium (started by the global setup). Its contexts and
  * pages are this file's alone; `browser.close()` closes them and the connection, not the Chromium.
  */
-export async function launch(): Promise<Browser> {
+export async function connectChromium(): Promise<Browser> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   return chromium.connect(context.browserEndpoint);
 }
