@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { getPlatformProxy, unstable_splitSqlQuery } from "wrangler";
 import { ROOT, readWranglerToml } from "./wrangler";
+import { getPlatformProxy, unstable_splitSqlQuery } from "./wrangler-api";
 
 /** What one statement answered, as `wrangler d1 execute --json` prints it: its rows and D1's meta. */
 export interface StatementRows {

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { unstable_splitSqlQuery } from "wrangler";
 import { d1Databases } from "./databases";
 import { withLocalDatabases } from "./local-d1";
 import { ROOT } from "./wrangler";
+import { unstable_splitSqlQuery } from "./wrangler-api";
 
 /** wrangler's own record of applied migrations (its default `migrations_table`). */
 const MIGRATIONS_TABLE = "d1_migrations";
