@@ -2,12 +2,12 @@
  * npm start: prepares a fresh checkout and serves it.
  * 1. writes .dev.vars with random secrets if missing; 2. copies the docs assets; 3. applies the
  * local D1 migrations of every database in wrangler.toml (the directory, every shard, LOGS for
- * request logs), all in one local runtime (lib/local-migrations.ts) that then serves the SQL of step 4; 4. creates a development
- * workspace, admin key and owner user on first run (kept in .wrangler/dev-workspace.json), with
- * DEV_DOMAIN connected and verified, and prints them with a fresh sign-in link each start;
- * 5. runs `wrangler dev` on 127.0.0.1:$PORT (with
- * PUBLIC_BASE_URL on that port unless the user set one) and the SMTP relay (smtp-relay/) on
- * 127.0.0.1:$SMTP_PORT, forwarding to it. Both stop together. 6. fires the minute cron while it serves.
+ * request logs), all in one local runtime (lib/local-migrations.ts) that then serves the SQL of
+ * step 4; 4. creates a development workspace, admin key and owner user on first run (kept in
+ * .wrangler/dev-workspace.json), with DEV_DOMAIN connected and verified, and prints them with a
+ * fresh sign-in link each start; 5. runs `wrangler dev` on 127.0.0.1:$PORT (with PUBLIC_BASE_URL
+ * on that port unless the user set one) and the SMTP relay (smtp-relay/) on 127.0.0.1:$SMTP_PORT,
+ * forwarding to it. Both stop together. 6. fires the minute cron while it serves.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
