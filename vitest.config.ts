@@ -1,6 +1,7 @@
 import { defineConfig } from "vitest/config";
 import { LONG_FILES, LongFilesFirst } from "./test/support/long-files-first.js";
 import { testQueueConsumers } from "./test/support/queue-consumers.js";
+import { releaseWhenDonePlugin } from "./test/support/release-when-done.js";
 import "./test/support/provided-context.js";
 import { trustedTestTls } from "./test/support/trust-test-ca.js";
 
@@ -101,6 +102,7 @@ export default defineConfig(async () => {
           },
         },
         {
+          plugins: [releaseWhenDonePlugin()],
           test: {
             name: "browser",
             ...PROCESS_TESTS,
@@ -116,6 +118,7 @@ export default defineConfig(async () => {
           },
         },
         {
+          plugins: [releaseWhenDonePlugin()],
           test: {
             name: "smtp-relay",
             ...PROCESS_TESTS,

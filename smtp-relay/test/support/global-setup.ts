@@ -9,6 +9,7 @@ import { sqlText } from "../../../scripts/lib/wrangler";
 import { generateToken, hashToken, keyPrefixOf } from "../../../src/auth/token";
 import { newId } from "../../../src/lib/ids";
 import type { PlanName, QuotaOverrides } from "../../../src/lib/plans";
+import { releaseWhenDone } from "../../../test/support/release-when-done";
 import { selfSignedCertificate } from "../../src/tls";
 import type { RelayTestContext, TestWorkspace } from "./context";
 import { startWorker, WORKER_SECRETS } from "./running-worker";
@@ -74,5 +75,6 @@ export default async function setup(project: TestProject) {
     revokedKey: revoked.key,
   };
   project.provide("relay", context);
-  return () => worker.stop();
+  // Stopped once the last relay file ends, not when the whole run does (release-when-done.ts).
+  return releaseWhenDone(project, () => worker.stop());
 }

@@ -10,6 +10,7 @@ import { workspaceSql } from "../../../scripts/lib/workspace";
 import { startWorker, WORKER_SECRETS } from "../../../smtp-relay/test/support/running-worker";
 import { randomBase64Url, sha256Hex } from "../../../src/lib/crypto";
 import { newId } from "../../../src/lib/ids";
+import { releaseWhenDone } from "../../support/release-when-done";
 import { chromiumPath, SKIPPED_LINE } from "./chromium";
 import type { BrowserTestContext } from "./context";
 
@@ -70,10 +71,11 @@ export default async function setup(project: TestProject) {
     browserEndpoint: server.wsEndpoint(),
   };
   project.provide("browser", context);
-  return async () => {
+  // Stopped once the last browser file ends, not when the whole run does (release-when-done.ts).
+  return releaseWhenDone(project, async () => {
     await server.close();
     await worker.stop();
-  };
+  });
 }
 
 /**
