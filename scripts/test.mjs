@@ -1,6 +1,6 @@
 /**
- * `npm test`: the checks (type checks, bindings, lint, dependency rules) and every Vitest file, at
- * the same time. Vitest's first minute starts real servers (wrangler dev, Chromium) and waits on
+ * `npm test`: the checks (type checks, bindings, lint) and every Vitest file (the dependency rules
+ * among them), at the same time. Vitest's first minute starts real servers (wrangler dev, Chromium) and waits on
  * them, leaving part of the two cores idle: the checks, each single-threaded, fill it (on a fresh
  * clone they took 45 s before the tests, 2026-11-30). Vitest's output streams as usual; the checks'
  * output is held back and printed whole after it, so that it never breaks Vitest's lines. Fails if
@@ -11,7 +11,12 @@
 import { spawn } from "node:child_process";
 import { resolve as resolvePath } from "node:path";
 
-const CHECKS = ["typecheck:worker", "typecheck:node", "typecheck:bindings", "lint", "lint:deps"];
+/**
+ * `npm run lint:deps` is not among them: `test/node/dependency-rules.test.ts` cruises the real src
+ * with the same rules and fails on any violation, warnings included, which is stricter than the
+ * command's exit status. Running both cruised src twice (about 4 CPU-s each).
+ */
+const CHECKS = ["typecheck:worker", "typecheck:node", "typecheck:bindings", "lint"];
 
 const shell = process.platform === "win32";
 
