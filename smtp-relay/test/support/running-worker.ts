@@ -4,7 +4,7 @@
  * exercise the very Worker the relay talks to in production, and never touch the developer's data.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePorts } from "../../../bench/lib/port";
@@ -13,6 +13,7 @@ import { executeLocal, withLocalDatabases } from "../../../scripts/lib/local-d1"
 import { migrateAll } from "../../../scripts/lib/local-migrations";
 import type { SeedSql } from "../../../scripts/lib/workspace";
 import { ROOT, WRANGLER } from "../../../scripts/lib/wrangler";
+import { migratedTemplate } from "./migrated-template";
 
 export interface RunningWorker {
   url: string;
@@ -35,8 +36,11 @@ const READY_TIMEOUT_MS = 90_000;
 export async function preparedState(seed: SeedSql | string): Promise<string> {
   const state = mkdtempSync(join(tmpdir(), "relay-worker-"));
   const { db, directory, shard } = typeof seed === "string" ? { db: seed, directory: "", shard: "DB" } : seed;
+  // The migrations applied once per run, not once per Worker (migrated-template.ts).
+  cpSync(await migratedTemplate(), state, { recursive: true });
   // As `wrangler d1 migrations apply` and `wrangler d1 execute --file` with `--persist-to`, in one
-  // local runtime rather than one per migration file (scripts/lib/local-migrations.ts).
+  // local runtime rather than one per migration file (scripts/lib/local-migrations.ts). On the
+  // copy they find nothing left to apply, and say so in 0.2 s.
   await withLocalDatabases(async (databases) => {
     await migrateAll(databases, () => {});
     for (const [binding, sql] of [
