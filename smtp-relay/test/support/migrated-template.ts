@@ -2,7 +2,7 @@
  * Every local database with all its migrations applied, once per set of migrations, for the
  * Workers the tests start (`preparedState` copies it). Applying the migrations took about 5 s and
  * 5.5 CPU-s each time (the local runtime, then every file of four databases), and a run of
- * `npm test` prepared three states: the browser Worker, the relay Worker and the crash test's.
+ * `npm test` prepared four states: the browser, relay, `inbound-command` and crash-test Workers.
  * `npm start` still applies them for real, and the dev-commands test runs it.
  *
  * Kept in node_modules/.cache under a hash of what decides the result: wrangler.toml's databases
