@@ -1,10 +1,10 @@
 /**
  * `npm test`: the checks (type checks, bindings, lint) and every Vitest file (the dependency rules
- * among them), at the same time. Vitest's first minute starts real servers (wrangler dev, Chromium) and waits on
- * them, leaving part of the two cores idle: the checks, each single-threaded, fill it (on a fresh
- * clone they took 45 s before the tests, 2026-11-30). Vitest's output streams as usual; the checks'
- * output is held back and printed whole after it, so that it never breaks Vitest's lines. Fails if
- * either failed. Arguments go to Vitest (`npm test -- --reporter=json ...`).
+ * among them), at the same time. Vitest's first minute starts real servers (wrangler dev,
+ * Chromium) and waits on them, leaving part of the two cores idle: the checks, each
+ * single-threaded, fill it (on a fresh clone they took 45 s before the tests, 2026-11-30).
+ * Vitest's output streams as usual; the checks' output is held back and printed whole after it,
+ * so that it never breaks Vitest's lines. Fails if either failed. Arguments go to Vitest (`npm test -- --reporter=json ...`).
  *
  * Plain JavaScript: it starts in a few milliseconds, with no loader.
  */

@@ -1,18 +1,15 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import "./support/context";
+import { connectChromium, SCREENSHOTS } from "./support/pages";
 
-const { workerUrl, loginPath, ownerEmail, chromium: executablePath, browserEndpoint } = inject("browser");
-const SCREENSHOTS = join(import.meta.dirname, "screenshots");
+const { workerUrl, loginPath, ownerEmail, chromium: executablePath } = inject("browser");
 
 describe.skipIf(!executablePath)("sign-in pages in a real Chromium", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    browser = await chromium.connect(browserEndpoint);
+    browser = await connectChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -17,11 +17,17 @@ const RELEASE = Symbol.for("support-mail.release-when-done");
 
 type Releasable = TestProject & { [RELEASE]?: () => Promise<void> };
 
-/** Wraps `release` so that it runs once, and hands it to the plugin's reporter through the project. */
+/**
+ * Wraps `release` so that it runs once (a failed release may be tried again, as the teardown
+ * does), and hands it to the plugin's reporter through the project.
+ */
 export function releaseWhenDone(project: TestProject, release: () => Promise<void>): () => Promise<void> {
   let released: Promise<void> | undefined;
   const once = () => {
-    released ??= release();
+    released ??= release().catch((error: unknown) => {
+      released = undefined;
+      throw error;
+    });
     return released;
   };
   // A symbol on the project object: the config and a global setup load this file as two separate
