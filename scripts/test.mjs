@@ -4,7 +4,8 @@
  * Chromium) and waits on them, leaving part of the two cores idle: the checks, each
  * single-threaded, fill it (on a fresh clone they took 45 s before the tests, 2026-11-30).
  * Vitest's output streams as usual; the checks' output is held back and printed whole after it,
- * so that it never breaks Vitest's lines. Fails if either failed. Arguments go to Vitest (`npm test -- --reporter=json ...`).
+ * so that it never breaks Vitest's lines. Fails if either failed. Arguments go to Vitest
+ * (`npm test -- --reporter=json ...`).
  *
  * Plain JavaScript: it starts in a few milliseconds, with no loader.
  */
