@@ -22,6 +22,12 @@ const PARENT_KEY: Record<string, string> = {
 
 const extrasOf = (pass: MovedTable) => (pass.extras ?? []).map((expr, i) => `, ${expr} AS __x${i}`).join("");
 
+/** A page's statements, run in one round trip, and how their answers make the page. */
+export interface PageRead {
+  statements: [D1PreparedStatement, ...D1PreparedStatement[]];
+  read(results: D1Result<Row>[]): { rows: Row[]; next: After };
+}
+
 /**
  * One page of a workspace's rows of `pass`'s table in `d1` (source or target: the same statements
  * serve both), after `after`, with the key to continue from (null when the table is done).
@@ -35,6 +41,12 @@ export async function pageOf(
   accountId: string,
   after: After,
 ): Promise<{ rows: Row[]; next: After }> {
+  const page = pageRead(d1, pass, accountId, after);
+  return page.read(await d1.batch<Row>(page.statements));
+}
+
+/** `pageOf`'s statements, for a caller that reads several pages in one batch (`tallyAll`). */
+export function pageRead(d1: D1Database, pass: MovedTable, accountId: string, after: After): PageRead {
   const limit = PAGE_ROWS[pass.table] ?? DEFAULT_PAGE_ROWS;
   return pass.rows.by === "account"
     ? byAccount(d1, pass, accountId, after, limit)
@@ -43,17 +55,34 @@ export async function pageOf(
       : childrenPage(d1, pass, accountId, after);
 }
 
-async function byAccount(d1: D1Database, pass: MovedTable, accountId: string, after: After, limit: number) {
+/** The key to continue from: the last row's, when the page was full. */
+function nextOf(results: Row[], limit: number, keys: number): After {
+  const last = results.at(-1);
+  if (results.length < limit || !last) return null;
+  return keys === 1 ? [last.__k0 as number] : [last.__k0 as number, last.__k1 as number];
+}
+
+function byAccount(
+  d1: D1Database,
+  pass: MovedTable,
+  accountId: string,
+  after: After,
+  limit: number,
+): PageRead {
   const scope = pass.table === "accounts" ? "t.id = ?1" : "t.account_id = ?1";
-  const { results } = await d1
+  const statement = d1
     .prepare(
       `SELECT t.rowid AS __k0, t.*${extrasOf(pass)} FROM ${pass.table} t
        WHERE ${scope} AND t.rowid > ?2 ORDER BY t.rowid LIMIT ?3`,
     )
-    .bind(accountId, after?.[0] ?? -1, limit)
-    .all<Row>();
-  const last = results.at(-1);
-  return { rows: results, next: results.length < limit || !last ? null : [last.__k0 as number] };
+    .bind(accountId, after?.[0] ?? -1, limit);
+  return {
+    statements: [statement],
+    read: ([page]) => {
+      const rows = page?.results ?? [];
+      return { rows, next: nextOf(rows, limit, 1) };
+    },
+  };
 }
 
 /** Emails along (account_seq, created_at, seq): the workspace's own index, in list order. */
@@ -61,54 +90,55 @@ const emailKeys = `SELECT t.created_at AS __k0, t.seq AS __k1 FROM emails t
   WHERE t.account_seq = ${ACCOUNT_SEQ} AND (t.created_at, t.seq) > (?2, ?3)
   ORDER BY t.created_at, t.seq LIMIT ?4`;
 
-async function emailsPage(d1: D1Database, pass: MovedTable, accountId: string, after: After, limit: number) {
-  const { results } = await d1
+function emailsPage(
+  d1: D1Database,
+  pass: MovedTable,
+  accountId: string,
+  after: After,
+  limit: number,
+): PageRead {
+  const statement = d1
     .prepare(
       `SELECT t.created_at AS __k0, t.seq AS __k1, t.*${extrasOf(pass)} FROM emails t
        WHERE t.account_seq = ${ACCOUNT_SEQ} AND (t.created_at, t.seq) > (?2, ?3)
        ORDER BY t.created_at, t.seq LIMIT ?4`,
     )
-    .bind(accountId, after?.[0] ?? -1, after?.[1] ?? -1, limit)
-    .all<Row>();
-  const last = results.at(-1);
+    .bind(accountId, after?.[0] ?? -1, after?.[1] ?? -1, limit);
   return {
-    rows: results,
-    next: results.length < limit || !last ? null : [last.__k0 as number, last.__k1 as number],
+    statements: [statement],
+    read: ([page]) => {
+      const rows = page?.results ?? [];
+      return { rows, next: nextOf(rows, limit, 2) };
+    },
   };
 }
 
-/** A page of parents (by their own walk), then every child of those parents. */
-async function childrenPage(d1: D1Database, pass: MovedTable, accountId: string, after: After) {
+/**
+ * A page of parents (by their own walk), then every child of those parents: two statements in
+ * one batch (one transaction), the second selecting its parents by the same walk as the first.
+ */
+function childrenPage(d1: D1Database, pass: MovedTable, accountId: string, after: After): PageRead {
   if (pass.rows.by !== "parent") throw new Error("not a child table");
   const { parent, fk } = pass.rows;
   const emails = parent === "emails";
-  const parents = emails
-    ? await d1
-        .prepare(emailKeys)
-        .bind(accountId, after?.[0] ?? -1, after?.[1] ?? -1, PARENTS_PER_PAGE)
-        .all<{ __k0: number; __k1: number }>()
-    : await d1
-        .prepare(
-          `SELECT rowid AS __k0 FROM ${parent} WHERE account_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3`,
-        )
-        .bind(accountId, after?.[0] ?? -1, PARENTS_PER_PAGE)
-        .all<{ __k0: number; __k1?: number }>();
-  const last = parents.results.at(-1);
-  const next: After =
-    parents.results.length < PARENTS_PER_PAGE || !last
-      ? null
-      : emails
-        ? [last.__k0, last.__k1 as number]
-        : [last.__k0];
-  if (parents.results.length === 0) return { rows: [], next };
-  const rowids = parents.results.map((p) => (emails ? p.__k1 : p.__k0));
-  const { results } = await d1
+  const parentKeys = emails
+    ? emailKeys
+    : `SELECT rowid AS __k0 FROM ${parent} WHERE account_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3`;
+  const bound = emails
+    ? [accountId, after?.[0] ?? -1, after?.[1] ?? -1, PARENTS_PER_PAGE]
+    : [accountId, after?.[0] ?? -1, PARENTS_PER_PAGE];
+  const children = d1
     .prepare(
       `SELECT t.*${extrasOf(pass)} FROM ${pass.table} t JOIN ${parent} p ON p.${PARENT_KEY[parent]} = t.${fk}
-       WHERE p.rowid IN (SELECT value FROM json_each(?1))
+       WHERE p.rowid IN (SELECT ${emails ? "__k1" : "__k0"} FROM (${parentKeys}))
        ORDER BY p.rowid${pass.renumbered ? `, t.${pass.renumbered}` : ""}`,
     )
-    .bind(JSON.stringify(rowids))
-    .all<Row>();
-  return { rows: results, next };
+    .bind(...bound);
+  return {
+    statements: [d1.prepare(parentKeys).bind(...bound), children],
+    read: ([parents, rows]) => ({
+      rows: rows?.results ?? [],
+      next: nextOf(parents?.results ?? [], PARENTS_PER_PAGE, emails ? 2 : 1),
+    }),
+  };
 }

@@ -1,4 +1,4 @@
-import { type After, pageOf, type Row } from "./pages";
+import { type After, type PageRead, pageOf, pageRead, type Row } from "./pages";
 import { checkedPasses, columnsOf, type MovedTable } from "./tables";
 
 /** A table's rows of one workspace on one side: how many, and the sum of their hashes. */
@@ -88,17 +88,25 @@ export async function checkPage(
     : { kind: "checking", cursor: firstCheck(cursor.table + 1) };
 }
 
-/** Every table's tally on one side, read at once (tests, and the operator's record of a move). */
+/**
+ * Every table's tally on one side (tests, and the operator's record of a move): the first page of
+ * every table in one batch, then the further pages of the tables that have more.
+ */
 export async function tallyAll(d1: D1Database, accountId: string): Promise<Record<string, Tally>> {
+  const passes = checkedPasses();
+  const firstPages = passes.map((pass) => pageRead(d1, pass, accountId, null));
+  const answers = await d1.batch<Row>(firstPages.flatMap((page) => page.statements));
   const tallies: Record<string, Tally> = {};
-  for (const pass of checkedPasses()) {
-    let after: After = null;
-    let tally: Tally = { count: 0, sum: 0 };
-    do {
-      const page = await pageOf(d1, pass, accountId, after);
+  let at = 0;
+  for (const [i, pass] of passes.entries()) {
+    const first = firstPages[i] as PageRead;
+    let page = first.read(answers.slice(at, at + first.statements.length));
+    at += first.statements.length;
+    let tally = await tallied(pass, page.rows, { count: 0, sum: 0 });
+    while (page.next !== null) {
+      page = await pageOf(d1, pass, accountId, page.next);
       tally = await tallied(pass, page.rows, tally);
-      after = page.next;
-    } while (after !== null);
+    }
     tallies[pass.table] = tally;
   }
   return tallies;
