@@ -136,15 +136,14 @@ describe("SMTP sessions", () => {
         );
         return Date.now() - started;
       };
-      // The first failure waits for nothing; it also warms the path (the relay's first key check
-      // with the API), which on a busy machine took 60 ms longer than the later ones by itself.
+      // The first failure waits for nothing. The second, third and fourth wait 200, 400 and 800 ms
+      // (capped at 1 s) before they are answered, so each takes at least its wait. Only lower
+      // bounds: a difference of two failures also holds the difference of their key checks' own
+      // latency, which on a busy machine differed by more than 100 ms (600 designed, 451 measured).
       await timeFailure();
-      // The second, third and fourth wait 200, 400 and 800 ms (capped at 1 s).
-      const second = await timeFailure();
-      await timeFailure();
-      const fourth = await timeFailure();
-      expect(second).toBeGreaterThanOrEqual(200);
-      expect(fourth - second).toBeGreaterThanOrEqual(500);
+      expect(await timeFailure()).toBeGreaterThanOrEqual(200);
+      expect(await timeFailure()).toBeGreaterThanOrEqual(400);
+      expect(await timeFailure()).toBeGreaterThanOrEqual(800);
     } finally {
       await relay.close();
     }
