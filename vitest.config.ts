@@ -15,10 +15,12 @@ export const TEST_SECRETS = {
 /**
  * Most of a test file's time is spent waiting (queues, SMTP, polling, processes it started), not
  * computing, so more files run at once than there are cores (Vitest's default is one fewer than the
- * cores: one file at a time on a 2-core machine). The node, browser and relay files each start real
- * servers (`npm start`, `wrangler dev`, Chromium) and run two at a time: with four at once on two
- * cores, `npm start` dropped requests in the dev-commands test. A project with its own `maxWorkers`
- * needs a group of its own, and groups run one after the other.
+ * cores: one file at a time on a 2-core machine). The node, browser and relay files share the
+ * servers their setups start (`wrangler dev`, Chromium) and run three at a time: at two, the cores
+ * were a quarter idle while they ran (a browser file mostly waits on its pages), and the three
+ * projects took 88.5 s against 78.6 s at three, for the same 127 CPU-s (2026-11-30); at four a
+ * timing test failed under the load. A project with its own `maxWorkers` needs a group of its own,
+ * and groups run one after the other.
  *
  * They run with `isolate: false`, like the Workers files: one Node fork per slot runs file after
  * file instead of a fork started per file (Vitest's own hint counted 44 forks at ~0.17 s each); no
@@ -29,7 +31,7 @@ export const TEST_SECRETS = {
  * on leases and a workspace move's settling) run in the Workers files' group instead, five files at
  * a time there: they start first and the Workers files fill the cores their waits leave idle.
  */
-const PROCESS_TESTS = { maxWorkers: 2, sequence: { groupOrder: 0 }, isolate: false };
+const PROCESS_TESTS = { maxWorkers: 3, sequence: { groupOrder: 0 }, isolate: false };
 const WORKERD_TESTS = { maxWorkers: 5, sequence: { groupOrder: 1 } };
 
 export default defineConfig(async () => {
