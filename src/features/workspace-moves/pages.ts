@@ -47,12 +47,9 @@ export async function pageOf(
 
 /** `pageOf`'s statements, for a caller that reads several pages in one batch (`tallyAll`). */
 export function pageRead(d1: D1Database, pass: MovedTable, accountId: string, after: After): PageRead {
-  const limit = PAGE_ROWS[pass.table] ?? DEFAULT_PAGE_ROWS;
-  return pass.rows.by === "account"
-    ? byAccount(d1, pass, accountId, after, limit)
-    : pass.rows.by === "emails"
-      ? emailsPage(d1, pass, accountId, after, limit)
-      : childrenPage(d1, pass, accountId, after);
+  return pass.rows.by === "parent"
+    ? childrenPage(d1, pass, accountId, after)
+    : ownRowsPage(d1, pass, accountId, after);
 }
 
 /** The key to continue from: the last row's, when the page was full. */
@@ -62,53 +59,38 @@ function nextOf(results: Row[], limit: number, keys: number): After {
   return keys === 1 ? [last.__k0 as number] : [last.__k0 as number, last.__k1 as number];
 }
 
-function byAccount(
-  d1: D1Database,
-  pass: MovedTable,
-  accountId: string,
-  after: After,
-  limit: number,
-): PageRead {
-  const scope = pass.table === "accounts" ? "t.id = ?1" : "t.account_id = ?1";
-  const statement = d1
-    .prepare(
-      `SELECT t.rowid AS __k0, t.*${extrasOf(pass)} FROM ${pass.table} t
-       WHERE ${scope} AND t.rowid > ?2 ORDER BY t.rowid LIMIT ?3`,
-    )
-    .bind(accountId, after?.[0] ?? -1, limit);
-  return {
-    statements: [statement],
-    read: ([page]) => {
-      const rows = page?.results ?? [];
-      return { rows, next: nextOf(rows, limit, 1) };
-    },
-  };
-}
-
 /** Emails along (account_seq, created_at, seq): the workspace's own index, in list order. */
 const emailKeys = `SELECT t.created_at AS __k0, t.seq AS __k1 FROM emails t
   WHERE t.account_seq = ${ACCOUNT_SEQ} AND (t.created_at, t.seq) > (?2, ?3)
   ORDER BY t.created_at, t.seq LIMIT ?4`;
 
-function emailsPage(
-  d1: D1Database,
-  pass: MovedTable,
-  accountId: string,
-  after: After,
-  limit: number,
-): PageRead {
-  const statement = d1
-    .prepare(
-      `SELECT t.created_at AS __k0, t.seq AS __k1, t.*${extrasOf(pass)} FROM emails t
-       WHERE t.account_seq = ${ACCOUNT_SEQ} AND (t.created_at, t.seq) > (?2, ?3)
-       ORDER BY t.created_at, t.seq LIMIT ?4`,
-    )
-    .bind(accountId, after?.[0] ?? -1, after?.[1] ?? -1, limit);
+/**
+ * A table walked by its own rows, one statement a page: emails along their list index, any other
+ * table by account_id in rowid order.
+ */
+function ownRowsPage(d1: D1Database, pass: MovedTable, accountId: string, after: After): PageRead {
+  const limit = PAGE_ROWS[pass.table] ?? DEFAULT_PAGE_ROWS;
+  const emails = pass.rows.by === "emails";
+  const scope = pass.table === "accounts" ? "t.id = ?1" : "t.account_id = ?1";
+  const statement = emails
+    ? d1
+        .prepare(
+          `SELECT t.created_at AS __k0, t.seq AS __k1, t.*${extrasOf(pass)} FROM emails t
+           WHERE t.account_seq = ${ACCOUNT_SEQ} AND (t.created_at, t.seq) > (?2, ?3)
+           ORDER BY t.created_at, t.seq LIMIT ?4`,
+        )
+        .bind(accountId, after?.[0] ?? -1, after?.[1] ?? -1, limit)
+    : d1
+        .prepare(
+          `SELECT t.rowid AS __k0, t.*${extrasOf(pass)} FROM ${pass.table} t
+           WHERE ${scope} AND t.rowid > ?2 ORDER BY t.rowid LIMIT ?3`,
+        )
+        .bind(accountId, after?.[0] ?? -1, limit);
   return {
     statements: [statement],
     read: ([page]) => {
       const rows = page?.results ?? [];
-      return { rows, next: nextOf(rows, limit, 2) };
+      return { rows, next: nextOf(rows, limit, emails ? 2 : 1) };
     },
   };
 }
