@@ -18,9 +18,9 @@ export const TEST_SECRETS = {
  * cores: one file at a time on a 2-core machine). The node, browser and relay files share the
  * servers their setups start (`wrangler dev`, Chromium) and run three at a time: at two, the cores
  * were a quarter idle while they ran (a browser file mostly waits on its pages), and the three
- * projects took 88.5 s against 78.6 s at three, for the same 127 CPU-s (2026-11-30); at four a
- * timing test failed under the load. A project with its own `maxWorkers` needs a group of its own,
- * and groups run one after the other.
+ * projects took 88.5 s against 78.6 s at three, for the same 127 CPU-s (2026-11-30). Four took 3 s
+ * less in one run, in which the load failed a timing test (mended since, not tried again). A
+ * project with its own `maxWorkers` needs a group of its own, and groups run one after the other.
  *
  * They run with `isolate: false`, like the Workers files: one Node fork per slot runs file after
  * file instead of a fork started per file (Vitest's own hint counted 44 forks at ~0.17 s each); no
