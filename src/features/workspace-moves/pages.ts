@@ -1,4 +1,4 @@
-import type { MovedTable } from "./tables";
+import { type MovedTable, walkColumnsOf } from "./tables";
 
 /** Where a walk over a table's rows stands: the ordering key of the last row (or parent) read. */
 export type After = Array<number | string> | null;
@@ -31,9 +31,9 @@ export interface PageRead {
 /**
  * One page of a workspace's rows of `pass`'s table in `d1` (source or target: the same statements
  * serve both), after `after`, with the key to continue from (null when the table is done).
- * Every statement is served by an index where the table has one by workspace: by account_id
- * (rowid order), emails by their list index (account_seq, created_at, seq), children through their
- * parents' page and their foreign key's index.
+ * Every page is read along an index, never sorted: a table along its key by workspace and then
+ * the rowid (`walkOf`), children through their parents' page and their foreign key's index. The
+ * few tables with no such key are read along the rowid (workspace-move-pages.test.ts names them).
  */
 export async function pageOf(
   d1: D1Database,
@@ -56,42 +56,67 @@ export function pageRead(d1: D1Database, pass: MovedTable, accountId: string, af
 function nextOf(results: Row[], limit: number, keys: number): After {
   const last = results.at(-1);
   if (results.length < limit || !last) return null;
-  return keys === 1 ? [last.__k0 as number] : [last.__k0 as number, last.__k1 as number];
+  return Array.from({ length: keys }, (_, i) => last[`__k${i}`] as number | string);
 }
 
-/** Emails along (account_seq, created_at, seq): the workspace's own index, in list order. */
-const emailKeys = `SELECT t.created_at AS __k0, t.seq AS __k1 FROM emails t
-  WHERE t.account_seq = ${ACCOUNT_SEQ} AND (t.created_at, t.seq) > (?2, ?3)
-  ORDER BY t.created_at, t.seq LIMIT ?4`;
+/** How a table's own rows are walked: which are the workspace's, and the key they are read in. */
+interface Walk {
+  /** The table as the statement reads it (`t`). */
+  from: string;
+  scope: string;
+  /** The ordering key, the row's own number (rowid, or emails' seq) last, so every row has one place. */
+  keys: string[];
+}
 
 /**
- * A table walked by its own rows, one statement a page: emails along their list index, any other
- * table by account_id in rowid order.
+ * Emails along their list index (account_seq, created_at, seq); the account by its id; any other
+ * table along its key by workspace (`walkColumnsOf`), then the rowid. A cursor of another length
+ * than the key was written before walks followed the index (a move under way as this code came
+ * in): that walk goes on by rowid, as it began.
  */
+function walkOf(table: string, after: After): Walk {
+  if (table === "emails")
+    return { from: "emails t", scope: `t.account_seq = ${ACCOUNT_SEQ}`, keys: ["t.created_at", "t.seq"] };
+  if (table === "accounts") return { from: "accounts t", scope: "t.id = ?1", keys: ["t.rowid"] };
+  const walk = walkColumnsOf(table);
+  const columns = (walk ?? []).map((column) => `t."${column}"`);
+  const legacy = after !== null && after.length !== columns.length + 1;
+  return {
+    // No key by workspace: along the rowid itself. An index of the workspace's rows that does not
+    // hold them in rowid order (a nullable column after account_id) would be read and sorted for
+    // every page.
+    from: walk === null || legacy ? `${table} t NOT INDEXED` : `${table} t`,
+    scope: "t.account_id = ?1",
+    keys: [...(legacy ? [] : columns), "t.rowid"],
+  };
+}
+
+/**
+ * A page of the walk's keys (as `__k0`...) and `select` beside them, after `after`: the
+ * statement's SQL and its bindings, ?1 the workspace.
+ */
+function walkPage(table: string, select: string, accountId: string, after: After, limit: number) {
+  const { from, scope, keys } = walkOf(table, after);
+  const list = keys.join(", ");
+  const cursor = after === null ? "" : ` AND (${list}) > (${keys.map((_, i) => `?${i + 2}`).join(", ")})`;
+  return {
+    sql: `SELECT ${keys.map((key, i) => `${key} AS __k${i}`).join(", ")}${select} FROM ${from}
+      WHERE ${scope}${cursor} ORDER BY ${list} LIMIT ?${(after?.length ?? 0) + 2}`,
+    bound: [accountId, ...(after ?? []), limit],
+    keys: keys.length,
+  };
+}
+
+/** A table walked by its own rows, one statement a page. */
 function ownRowsPage(d1: D1Database, pass: MovedTable, accountId: string, after: After): PageRead {
   const limit = PAGE_ROWS[pass.table] ?? DEFAULT_PAGE_ROWS;
-  const emails = pass.rows.by === "emails";
-  const scope = pass.table === "accounts" ? "t.id = ?1" : "t.account_id = ?1";
-  const statement = emails
-    ? d1
-        .prepare(
-          `SELECT t.created_at AS __k0, t.seq AS __k1, t.*${extrasOf(pass)} FROM emails t
-           WHERE t.account_seq = ${ACCOUNT_SEQ} AND (t.created_at, t.seq) > (?2, ?3)
-           ORDER BY t.created_at, t.seq LIMIT ?4`,
-        )
-        .bind(accountId, after?.[0] ?? -1, after?.[1] ?? -1, limit)
-    : d1
-        .prepare(
-          `SELECT t.rowid AS __k0, t.*${extrasOf(pass)} FROM ${pass.table} t
-           WHERE ${scope} AND t.rowid > ?2 ORDER BY t.rowid LIMIT ?3`,
-        )
-        .bind(accountId, after?.[0] ?? -1, limit);
+  const page = walkPage(pass.table, `, t.*${extrasOf(pass)}`, accountId, after, limit);
   return {
-    statements: [statement],
-    read: ([page]) => {
-      const rows = page?.results ?? [];
-      return { rows, next: nextOf(rows, limit, emails ? 2 : 1) };
-    },
+    statements: [d1.prepare(page.sql).bind(...page.bound)],
+    read: ([rows]) => ({
+      rows: rows?.results ?? [],
+      next: nextOf(rows?.results ?? [], limit, page.keys),
+    }),
   };
 }
 
@@ -102,25 +127,19 @@ function ownRowsPage(d1: D1Database, pass: MovedTable, accountId: string, after:
 function childrenPage(d1: D1Database, pass: MovedTable, accountId: string, after: After): PageRead {
   if (pass.rows.by !== "parent") throw new Error("not a child table");
   const { parent, fk } = pass.rows;
-  const emails = parent === "emails";
-  const parentKeys = emails
-    ? emailKeys
-    : `SELECT rowid AS __k0 FROM ${parent} WHERE account_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3`;
-  const bound = emails
-    ? [accountId, after?.[0] ?? -1, after?.[1] ?? -1, PARENTS_PER_PAGE]
-    : [accountId, after?.[0] ?? -1, PARENTS_PER_PAGE];
+  const parents = walkPage(parent, "", accountId, after, PARENTS_PER_PAGE);
   const children = d1
     .prepare(
-      `SELECT t.*${extrasOf(pass)} FROM ${pass.table} t JOIN ${parent} p ON p.${PARENT_KEY[parent]} = t.${fk}
-       WHERE p.rowid IN (SELECT ${emails ? "__k1" : "__k0"} FROM (${parentKeys}))
-       ORDER BY p.rowid${pass.renumbered ? `, t.${pass.renumbered}` : ""}`,
+      `SELECT c.*${extrasOf(pass)} FROM ${pass.table} c JOIN ${parent} p ON p.${PARENT_KEY[parent]} = c.${fk}
+       WHERE p.rowid IN (SELECT __k${parents.keys - 1} FROM (${parents.sql}))
+       ORDER BY p.rowid${pass.renumbered ? `, c.${pass.renumbered}` : ""}`,
     )
-    .bind(...bound);
+    .bind(...parents.bound);
   return {
-    statements: [d1.prepare(parentKeys).bind(...bound), children],
-    read: ([parents, rows]) => ({
+    statements: [d1.prepare(parents.sql).bind(...parents.bound), children],
+    read: ([keys, rows]) => ({
       rows: rows?.results ?? [],
-      next: nextOf(parents?.results ?? [], PARENTS_PER_PAGE, emails ? 2 : 1),
+      next: nextOf(keys?.results ?? [], PARENTS_PER_PAGE, parents.keys),
     }),
   };
 }

@@ -1,4 +1,5 @@
-import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { is } from "drizzle-orm";
+import { getTableConfig, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as schema from "../../db/schema";
 import * as changelog from "../../db/schema/changelog";
 
@@ -7,12 +8,14 @@ import * as changelog from "../../db/schema/changelog";
  * trigger writes after the tables whose triggers write it (test/workers/workspace-move-tables.test.ts
  * checks that every table of the shard's migrations is here or named in NOT_MOVED).
  *
- * - `rows` says how a workspace's rows are found and chunked: by `account_id`, walked in rowid
- *   order; `emails`, walked along their list index (account_seq, created_at, seq); or as children
- *   of a chunk of parents (each parent has few: an email's recipients, an event's deliveries).
+ * - `rows` says how a workspace's rows are found and chunked: by `account_id`, walked along the
+ *   table's key by workspace and then the rowid (`walkColumnsOf`); `emails`, walked along their
+ *   list index (account_seq, created_at, seq); or as children of a chunk of parents (each parent
+ *   has few: an email's recipients, an event's deliveries).
  * - `renumbered`: an integer key the target gives anew (another workspace there may hold the
  *   number). Nothing a client sees is such a number (ids are text; lists are ordered by time and
- *   the number as a tie-break, kept because the copy inserts in the same order).
+ *   the number as a tie-break, kept because the copy inserts rows of one time in the order of
+ *   their numbers: the walk's last key is the rowid).
  * - `computed`: columns the target fills from its own rows (a renumbered parent's new number,
  *   found by the parent's text key, which the source reads as `extras`).
  * - `derived`: written by triggers when the rows before it are copied: the target's rows for the
@@ -162,27 +165,28 @@ const tablesByName = new Map<string, SQLiteTable>(
     .map((table) => [getTableConfig(table).name, table]),
 );
 
-/** The columns of a shard table, as its migrations made them. */
-export function columnsOf(table: string): string[] {
+/** A table's config by name, from the shard schema. */
+function configOf(table: string) {
   const found = tablesByName.get(table);
   if (!found) throw new Error(`No table ${table} in the shard schema`);
-  return getTableConfig(found).columns.map((column) => column.name);
+  return getTableConfig(found);
+}
+
+/** The columns of a shard table, as its migrations made them. */
+export function columnsOf(table: string): string[] {
+  return configOf(table).columns.map((column) => column.name);
 }
 
 /** The columns a copy writes: generated ones the target computes itself. */
 export function writableColumnsOf(table: string): string[] {
-  const found = tablesByName.get(table);
-  if (!found) throw new Error(`No table ${table} in the shard schema`);
-  return getTableConfig(found)
+  return configOf(table)
     .columns.filter((column) => !column.generated)
     .map((column) => column.name);
 }
 
 /** The primary key columns of a shard table (for the upsert of a row copied again). */
 export function primaryKeyOf(table: string): string[] {
-  const found = tablesByName.get(table);
-  if (!found) throw new Error(`No table ${table} in the shard schema`);
-  const config = getTableConfig(found);
+  const config = configOf(table);
   const single = config.columns.filter((column) => column.primary).map((column) => column.name);
   return single.length > 0 ? single : (config.primaryKeys[0]?.columns.map((column) => column.name) ?? []);
 }
@@ -193,3 +197,31 @@ export const movedTableNames = (): string[] => [...new Set(MOVED_TABLES.map((t) 
 /** The pass that checks a table (its first: a refresh pass copies the same rows again). */
 export const checkedPasses = (): MovedTable[] =>
   MOVED_TABLES.filter((pass, i) => MOVED_TABLES.findIndex((p) => p.table === pass.table) === i);
+
+/**
+ * The columns after `account_id` of the shortest key a workspace's rows can be walked along in
+ * its own order: a primary key, unique constraint or whole-table index (not a partial one) that
+ * leads with `account_id` and whose other columns are never NULL (a NULL has no place in a row
+ * value cursor). Every shard table has a rowid, which SQLite keeps last in each index entry, so
+ * the walk orders by these columns and then the rowid and reads its pages straight off the index:
+ * no sort of the workspace's remaining rows for each page. Null when the table has no such key:
+ * its walk goes by rowid alone (workspace-move-pages.test.ts names those tables and reads every
+ * walk's plan).
+ */
+export function walkColumnsOf(table: string): string[] | null {
+  const config = configOf(table);
+  const byName = new Map(config.columns.map((column) => [column.name, column]));
+  const keys: Array<ReadonlyArray<unknown>> = [
+    config.columns.filter((column) => column.primary),
+    ...config.primaryKeys.map((key) => key.columns),
+    ...config.uniqueConstraints.map((key) => key.columns),
+    ...config.indexes.filter((index) => !index.config.where).map((index) => index.config.columns),
+  ];
+  const walks = keys.flatMap((key) => {
+    const columns = key.map((column) => (is(column, SQLiteColumn) ? column.name : null));
+    if (columns[0] !== "account_id") return [];
+    const rest = columns.slice(1);
+    return rest.every((name) => name !== null && byName.get(name)?.notNull) ? [rest as string[]] : [];
+  });
+  return walks.sort((a, b) => a.length - b.length)[0] ?? null;
+}
