@@ -34,10 +34,17 @@ export interface RecipientFact {
  * and are registered by the composition root (src/jobs/outcome-listeners.ts).
  */
 export interface DeliveryOutcomeListener {
-  /** After an email is created (and what links it, a ticket reply's message, is written). */
-  accepted(emailId: string, now: number): SQL[];
-  /** Before a hand-off to the transport; `claim` is the hand-off's own condition on `emails`. */
-  handedOff(emailId: string, claim: SQL, now: number): SQL[];
+  /**
+   * After emails are created (and what links them, a ticket reply's message, is written): all the
+   * emails of one batch at once, so their count is one statement, not one an email.
+   */
+  accepted(emailIds: string[], now: number): SQL[];
+  /**
+   * Before hand-offs to the transport: `claimed` is a condition on `emails` that matches the
+   * emails handed off together, each under its hand-off's own claim (a round of hand-offs is one
+   * statement, not one an email).
+   */
+  handedOff(claimed: SQL, now: number): SQL[];
   /**
    * Any email's attempt ended with `status` (`queued` again for a retry), before its own update;
    * `reached`: the transport accepted it for someone by now; `fence` is its claim. Also told, with
@@ -89,8 +96,8 @@ export function deliveryOutcomeHook() {
     return listeners.flatMap(each);
   };
   const outcomes: DeliveryOutcomeListener = {
-    accepted: (emailId, now) => collect((l) => l.accepted(emailId, now)),
-    handedOff: (emailId, claim, now) => collect((l) => l.handedOff(emailId, claim, now)),
+    accepted: (emailIds, now) => collect((l) => l.accepted(emailIds, now)),
+    handedOff: (claimed, now) => collect((l) => l.handedOff(claimed, now)),
     ended: (emailId, status, reached, fence, now) =>
       collect((l) => l.ended(emailId, status, reached, fence, now)),
     recipients: (emailId, facts, guard, now) => collect((l) => l.recipients(emailId, facts, guard, now)),

@@ -29,8 +29,8 @@ function marking(name: string): { listener: DeliveryOutcomeListener; marks: SQL[
 }
 
 const everyOutcome = (outcomes: DeliveryOutcomeListener) => [
-  () => outcomes.accepted("eml_X", 0),
-  () => outcomes.handedOff("eml_X", sql`1`, 0),
+  () => outcomes.accepted(["eml_X"], 0),
+  () => outcomes.handedOff(sql`1`, 0),
   () => outcomes.ended("eml_X", "sent", true, sql`1`, 0),
   () =>
     outcomes.recipients(

@@ -4,7 +4,7 @@ import { type Db, runBatch } from "../../db/client";
 import { accounts, connections } from "../../db/schema";
 import { mayActSql } from "../../lib/workspace-gate";
 import type { ConnectionRow } from "../connections/connections.repo";
-import { claimQuery, handOffStatements } from "./delivery.repo";
+import { claimQuery, handOffCounts, handOffWrites } from "./delivery.repo";
 import type { EmailRow } from "./emails.repo";
 
 type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
@@ -48,13 +48,20 @@ export interface HandOffItem {
   now: number;
 }
 
-/** `handOff` for several emails' envelopes in one round trip; answers, per item, whether its claim held. */
+/**
+ * `handOff` for several emails' envelopes in one round trip, counted together (on the day of the
+ * round's latest hand-off); answers, per item, whether its claim held.
+ */
 export async function handOffEmails(db: Db, items: HandOffItem[]): Promise<boolean[]> {
   if (items.length === 0) return [];
-  const perItem = items.map(({ email, recipients, now }) => handOffStatements(db, email, recipients, now));
-  const results = await runBatch(db, perItem.flat());
-  // Each item's hand-off is the last of its statements: it answers the id when the claim held.
-  let end = -1;
+  const counts = handOffCounts(
+    items.map((item) => item.email),
+    Math.max(...items.map((item) => item.now)),
+  );
+  const perItem = items.map(({ email, recipients, now }) => handOffWrites(db, email, recipients, now));
+  const results = await runBatch(db, [...counts, ...perItem.flat()]);
+  // Each item's hand-off is the last of its writes: it answers the id when the claim held.
+  let end = counts.length - 1;
   return perItem.map((statements) => {
     end += statements.length;
     return (results[end]?.results.length ?? 0) > 0;

@@ -71,14 +71,33 @@ export async function handOff(db: Db, email: EmailRow, recipients: string[], now
 
 /**
  * The hand-off with what counts it (the report's first one), in one batch, under the claim; the
- * last statement answers the id when the claim still holds. The claim alone is the condition: the
- * lease is renewed in the same statement, so the answer to the dot and its record have a whole
- * lease, and a sweep that takes the email back changes its status first.
+ * last statement answers the id when the claim still holds (see `handOffWrites`).
  */
 export function handOffStatements(db: Db, email: EmailRow, recipients: string[], now: number): Statement[] {
-  const claim = sql`status = 'sending' AND attempts = ${email.attempts}`;
+  return [...handOffCounts([email], now), ...handOffWrites(db, email, recipients, now)];
+}
+
+/**
+ * What counts the hand-offs of these emails, each under its own claim, in one statement per
+ * listener: to come before their writes, while `handoff_attempt` still tells a first hand-off.
+ */
+export function handOffCounts(handedOff: EmailRow[], now: number): Statement[] {
+  const claims = JSON.stringify(handedOff.map((email) => ({ id: email.id, attempts: email.attempts })));
+  return deliveryOutcomes.handedOff(
+    sql`status = 'sending' AND (id, attempts) IN
+      (SELECT j.value ->> '$.id', j.value ->> '$.attempts' FROM json_each(${claims}) AS j)`,
+    now,
+  );
+}
+
+/**
+ * The hand-off's own writes under the claim, the last answering the id when the claim still
+ * holds. The claim alone is the condition: the lease is renewed in the same statement, so the
+ * answer to the dot and its record have a whole lease, and a sweep that takes the email back
+ * changes its status first.
+ */
+export function handOffWrites(db: Db, email: EmailRow, recipients: string[], now: number): Statement[] {
   return [
-    ...deliveryOutcomes.handedOff(email.id, claim, now),
     sql`UPDATE email_recipients SET state = 'sending'
         WHERE email_seq = ${email.seq} AND state IN ('pending', 'deferred')
           AND address IN (SELECT value FROM json_each(${JSON.stringify(recipients)}))

@@ -117,7 +117,12 @@ export async function acceptEmails(
     }),
     addUsageIf(accountId, amounts, windows, written),
     ...withEmails(drafts, written),
-    ...drafts.flatMap((row) => deliveryOutcomes.accepted(row.id, now)),
+    ...(drafts.length === 0
+      ? []
+      : deliveryOutcomes.accepted(
+          drafts.map((row) => row.id),
+          now,
+        )),
     ...deliveryOutcomes.suppressed(
       accountId,
       emails.map((email) => ({ tags: email.tags, key: email.recipients, ...toldOf(email) })),

@@ -207,7 +207,12 @@ export async function prepareEmails(
  * creates them: after `more`, which may write what links an email to an inbox (its message).
  */
 export const acceptedStatements = (rows: NewEmailRow[]) =>
-  rows.flatMap((row) => deliveryOutcomes.accepted(row.id, row.createdAt));
+  rows.length === 0
+    ? []
+    : deliveryOutcomes.accepted(
+        rows.map((row) => row.id),
+        rows[0]?.createdAt ?? 0,
+      );
 
 /**
  * Writes prepared emails with `more` statements in one batch, after their attachments are in R2;

@@ -99,10 +99,11 @@ const BOUNCE_COUNTERS = { hard: "bounced_hard", soft: "bounced_soft", complaint:
  *   batch that refused it, a campaign recipient still pending, an automation step not yet run).
  */
 export const emailRollups: DeliveryOutcomeListener = {
-  accepted: (emailId, now) => [countEmails("accepted", sql`id = ${emailId}`, now)],
-  handedOff: (emailId, claim, now) => [
-    countEmails("sent", sql`id = ${emailId} AND ${claim} AND handoff_attempt IS NULL`, now),
-  ],
+  accepted: (emailIds, now) =>
+    emailIds.length === 0
+      ? []
+      : [countEmails("accepted", sql`id IN (SELECT value FROM json_each(${JSON.stringify(emailIds)}))`, now)],
+  handedOff: (claimed, now) => [countEmails("sent", sql`${claimed} AND handoff_attempt IS NULL`, now)],
   // An attempt that reached someone while others were deferred is retried (`queued`): the email
   // is delivered from that attempt on, whatever the last one says.
   ended: (emailId, status, reached, fence, now) => {
