@@ -46,12 +46,14 @@ export interface DeliveryOutcomeListener {
    */
   handedOff(claimed: SQL, now: number): SQL[];
   /**
-   * Any email's attempt ended with `status` (`queued` again for a retry), before its own update;
-   * `reached`: the transport accepted it for someone by now; `fence` is its claim. Also told, with
-   * status `sending` and `reached`, when the transport first accepts a recipient while the
-   * attempt's other envelopes are still under way (the email's `sent_at` is set right after).
+   * Emails' attempts ended with `status` (`queued` again for a retry), before their own updates;
+   * `reached`: the transport accepted them for someone by now; `claimed` is a condition on
+   * `emails` (unqualified columns) that matches them, each under its claim: the attempts that
+   * ended alike in one round of writes are told at once. Also told, with status `sending` and
+   * `reached`, when the transport first accepts a recipient while the attempt's other envelopes
+   * are still under way (the email's `sent_at` is set right after).
    */
-  ended(emailId: string, status: string, reached: boolean, fence: SQL, now: number): SQL[];
+  ended(claimed: SQL, status: string, reached: boolean, now: number): SQL[];
   /**
    * Recipients' outcomes, before their states are written: an attempt's (under its claim, `guard`)
    * or a report's delays (`guard` its own: the delay not recorded yet).
@@ -59,8 +61,11 @@ export interface DeliveryOutcomeListener {
   recipients(emailId: string, facts: RecipientFact[], guard: SQL, now: number): SQL[];
   /** Before a bounce or complaint of one recipient of an email is written to `bounces`. */
   bounced(emailId: string, address: string, kind: "hard" | "soft" | "complaint", now: number): SQL[];
-  /** An attempt ended (`sent`, `failed`, `bounced`; other statuses are no outcome); `fence` is its claim. */
-  delivered(emailId: string, status: string, fence: SQL, now: number): SQL[];
+  /**
+   * Attempts ended (`sent`, `failed`, `bounced`; other statuses are no outcome): `claimed` matches
+   * their emails, each under its claim, as for `ended`.
+   */
+  delivered(claimed: SQL, status: string, now: number): SQL[];
   /** The sweep closes the emails `handedOff` matches; to run before their own update. */
   recovered(handedOff: SQL, now: number): SQL[];
   /** Before the email's open is recorded (its `first_opened_at` still tells the first one). */
@@ -98,11 +103,10 @@ export function deliveryOutcomeHook() {
   const outcomes: DeliveryOutcomeListener = {
     accepted: (emailIds, now) => collect((l) => l.accepted(emailIds, now)),
     handedOff: (claimed, now) => collect((l) => l.handedOff(claimed, now)),
-    ended: (emailId, status, reached, fence, now) =>
-      collect((l) => l.ended(emailId, status, reached, fence, now)),
+    ended: (claimed, status, reached, now) => collect((l) => l.ended(claimed, status, reached, now)),
     recipients: (emailId, facts, guard, now) => collect((l) => l.recipients(emailId, facts, guard, now)),
     bounced: (emailId, address, kind, now) => collect((l) => l.bounced(emailId, address, kind, now)),
-    delivered: (emailId, status, fence, now) => collect((l) => l.delivered(emailId, status, fence, now)),
+    delivered: (claimed, status, now) => collect((l) => l.delivered(claimed, status, now)),
     recovered: (handedOff, now) => collect((l) => l.recovered(handedOff, now)),
     firstOpen: (emailId, now) => collect((l) => l.firstOpen(emailId, now)),
     firstClick: (emailId, now, url) => collect((l) => l.firstClick(emailId, now, url)),

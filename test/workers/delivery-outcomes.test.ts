@@ -31,7 +31,7 @@ function marking(name: string): { listener: DeliveryOutcomeListener; marks: SQL[
 const everyOutcome = (outcomes: DeliveryOutcomeListener) => [
   () => outcomes.accepted(["eml_X"], 0),
   () => outcomes.handedOff(sql`1`, 0),
-  () => outcomes.ended("eml_X", "sent", true, sql`1`, 0),
+  () => outcomes.ended(sql`1`, "sent", true, 0),
   () =>
     outcomes.recipients(
       "eml_X",
@@ -40,7 +40,7 @@ const everyOutcome = (outcomes: DeliveryOutcomeListener) => [
       0,
     ),
   () => outcomes.bounced("eml_X", "a@example.com", "hard", 0),
-  () => outcomes.delivered("eml_X", "sent", sql`1`, 0),
+  () => outcomes.delivered(sql`1`, "sent", 0),
   () => outcomes.recovered(sql`1`, 0),
   () => outcomes.firstOpen("eml_X", 0),
   () => outcomes.firstClick("eml_X", 0, "https://example.com/"),

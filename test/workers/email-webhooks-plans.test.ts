@@ -2,12 +2,13 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { unsubscribedEventStatement } from "../../src/features/email-webhooks/fact-events";
 import { emailWebhookEvents } from "../../src/features/email-webhooks/outcome-listener";
+import { claimedIn } from "../../src/features/emails/delivery.repo";
 import { planOf } from "./query-plan";
 
 const statements = () => {
   const fence = sql`EXISTS (SELECT 1 FROM emails WHERE id = ${"eml_X"} AND status = 'sending' AND attempts = 1)`;
   return [
-    ...emailWebhookEvents.ended("eml_X", "sent", true, fence, 0),
+    ...emailWebhookEvents.ended(claimedIn([{ id: "eml_X", attempts: 1 }]), "sent", true, 0),
     ...emailWebhookEvents.recipients(
       "eml_X",
       [{ address: "a@example.com", state: "accepted", response: "250" }],

@@ -10,34 +10,34 @@ import { emailSeqOf } from "../emails/email-keys";
  * code reach them through the delivery outcome hook (src/mail/delivery-outcomes.ts), as `campaignProgress`.
  */
 
-const campaignOf = (emailId: string) => sql`(SELECT campaign_id FROM emails WHERE id = ${emailId})`;
-
 /**
- * An attempt of a campaign email ended (`sent`, `failed` or `bounced`): its recipient leaves
- * `queued`, the matching counter moves, and the campaign is `sent` once nobody is left. `fence` is
- * the delivery's own claim, so an attempt that lost its email writes nothing.
+ * Attempts of campaign emails ended (`sent`, `failed` or `bounced`): their recipients leave
+ * `queued`, the matching counter moves by as many, and a campaign is `sent` once nobody is left.
+ * `claimed` matches the emails under their deliveries' own claims, so an attempt that lost its
+ * email writes nothing; the emails of one round of writes that ended alike go together.
  */
-export function deliveredStatements(emailId: string, status: string, fence: SQL, now: number): SQL[] {
+export function deliveredStatements(claimed: SQL, status: string, now: number): SQL[] {
   if (status !== "sent" && status !== "failed" && status !== "bounced") return [];
   const state = status === "sent" ? "sent" : "failed";
-  const queued = sql`email_id = ${emailId} AND state = 'queued'`;
+  const ended = sql`(SELECT id FROM emails WHERE ${claimed} AND campaign_id IS NOT NULL)`;
+  const campaignsOf = sql`(SELECT campaign_id FROM emails WHERE ${claimed} AND campaign_id IS NOT NULL)`;
+  const settling = sql`(SELECT count(*) FROM campaign_recipients r
+    WHERE r.email_id IN ${ended} AND r.state = 'queued' AND r.campaign_id = campaigns.id)`;
   const counters =
     status === "sent"
-      ? sql`sent_count = sent_count + 1`
+      ? sql`sent_count = sent_count + ${settling}`
       : status === "bounced"
-        ? sql`failed_count = failed_count + 1, bounced_count = bounced_count + 1`
-        : sql`failed_count = failed_count + 1`;
+        ? sql`failed_count = failed_count + ${settling}, bounced_count = bounced_count + ${settling}`
+        : sql`failed_count = failed_count + ${settling}`;
   return [
-    sql`UPDATE campaigns SET ${counters}
-        WHERE id = ${campaignOf(emailId)} AND ${fence}
-          AND EXISTS (SELECT 1 FROM campaign_recipients WHERE ${queued})`,
+    sql`UPDATE campaigns SET ${counters} WHERE id IN ${campaignsOf}`,
     sql`UPDATE campaign_recipients SET state = ${state}, updated_at = ${now},
           detail = ${status === "sent" ? null : status}
-        WHERE ${queued} AND ${fence}`,
+        WHERE email_id IN ${ended} AND state = 'queued'`,
     sql`UPDATE campaigns SET status = 'sent', sent_at = ${now}, updated_at = ${now}
-        WHERE id = ${campaignOf(emailId)} AND status = 'sending'
+        WHERE status = 'sending' AND id IN ${campaignsOf}
           AND NOT EXISTS (SELECT 1 FROM campaign_recipients
-            WHERE campaign_id = ${campaignOf(emailId)} AND state IN ('pending', 'queued'))`,
+            WHERE campaign_id = campaigns.id AND state IN ('pending', 'queued'))`,
   ];
 }
 

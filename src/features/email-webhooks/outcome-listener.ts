@@ -22,16 +22,11 @@ const perRecipient = (facts: RecipientFact[]) => ({
 export const emailWebhookEvents: DeliveryOutcomeListener = {
   accepted: () => [],
   handedOff: () => [],
-  ended: (emailId, status, reached, fence, now) => {
+  // `claimed` reads `emails e` by unqualified columns: these facts read no other table.
+  ended: (claimed, status, reached, now) => {
     if (reached)
-      return [
-        factEventStatement(
-          { name: "email.sent", which: sql`e.id = ${emailId} AND ${fence} AND e.sent_at IS NULL` },
-          now,
-        ),
-      ];
-    if (status === "failed")
-      return [factEventStatement({ name: "email.failed", which: sql`e.id = ${emailId} AND ${fence}` }, now)];
+      return [factEventStatement({ name: "email.sent", which: sql`${claimed} AND e.sent_at IS NULL` }, now)];
+    if (status === "failed") return [factEventStatement({ name: "email.failed", which: claimed }, now)];
     return [];
   },
   recipients: (emailId, facts, guard, now) =>

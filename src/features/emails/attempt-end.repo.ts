@@ -3,7 +3,7 @@ import type { Db, Statement } from "../../db/client";
 import { emails } from "../../db/schema";
 import { deliveryOutcomes, type RecipientFact } from "../../mail/delivery-outcomes";
 import { bounceStatements } from "../suppressions/bounces";
-import { LEASE_MS, ownedBy } from "./delivery.repo";
+import { claimedIn, LEASE_MS, ownedBy } from "./delivery.repo";
 import type { EmailRow, NewEmailRow } from "./emails.repo";
 import { unshareResponses } from "./shared-response";
 
@@ -83,7 +83,7 @@ function recipientStatements(email: EmailRow, outcomes: RecipientOutcome[], now:
 export function progressStatements(email: EmailRow, outcomes: RecipientOutcome[], now: number): Statement[] {
   const reached = outcomes.some((o) => o.state === "accepted");
   return [
-    ...(reached ? deliveryOutcomes.ended(email.id, "sending", true, ownedBy(email), now) : []),
+    ...(reached ? deliveryOutcomes.ended(claimedIn([email]), "sending", true, now) : []),
     ...recipientStatements(email, outcomes, now),
     sql`UPDATE emails SET lease_until = ${now + LEASE_MS},
           sent_at = ${reached ? sql`coalesce(sent_at, ${now})` : sql`sent_at`}
@@ -93,28 +93,48 @@ export function progressStatements(email: EmailRow, outcomes: RecipientOutcome[]
 
 export type AttemptEnd = Partial<NewEmailRow> & { lastEvent: string; storedBytes?: number };
 
+/** How one attempt ended, as it is written (see `attemptEndStatements`). */
+export interface AttemptEndItem {
+  email: EmailRow;
+  /** The outcomes not written yet. */
+  outcomes: RecipientOutcome[];
+  changes: AttemptEnd;
+  /** The event's detail. */
+  detail: string | null;
+  now: number;
+}
+
 /**
- * The statements that record how this attempt ended, for one batch: what counts the end, the
- * outcomes not written yet, the storage the built message takes, then the email and its event.
- * Each is fenced by the claim, so an attempt whose email was taken back writes nothing.
+ * The statements that record how these attempts ended, for one batch. First what counts the ends
+ * (a campaign's stats, the report's rollups, the webhooks' events), one set of statements for each
+ * way of ending (status, and whether the email reached someone) over all the emails that ended so;
+ * then each email's own: the outcomes not written yet, the storage the built message takes, its
+ * event and its row. Each is fenced by the email's claim, so an attempt whose email was taken
+ * back writes nothing. The counts read only the emails' rows, which the emails' own updates
+ * change after them.
  */
-export function finishStatements(
-  db: Db,
-  email: EmailRow,
-  outcomes: RecipientOutcome[],
-  changes: AttemptEnd,
-  detail: string | null,
-  now: number,
-): Statement[] {
-  // What counts the attempt's end (a campaign's stats, the report's rollups) moves with it,
-  // fenced by the same claim.
-  const statements: Statement[] = [
-    ...(email.campaignId
-      ? deliveryOutcomes.delivered(email.id, changes.status ?? "", ownedBy(email), now)
-      : []),
-    ...deliveryOutcomes.ended(email.id, changes.status ?? "", changes.sentAt != null, ownedBy(email), now),
-    ...recipientStatements(email, outcomes, now),
-  ];
+export function attemptEndStatements(db: Db, items: AttemptEndItem[]): Statement[] {
+  const ways = new Map<string, AttemptEndItem[]>();
+  for (const item of items) {
+    const way = `${item.changes.status ?? ""}:${item.changes.sentAt != null}`;
+    ways.set(way, [...(ways.get(way) ?? []), item]);
+  }
+  const counts = [...ways.values()].flatMap((ended) => {
+    const status = ended[0]?.changes.status ?? "";
+    const reached = ended[0]?.changes.sentAt != null;
+    const now = Math.max(...ended.map((item) => item.now));
+    const ofCampaigns = ended.filter((item) => item.email.campaignId).map((item) => item.email);
+    return [
+      ...(ofCampaigns.length > 0 ? deliveryOutcomes.delivered(claimedIn(ofCampaigns), status, now) : []),
+      ...deliveryOutcomes.ended(claimedIn(ended.map((item) => item.email)), status, reached, now),
+    ];
+  });
+  return [...counts, ...items.flatMap((item) => ownEndStatements(db, item))];
+}
+
+/** One attempt's own end: the outcomes not written yet, the storage, then the email and its event. */
+function ownEndStatements(db: Db, { email, outcomes, changes, detail, now }: AttemptEndItem): Statement[] {
+  const statements: Statement[] = [...recipientStatements(email, outcomes, now)];
   if (changes.storedBytes !== undefined) {
     statements.push(sql`
       UPDATE account_usage
@@ -150,13 +170,14 @@ export function failBeforeHandoffStatements(
   return [
     sql`UPDATE email_recipients SET state = 'failed', response = ${response}, retry_at = NULL
         WHERE email_seq = ${email.seq} AND state IN ('pending', 'deferred') AND ${ownedBy(email)}`,
-    ...finishStatements(
-      db,
-      email,
-      [],
-      { status: "failed", lastEvent: "failed", lastResponse: response, storedBytes },
-      reason,
-      now,
-    ),
+    ...attemptEndStatements(db, [
+      {
+        email,
+        outcomes: [],
+        changes: { status: "failed", lastEvent: "failed", lastResponse: response, storedBytes },
+        detail: reason,
+        now,
+      },
+    ]),
   ];
 }

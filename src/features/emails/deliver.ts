@@ -7,7 +7,12 @@ import { mimeSize } from "../../mail/mime";
 import { transportFor } from "../../mail/transports";
 import type { EnvelopeOutcome, Transport } from "../../mail/transports/transport";
 import type { ConnectionRow } from "../connections/connections.repo";
-import { failBeforeHandoffStatements, finishStatements, type RecipientOutcome } from "./attempt-end.repo";
+import {
+  type AttemptEndItem,
+  attemptEndStatements,
+  failBeforeHandoffStatements,
+  type RecipientOutcome,
+} from "./attempt-end.repo";
 import { recipientOutcomeOf, verdictOf } from "./attempt-outcome";
 import { AttemptRecorder, type SharedWrites } from "./attempt-recorder";
 import { addresses, messageOf, PermanentFailure } from "./build-message";
@@ -27,17 +32,29 @@ export type DeliveryOutcome =
 /** What one queue batch's emails share: the transport and the group-committed writes. */
 interface Pipeline extends SharedWrites {
   transport: Transport;
+  /** Writes how an attempt ended, with whatever else is ready (see `attemptEndStatements`). */
+  end(item: AttemptEndItem): Promise<void>;
 }
+
+/** A write of the round: statements as they are, or an attempt's end, counted with the others'. */
+type Write = { statements: Statement[] } | { end: AttemptEndItem };
 
 function pipelineOf(env: Env, db: Db): Pipeline {
   const handOff = groupCommit((items: Parameters<typeof handOffEmails>[1]) => handOffEmails(db, items));
+  // An email's progress and its end never share a round: its end waits for its progress writes.
+  const write = groupCommit(async (writes: Write[]) => {
+    const ends = writes.flatMap((w) => ("end" in w ? [w.end] : []));
+    await runBatch(db, [
+      ...writes.flatMap((w) => ("statements" in w ? w.statements : [])),
+      ...(ends.length > 0 ? attemptEndStatements(db, ends) : []),
+    ]);
+    return writes.map(() => undefined);
+  });
   return {
     transport: transportFor(env),
     handOff: (email, recipients, now) => handOff({ email, recipients, now }),
-    record: groupCommit(async (groups: Statement[][]) => {
-      await runBatch(db, groups.flat());
-      return groups.map(() => undefined);
-    }),
+    record: (statements) => write({ statements }),
+    end: (item) => write({ end: item }),
   };
 }
 
@@ -69,16 +86,15 @@ async function finish(
   reachedAt: number | null,
   built: { size: number } | null,
 ): Promise<DeliveryOutcome> {
-  const { db, email, pipeline } = attempt;
+  const { email, pipeline } = attempt;
   const now = attempt.clock();
   const reached = reachedAt !== null || unwritten.some((o) => o.state === "accepted");
   const verdict = verdictOf(email, open, outcomes, reached, now);
   const sentAt = email.sentAt ?? reachedAt ?? (reached ? now : null);
-  const statements = finishStatements(
-    db,
+  await pipeline.end({
     email,
-    unwritten,
-    {
+    outcomes: unwritten,
+    changes: {
       status: verdict.status,
       lastEvent: verdict.status === "queued" ? "deferred" : verdict.status,
       lastResponse: verdict.lastResponse,
@@ -92,10 +108,9 @@ async function finish(
         : {}),
       ...(sentAt !== null ? { sentAt } : {}),
     },
-    verdict.lastResponse,
+    detail: verdict.lastResponse,
     now,
-  );
-  await pipeline.record(statements);
+  });
   if (verdict.status !== "queued") return { kind: "done", status: verdict.status };
   return {
     kind: "retry",

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import { type Db, runBatch, type Statement } from "../../db/client";
 import { emails } from "../../db/schema";
 import { mayActSql } from "../../lib/workspace-gate";
@@ -82,12 +82,18 @@ export function handOffStatements(db: Db, email: EmailRow, recipients: string[],
  * listener: to come before their writes, while `handoff_attempt` still tells a first hand-off.
  */
 export function handOffCounts(handedOff: EmailRow[], now: number): Statement[] {
-  const claims = JSON.stringify(handedOff.map((email) => ({ id: email.id, attempts: email.attempts })));
-  return deliveryOutcomes.handedOff(
-    sql`status = 'sending' AND (id, attempts) IN
-      (SELECT j.value ->> '$.id', j.value ->> '$.attempts' FROM json_each(${claims}) AS j)`,
-    now,
-  );
+  return deliveryOutcomes.handedOff(claimedIn(handedOff), now);
+}
+
+/**
+ * A condition on `emails` (unqualified columns) matching these emails while each is still under
+ * the claim it was read with: `sending`, and its attempt's number. Several emails in one
+ * statement, where `ownedBy` fences one.
+ */
+export function claimedIn(claimed: Array<Pick<EmailRow, "id" | "attempts">>): SQL {
+  const claims = JSON.stringify(claimed.map((email) => ({ id: email.id, attempts: email.attempts })));
+  return sql`status = 'sending' AND (id, attempts) IN
+    (SELECT j.value ->> '$.id', j.value ->> '$.attempts' FROM json_each(${claims}) AS j)`;
 }
 
 /**

@@ -106,10 +106,9 @@ export const emailRollups: DeliveryOutcomeListener = {
   handedOff: (claimed, now) => [countEmails("sent", sql`${claimed} AND handoff_attempt IS NULL`, now)],
   // An attempt that reached someone while others were deferred is retried (`queued`): the email
   // is delivered from that attempt on, whatever the last one says.
-  ended: (emailId, status, reached, fence, now) => {
-    if (reached)
-      return [countEmails("delivered", sql`id = ${emailId} AND ${fence} AND sent_at IS NULL`, now)];
-    if (status === "failed") return [countEmails("failed", sql`id = ${emailId} AND ${fence}`, now)];
+  ended: (claimed, status, reached, now) => {
+    if (reached) return [countEmails("delivered", sql`${claimed} AND sent_at IS NULL`, now)];
+    if (status === "failed") return [countEmails("failed", claimed, now)];
     return [];
   },
   recipients: () => [],
