@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { startSending } from "../../src/features/campaigns/recipients.repo";
 import { sendCampaignBatch } from "../../src/features/campaigns/send-batch";
+import { type AttemptEndItem, attemptEndStatements } from "../../src/features/emails/attempt-end.repo";
+import type { EmailRow } from "../../src/features/emails/emails.repo";
 import { campaignOf, campaignWorkspace, createCampaign, manyMembers } from "./campaigns-helpers";
 import { callJson, db, shardD1Of, shardEnv } from "./helpers";
+import { planOf } from "./query-plan";
 
 /**
  * What a campaign batch asks of D1 per recipient: the facts that count every email (the report's
@@ -96,5 +99,28 @@ describe("a campaign batch's statements", { timeout: 60_000 }, () => {
     }
     expect(rollups).toBeLessThan(1 + 2 * 25);
     expect(run.length / 100).toBeLessThan(15);
+  });
+
+  it("reads every table of a round's ends through an index", async () => {
+    const end = (i: number): AttemptEndItem => ({
+      email: { id: `eml_${i}`, seq: i, attempts: 1, accountId: "acc_X", campaignId: "cmp_X" } as EmailRow,
+      outcomes: [{ address: `r${i}@example.com`, state: "accepted", response: "250 OK" }],
+      changes: {
+        status: "sent",
+        lastEvent: "sent",
+        lastResponse: "250 OK",
+        sentAt: 1,
+        size: 10,
+        storedBytes: 10,
+      },
+      detail: "250 OK",
+      now: 1,
+    });
+    for (const statement of attemptEndStatements([end(1), end(2)])) {
+      const plan = (await planOf(statement as Parameters<typeof planOf>[0])).join("\n");
+      expect(plan).not.toMatch(
+        /SCAN (emails|email_recipients|email_events|campaigns|campaign_recipients|account_usage|email_daily)\b/,
+      );
+    }
   });
 });

@@ -1,10 +1,9 @@
-import { and, eq, sql } from "drizzle-orm";
-import type { Db, Statement } from "../../db/client";
-import { emails } from "../../db/schema";
+import { sql } from "drizzle-orm";
+import type { Statement } from "../../db/client";
 import { deliveryOutcomes, type RecipientFact } from "../../mail/delivery-outcomes";
 import { bounceStatements } from "../suppressions/bounces";
 import { claimedIn, LEASE_MS, ownedBy } from "./delivery.repo";
-import type { EmailRow, NewEmailRow } from "./emails.repo";
+import type { EmailRow } from "./emails.repo";
 import { unshareResponses } from "./shared-response";
 
 /** What one attempt made of one recipient, as it is written. */
@@ -91,7 +90,30 @@ export function progressStatements(email: EmailRow, outcomes: RecipientOutcome[]
   ];
 }
 
-export type AttemptEnd = Partial<NewEmailRow> & { lastEvent: string; storedBytes?: number };
+/**
+ * What an attempt's end changes on its email. A key left out keeps the column as it is; a null
+ * empties it.
+ */
+export interface AttemptEnd {
+  status: string;
+  lastEvent: string;
+  lastResponse?: string | null;
+  nextAttemptAt?: number | null;
+  size?: number;
+  storedBytes?: number;
+  sentAt?: number;
+}
+
+/** The columns of `emails` an attempt's end writes, by their keys in `AttemptEnd`. */
+const END_COLUMNS = {
+  status: "status",
+  lastEvent: "last_event",
+  lastResponse: "last_response",
+  nextAttemptAt: "next_attempt_at",
+  size: "size",
+  storedBytes: "stored_bytes",
+  sentAt: "sent_at",
+} as const satisfies Record<keyof AttemptEnd, string>;
 
 /** How one attempt ended, as it is written (see `attemptEndStatements`). */
 export interface AttemptEndItem {
@@ -113,7 +135,7 @@ export interface AttemptEndItem {
  * back writes nothing. The counts read only the emails' rows, which the emails' own updates
  * change after them.
  */
-export function attemptEndStatements(db: Db, items: AttemptEndItem[]): Statement[] {
+export function attemptEndStatements(items: AttemptEndItem[]): Statement[] {
   const ways = new Map<string, AttemptEndItem[]>();
   for (const item of items) {
     const way = `${item.changes.status ?? ""}:${item.changes.sentAt != null}`;
@@ -129,11 +151,17 @@ export function attemptEndStatements(db: Db, items: AttemptEndItem[]): Statement
       ...deliveryOutcomes.ended(claimedIn(ended.map((item) => item.email)), status, reached, now),
     ];
   });
-  return [...counts, ...items.flatMap((item) => ownEndStatements(db, item))];
+  return [
+    ...counts,
+    ...items.flatMap(ownOutcomeStatements),
+    endEventsStatement(items),
+    endUpdateStatement(items),
+    ...unshareResponses(items.map((item) => item.email.seq)),
+  ];
 }
 
-/** One attempt's own end: the outcomes not written yet, the storage, then the email and its event. */
-function ownEndStatements(db: Db, { email, outcomes, changes, detail, now }: AttemptEndItem): Statement[] {
+/** One attempt's outcomes not written yet, and the storage its built message takes. */
+function ownOutcomeStatements({ email, outcomes, changes, now }: AttemptEndItem): Statement[] {
   const statements: Statement[] = [...recipientStatements(email, outcomes, now)];
   if (changes.storedBytes !== undefined) {
     statements.push(sql`
@@ -141,16 +169,50 @@ function ownEndStatements(db: Db, { email, outcomes, changes, detail, now }: Att
       SET storage_bytes = max(storage_bytes + ${changes.storedBytes} - (SELECT stored_bytes FROM emails WHERE id = ${email.id}), 0)
       WHERE account_id = ${email.accountId} AND ${ownedBy(email)}`);
   }
-  statements.push(
-    sql`INSERT INTO email_events (email_seq, type, detail, created_at)
-        SELECT ${email.seq}, ${changes.lastEvent}, ${detail}, ${now} WHERE ${ownedBy(email)}`,
-    db
-      .update(emails)
-      .set({ ...changes, leaseUntil: null, lastEventAt: now, updatedAt: now })
-      .where(and(eq(emails.id, email.id), eq(emails.status, "sending"), eq(emails.attempts, email.attempts))),
-    ...unshareResponses(email.seq),
-  );
   return statements;
+}
+
+/** The ends as one JSON parameter: each email's id, claim and what its end writes. */
+const endsJson = (items: AttemptEndItem[]) =>
+  JSON.stringify(
+    items.map(({ email, changes, detail, now }) => ({
+      id: email.id,
+      seq: email.seq,
+      attempts: email.attempts,
+      detail,
+      now,
+      changes,
+    })),
+  );
+
+/** Whether the email a row of `endsJson` (`j`) names is still under its claim. */
+const stillClaimed = sql`EXISTS (SELECT 1 FROM emails WHERE id = j.value ->> '$.id'
+  AND status = 'sending' AND attempts = j.value ->> '$.attempts')`;
+
+/** Each attempt's event (its end, with the transport's answer or the reason), under its claim. */
+function endEventsStatement(items: AttemptEndItem[]): Statement {
+  return sql`INSERT INTO email_events (email_seq, type, detail, created_at)
+    SELECT j.value ->> '$.seq', j.value ->> '$.changes.lastEvent', j.value ->> '$.detail', j.value ->> '$.now'
+    FROM json_each(${endsJson(items)}) AS j WHERE ${stillClaimed}`;
+}
+
+/**
+ * Each email's row as its attempt ended, under its claim: the lease given back, and the columns
+ * its end names (a column it leaves out keeps its value: `json_type` is NULL for a key that is not
+ * there, 'null' for a null).
+ */
+function endUpdateStatement(items: AttemptEndItem[]): Statement {
+  const columns = Object.entries(END_COLUMNS).map(
+    ([
+      key,
+      column,
+    ]) => sql`${sql.identifier(column)} = CASE WHEN json_type(j.value, ${`$.changes.${key}`}) IS NULL
+      THEN ${sql.identifier(column)} ELSE j.value ->> ${`$.changes.${key}`} END`,
+  );
+  return sql`UPDATE emails SET ${sql.join(columns, sql`, `)}, lease_until = NULL,
+      last_event_at = j.value ->> '$.now', updated_at = j.value ->> '$.now'
+    FROM json_each(${endsJson(items)}) AS j
+    WHERE emails.id = j.value ->> '$.id' AND emails.status = 'sending' AND emails.attempts = j.value ->> '$.attempts'`;
 }
 
 /**
@@ -160,7 +222,6 @@ function ownEndStatements(db: Db, { email, outcomes, changes, detail, now }: Att
  * storage reserved for an unbuilt message is given back.
  */
 export function failBeforeHandoffStatements(
-  db: Db,
   email: EmailRow,
   reason: string,
   storedBytes: number,
@@ -170,7 +231,7 @@ export function failBeforeHandoffStatements(
   return [
     sql`UPDATE email_recipients SET state = 'failed', response = ${response}, retry_at = NULL
         WHERE email_seq = ${email.seq} AND state IN ('pending', 'deferred') AND ${ownedBy(email)}`,
-    ...attemptEndStatements(db, [
+    ...attemptEndStatements([
       {
         email,
         outcomes: [],

@@ -46,7 +46,7 @@ function pipelineOf(env: Env, db: Db): Pipeline {
     const ends = writes.flatMap((w) => ("end" in w ? [w.end] : []));
     await runBatch(db, [
       ...writes.flatMap((w) => ("statements" in w ? w.statements : [])),
-      ...(ends.length > 0 ? attemptEndStatements(db, ends) : []),
+      ...(ends.length > 0 ? attemptEndStatements(ends) : []),
     ]);
     return writes.map(() => undefined);
   });
@@ -208,7 +208,7 @@ async function buildAndSend(attempt: Attempt, connection: ConnectionRow | null):
   if (raw.error instanceof PermanentFailure) {
     const reason = raw.error.message;
     const bytes = storedBytesOf(email, email.size ?? 0);
-    await pipeline.record(failBeforeHandoffStatements(db, email, reason, bytes, attempt.clock()));
+    await pipeline.record(failBeforeHandoffStatements(email, reason, bytes, attempt.clock()));
     return { kind: "done", status: "failed" };
   }
   log.warn("emails.build_failed", { email_id: email.id, ...describeError(raw.error) });
@@ -229,12 +229,12 @@ async function deliverClaimed(
   connection: ConnectionRow | null,
   suspended: boolean,
 ): Promise<DeliveryOutcome> {
-  const { db, email, pipeline } = attempt;
+  const { email, pipeline } = attempt;
   if (suspended) {
     // Queued before its workspace was suspended: it ends here, recorded, and never goes out later.
     const bytes = storedBytesOf(email, email.size ?? 0);
     await pipeline.record(
-      failBeforeHandoffStatements(db, email, SUSPENDED_REASON, bytes, attempt.clock(), SUSPENDED_REASON),
+      failBeforeHandoffStatements(email, SUSPENDED_REASON, bytes, attempt.clock(), SUSPENDED_REASON),
     );
     return { kind: "done", status: "failed" };
   }

@@ -18,14 +18,17 @@ export const shownRecipientResponse = sql<string | null>`coalesce(email_recipien
     THEN (SELECT last_response FROM emails WHERE emails.seq = email_recipients.email_seq) END)`;
 
 /**
- * Drops the recipients' and events' copies of their email's `last_response`, to come after the
- * statements that write both. Safe in any batch: it only empties what the email says already.
+ * Drops the recipients' and events' copies of their emails' `last_response`, to come after the
+ * statements that write both. Safe in any batch: it only empties what each email says already.
  */
-export const unshareResponses = (emailSeq: number) => [
-  sql`UPDATE email_recipients SET response = NULL
-    WHERE email_seq = ${emailSeq} AND state IN ${SHARING_STATES}
-      AND response = (SELECT last_response FROM emails WHERE seq = ${emailSeq})`,
-  sql`UPDATE email_events SET detail = NULL
-    WHERE email_seq = ${emailSeq} AND type IN ${SHARING_EVENTS}
-      AND detail = (SELECT last_response FROM emails WHERE seq = ${emailSeq})`,
-];
+export const unshareResponses = (emailSeqs: number[]) => {
+  const seqs = sql`(SELECT value FROM json_each(${JSON.stringify(emailSeqs)}))`;
+  return [
+    sql`UPDATE email_recipients SET response = NULL
+      WHERE email_seq IN ${seqs} AND state IN ${SHARING_STATES}
+        AND response = (SELECT last_response FROM emails WHERE seq = email_recipients.email_seq)`,
+    sql`UPDATE email_events SET detail = NULL
+      WHERE email_seq IN ${seqs} AND type IN ${SHARING_EVENTS}
+        AND detail = (SELECT last_response FROM emails WHERE seq = email_events.email_seq)`,
+  ];
+};
