@@ -22,6 +22,8 @@ export interface SuppressedSend {
 
 /** What one recipient's attempt or report came to: `deferred` is a deferral or a DSN delay. */
 export interface RecipientFact {
+  /** The email the recipient is of. */
+  emailId: string;
   address: string;
   state: "accepted" | "deferred" | "rejected";
   response: string | null;
@@ -55,10 +57,12 @@ export interface DeliveryOutcomeListener {
    */
   ended(claimed: SQL, status: string, reached: boolean, now: number): SQL[];
   /**
-   * Recipients' outcomes, before their states are written: an attempt's (under its claim, `guard`)
-   * or a report's delays (`guard` its own: the delay not recorded yet).
+   * Recipients' outcomes, before their states are written: attempts' (under their claims, `guard`),
+   * of one email or of every email whose attempt ended in one round, or a report's delays (`guard`
+   * its own: the delay not recorded yet). `guard` is a condition on the email `e` and the
+   * recipient's fact `r` (its JSON: `emailId`, `address`, `response`), columns qualified.
    */
-  recipients(emailId: string, facts: RecipientFact[], guard: SQL, now: number): SQL[];
+  recipients(facts: RecipientFact[], guard: SQL, now: number): SQL[];
   /** Before a bounce or complaint of one recipient of an email is written to `bounces`. */
   bounced(emailId: string, address: string, kind: "hard" | "soft" | "complaint", now: number): SQL[];
   /**
@@ -104,7 +108,7 @@ export function deliveryOutcomeHook() {
     accepted: (emailIds, now) => collect((l) => l.accepted(emailIds, now)),
     handedOff: (claimed, now) => collect((l) => l.handedOff(claimed, now)),
     ended: (claimed, status, reached, now) => collect((l) => l.ended(claimed, status, reached, now)),
-    recipients: (emailId, facts, guard, now) => collect((l) => l.recipients(emailId, facts, guard, now)),
+    recipients: (facts, guard, now) => collect((l) => l.recipients(facts, guard, now)),
     bounced: (emailId, address, kind, now) => collect((l) => l.bounced(emailId, address, kind, now)),
     delivered: (claimed, status, now) => collect((l) => l.delivered(claimed, status, now)),
     recovered: (handedOff, now) => collect((l) => l.recovered(handedOff, now)),

@@ -86,19 +86,21 @@ describe("a campaign batch's statements", { timeout: 60_000 }, () => {
     ]);
 
     // The counts ran once a round: the rollups (accepted, then sent and delivered per round of
-    // hand-offs and of ends), the email.sent events and the campaign's counter, each far fewer
-    // than one an email (a round takes what is ready while the one before it is written: a few
-    // here). The email.delivered events name each recipient's answer: one an email.
+    // hand-offs and of ends), the events, the campaign's counter and the recipients' outcomes,
+    // each far fewer than one an email (a round takes what is ready while the one before it is
+    // written: a few here).
     const rollups = count(run, /^\s*WITH e AS \(SELECT id, seq, account_id/);
-    // email.sent names the email's only recipient; email.delivered reads the recipients' JSON.
+    // email.sent names the email's only recipient; email.delivered reads the recipients' facts.
     const sentEvents = count(run, /min\(x\.address\)[\s\S]*INSERT INTO email_webhook_outbox/);
+    const deliveredEvents = count(run, /'\$\.emailId'[\s\S]*INSERT INTO email_webhook_outbox/);
     const counters = count(run, /^\s*UPDATE campaigns SET sent_count/);
-    for (const rounds of [sentEvents, counters]) {
+    const outcomes = count(run, /^\s*UPDATE email_recipients SET state = o\.value/);
+    for (const rounds of [sentEvents, deliveredEvents, counters, outcomes]) {
       expect(rounds).toBeGreaterThan(0);
       expect(rounds).toBeLessThan(25);
     }
     expect(rollups).toBeLessThan(1 + 2 * 25);
-    expect(run.length / 100).toBeLessThan(15);
+    expect(run.length / 100).toBeLessThan(8);
   });
 
   it("reads every table of a round's ends through an index", async () => {

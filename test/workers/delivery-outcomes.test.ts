@@ -34,8 +34,7 @@ const everyOutcome = (outcomes: DeliveryOutcomeListener) => [
   () => outcomes.ended(sql`1`, "sent", true, 0),
   () =>
     outcomes.recipients(
-      "eml_X",
-      [{ address: "a@example.com", state: "accepted", response: null }],
+      [{ emailId: "eml_X", address: "a@example.com", state: "accepted", response: null }],
       sql`1`,
       0,
     ),

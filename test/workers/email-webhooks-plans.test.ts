@@ -6,13 +6,20 @@ import { claimedIn } from "../../src/features/emails/delivery.repo";
 import { planOf } from "./query-plan";
 
 const statements = () => {
-  const fence = sql`EXISTS (SELECT 1 FROM emails WHERE id = ${"eml_X"} AND status = 'sending' AND attempts = 1)`;
   return [
     ...emailWebhookEvents.ended(claimedIn([{ id: "eml_X", attempts: 1 }]), "sent", true, 0),
     ...emailWebhookEvents.recipients(
-      "eml_X",
-      [{ address: "a@example.com", state: "accepted", response: "250" }],
-      fence,
+      [
+        { emailId: "eml_X", address: "a@example.com", state: "accepted", response: "250" },
+        { emailId: "eml_Y", address: "b@example.com", state: "accepted", response: "250" },
+      ],
+      claimedIn(
+        [
+          { id: "eml_X", attempts: 1 },
+          { id: "eml_Y", attempts: 1 },
+        ],
+        "e",
+      ),
       0,
     ),
     ...emailWebhookEvents.bounced("eml_X", "a@example.com", "hard", 0),

@@ -19,7 +19,7 @@ import { SYSTEM_SOURCE } from "../emails/system-mail";
 
 /** Per recipient: the recipients as one JSON parameter, `[{ address, response }]`. */
 export interface PerRecipient {
-  rows: Array<{ address: string; response?: string | null }>;
+  rows: Array<{ emailId?: string; address: string; response?: string | null }>;
 }
 
 export interface FactEvents {

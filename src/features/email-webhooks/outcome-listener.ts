@@ -4,7 +4,7 @@ import type { EmailEventName } from "../../webhooks/email-events";
 import { factEventStatement, recipientResponse, suppressedEventStatement } from "./fact-events";
 
 const perRecipient = (facts: RecipientFact[]) => ({
-  rows: facts.map((f) => ({ address: f.address, response: f.response })),
+  rows: facts.map((f) => ({ emailId: f.emailId, address: f.address, response: f.response })),
 });
 
 /**
@@ -29,7 +29,7 @@ export const emailWebhookEvents: DeliveryOutcomeListener = {
     if (status === "failed") return [factEventStatement({ name: "email.failed", which: claimed }, now)];
     return [];
   },
-  recipients: (emailId, facts, guard, now) =>
+  recipients: (facts, guard, now) =>
     (
       [
         ["email.delivered", "accepted"],
@@ -42,7 +42,7 @@ export const emailWebhookEvents: DeliveryOutcomeListener = {
         factEventStatement(
           {
             name,
-            which: sql`e.id = ${emailId} AND ${guard}`,
+            which: sql`e.id = r.value ->> '$.emailId' AND ${guard}`,
             recipients: perRecipient(group),
             extra: recipientResponse,
           },

@@ -23,52 +23,73 @@ export interface RecipientOutcome {
 }
 
 /** The fact listeners hear: a recipient that failed was deferred by this attempt. */
-const factOf = (o: RecipientOutcome): RecipientFact => ({
+const factOf = (emailId: string, o: RecipientOutcome): RecipientFact => ({
+  emailId,
   address: o.address,
   state: o.state === "failed" ? "deferred" : o.state,
   response: o.response,
 });
 
+/** One attempt's outcomes to write. */
+interface Outcomes {
+  email: EmailRow;
+  outcomes: RecipientOutcome[];
+}
+
 /**
- * The recipients' outcomes, under the claim: what listeners count per recipient (the email
- * webhooks' delivered and delayed events), each recipient's state, answer, tries and due time,
- * then the bounces the transport's refusals make.
+ * The recipients' outcomes of these attempts, each under its email's claim, in one statement per
+ * listener and one for their states (the attempts of a round together): what listeners count per
+ * recipient (the email webhooks' delivered and delayed events), each recipient's state, answer,
+ * tries and due time, then the bounces the transport's refusals make.
  */
-function recipientStatements(email: EmailRow, outcomes: RecipientOutcome[], now: number): Statement[] {
-  if (outcomes.length === 0) return [];
-  const rows = outcomes.map((o) => ({
-    address: o.address,
-    state: o.state,
-    response: o.response,
-    retry_at: o.retryAt ?? null,
-    tried: o.tried === false ? 0 : 1,
-  }));
-  const bounces = outcomes.flatMap((o) =>
-    o.bounce
-      ? bounceStatements(
-          {
-            accountId: email.accountId,
-            email: o.address,
-            kind: o.bounce,
-            emailId: email.id,
-            detail: o.response,
-          },
-          now,
-        )
-      : [],
+function recipientStatements(attempts: Outcomes[], now: number): Statement[] {
+  const told = attempts.filter((attempt) => attempt.outcomes.length > 0);
+  if (told.length === 0) return [];
+  const rows = told.flatMap(({ email, outcomes }) =>
+    outcomes.map((o) => ({
+      seq: email.seq,
+      claim: email.attempts,
+      address: o.address,
+      state: o.state,
+      response: o.response,
+      retry_at: o.retryAt ?? null,
+      tried: o.tried === false ? 0 : 1,
+    })),
+  );
+  const bounces = told.flatMap(({ email, outcomes }) =>
+    outcomes.flatMap((o) =>
+      o.bounce
+        ? bounceStatements(
+            {
+              accountId: email.accountId,
+              email: o.address,
+              kind: o.bounce,
+              emailId: email.id,
+              detail: o.response,
+            },
+            now,
+          )
+        : [],
+    ),
+  );
+  const facts = told.flatMap(({ email, outcomes }) =>
+    outcomes.filter((o) => o.fromTransport !== false).map((o) => factOf(email.id, o)),
   );
   return [
     ...deliveryOutcomes.recipients(
-      email.id,
-      outcomes.filter((o) => o.fromTransport !== false).map(factOf),
-      ownedBy(email),
+      facts,
+      claimedIn(
+        told.map((attempt) => attempt.email),
+        "e",
+      ),
       now,
     ),
     sql`UPDATE email_recipients SET state = o.value ->> 'state', response = o.value ->> 'response',
           attempts = attempts + (o.value ->> 'tried'), retry_at = o.value ->> 'retry_at'
         FROM json_each(${JSON.stringify(rows)}) AS o
-        WHERE email_recipients.email_seq = ${email.seq} AND email_recipients.address = o.value ->> 'address'
-          AND ${ownedBy(email)}`,
+        WHERE email_recipients.email_seq = o.value ->> 'seq' AND email_recipients.address = o.value ->> 'address'
+          AND EXISTS (SELECT 1 FROM emails WHERE seq = o.value ->> 'seq'
+            AND status = 'sending' AND attempts = o.value ->> 'claim')`,
     ...bounces,
   ];
 }
@@ -83,7 +104,7 @@ export function progressStatements(email: EmailRow, outcomes: RecipientOutcome[]
   const reached = outcomes.some((o) => o.state === "accepted");
   return [
     ...(reached ? deliveryOutcomes.ended(claimedIn([email]), "sending", true, now) : []),
-    ...recipientStatements(email, outcomes, now),
+    ...recipientStatements([{ email, outcomes }], now),
     sql`UPDATE emails SET lease_until = ${now + LEASE_MS},
           sent_at = ${reached ? sql`coalesce(sent_at, ${now})` : sql`sent_at`}
         WHERE id = ${email.id} AND status = 'sending' AND attempts = ${email.attempts}`,
@@ -151,25 +172,15 @@ export function attemptEndStatements(items: AttemptEndItem[]): Statement[] {
       ...deliveryOutcomes.ended(claimedIn(ended.map((item) => item.email)), status, reached, now),
     ];
   });
+  const latest = Math.max(...items.map((item) => item.now));
   return [
     ...counts,
-    ...items.flatMap(ownOutcomeStatements),
+    ...recipientStatements(items, latest),
+    ...(items.some((item) => item.changes.storedBytes !== undefined) ? [storageStatement(items)] : []),
     endEventsStatement(items),
     endUpdateStatement(items),
     ...unshareResponses(items.map((item) => item.email.seq)),
   ];
-}
-
-/** One attempt's outcomes not written yet, and the storage its built message takes. */
-function ownOutcomeStatements({ email, outcomes, changes, now }: AttemptEndItem): Statement[] {
-  const statements: Statement[] = [...recipientStatements(email, outcomes, now)];
-  if (changes.storedBytes !== undefined) {
-    statements.push(sql`
-      UPDATE account_usage
-      SET storage_bytes = max(storage_bytes + ${changes.storedBytes} - (SELECT stored_bytes FROM emails WHERE id = ${email.id}), 0)
-      WHERE account_id = ${email.accountId} AND ${ownedBy(email)}`);
-  }
-  return statements;
 }
 
 /** The ends as one JSON parameter: each email's id, claim and what its end writes. */
@@ -188,6 +199,20 @@ const endsJson = (items: AttemptEndItem[]) =>
 /** Whether the email a row of `endsJson` (`j`) names is still under its claim. */
 const stillClaimed = sql`EXISTS (SELECT 1 FROM emails WHERE id = j.value ->> '$.id'
   AND status = 'sending' AND attempts = j.value ->> '$.attempts')`;
+
+/**
+ * The storage the built messages take, each email's in place of what it held, under its claim:
+ * one update per workspace of the round, kept at zero or more for the round's sum.
+ */
+function storageStatement(items: AttemptEndItem[]): Statement {
+  const stored = sql`FROM json_each(${endsJson(items)}) AS j JOIN emails e ON e.id = j.value ->> '$.id'
+    WHERE e.status = 'sending' AND e.attempts = j.value ->> '$.attempts'
+      AND json_type(j.value, '$.changes.storedBytes') IS NOT NULL`;
+  return sql`UPDATE account_usage
+    SET storage_bytes = max(storage_bytes + (SELECT coalesce(sum((j.value ->> '$.changes.storedBytes') - e.stored_bytes), 0)
+      ${stored} AND e.account_id = account_usage.account_id), 0)
+    WHERE account_id IN (SELECT e.account_id ${stored})`;
+}
 
 /** Each attempt's event (its end, with the transport's answer or the reason), under its claim. */
 function endEventsStatement(items: AttemptEndItem[]): Statement {

@@ -86,13 +86,16 @@ export function handOffCounts(handedOff: EmailRow[], now: number): Statement[] {
 }
 
 /**
- * A condition on `emails` (unqualified columns) matching these emails while each is still under
- * the claim it was read with: `sending`, and its attempt's number. Several emails in one
- * statement, where `ownedBy` fences one.
+ * A condition on `emails` matching these emails while each is still under the claim it was read
+ * with: `sending`, and its attempt's number. Several emails in one statement, where `ownedBy`
+ * fences one. Its columns are unqualified, or qualified by `alias` where the statement reads
+ * another table beside the emails.
  */
-export function claimedIn(claimed: Array<Pick<EmailRow, "id" | "attempts">>): SQL {
+export function claimedIn(claimed: Array<Pick<EmailRow, "id" | "attempts">>, alias?: string): SQL {
   const claims = JSON.stringify(claimed.map((email) => ({ id: email.id, attempts: email.attempts })));
-  return sql`status = 'sending' AND (id, attempts) IN
+  const column = (name: string) =>
+    alias ? sql`${sql.identifier(alias)}.${sql.identifier(name)}` : sql.identifier(name);
+  return sql`${column("status")} = 'sending' AND (${column("id")}, ${column("attempts")}) IN
     (SELECT j.value ->> '$.id', j.value ->> '$.attempts' FROM json_each(${claims}) AS j)`;
 }
 

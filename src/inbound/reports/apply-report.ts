@@ -34,8 +34,7 @@ function recipientStatements(email: ReportedEmail, r: ReportedRecipient, now: nu
   if (r.action === "delayed") {
     return [
       ...deliveryOutcomes.recipients(
-        email.id,
-        [{ address: r.address, state: "deferred", response: r.diagnostic }],
+        [{ emailId: email.id, address: r.address, state: "deferred", response: r.diagnostic }],
         delayNotRecorded(email),
         now,
       ),
