@@ -148,13 +148,16 @@ export interface AttemptEndItem {
 }
 
 /**
- * The statements that record how these attempts ended, for one batch. First what counts the ends
- * (a campaign's stats, the report's rollups, the webhooks' events), one set of statements for each
- * way of ending (status, and whether the email reached someone) over all the emails that ended so;
- * then each email's own: the outcomes not written yet, the storage the built message takes, its
- * event and its row. Each is fenced by the email's claim, so an attempt whose email was taken
- * back writes nothing. The counts read only the emails' rows, which the emails' own updates
- * change after them.
+ * The statements that record how these attempts ended (the attempts of one round of writes), for
+ * one batch, a statement for all of them at each step rather than one an email. First what counts
+ * the ends (a campaign's stats, the report's rollups, the webhooks' events), once for each way of
+ * ending (status, and whether the email reached someone); then the recipients' outcomes not
+ * written yet, the storage the built messages take, the events and the emails' rows, and last
+ * the shared answers' copies dropped. Every row is fenced by its email's claim, so an attempt
+ * whose email was taken back writes nothing. The counts read the emails' rows as they were: the
+ * rows' own update comes after them. One email's statements keep the order they had when each
+ * email was written alone; the emails of a round touch only their own rows and add to shared
+ * counters, so writing them side by side changes no outcome.
  */
 export function attemptEndStatements(items: AttemptEndItem[]): Statement[] {
   const ways = new Map<string, AttemptEndItem[]>();

@@ -4,19 +4,19 @@ import { type Db, runBatch } from "../../db/client";
 import { accounts, connections } from "../../db/schema";
 import { mayActSql } from "../../lib/workspace-gate";
 import type { ConnectionRow } from "../connections/connections.repo";
-import { claimQuery, handOffCounts, handOffWrites } from "./delivery.repo";
+import { claimQuery, type HandOffItem, handOffCounts, handOffWrites, heldBy } from "./delivery.repo";
 import type { EmailRow } from "./emails.repo";
 
 type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
 /**
- * Claims a queue batch's emails in one D1 round trip, each exactly as `claimEmail` would (the same
- * id twice is claimed once: the second claim runs after the first in the same transaction), with
+ * Claims a queue batch's emails in one D1 round trip and one statement, each exactly as
+ * `claimEmail` would (the same id twice is claimed once), with
  * the sender connections they are signed with, read in the same batch so a deleted or rotated key
  * is seen as it is now, and which of their workspaces are suspended.
  */
 export async function claimEmails(db: Db, ids: string[], now: number) {
-  const claims = ids.map((id) => claimQuery(db, id, now));
+  const claims = claimQuery(db, ids, now);
   const senders = db
     .select()
     .from(connections)
@@ -30,8 +30,8 @@ export async function claimEmails(db: Db, ids: string[], now: number) {
     .where(
       sql`NOT ${mayActSql(accounts.id)} AND ${accounts.id} IN (SELECT account_id FROM emails WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)})))`,
     );
-  const results = (await db.batch([...claims, senders, suspended] as unknown as Batch)) as unknown[];
-  const claimed = (results.slice(0, ids.length) as EmailRow[][]).flat();
+  const results = (await db.batch([claims, senders, suspended] as unknown as Batch)) as unknown[];
+  const claimed = (results[0] ?? []) as EmailRow[];
   const senderRows = (results.at(-2) ?? []) as ConnectionRow[];
   const suspendedRows = (results.at(-1) ?? []) as Array<{ id: string }>;
   return {
@@ -39,13 +39,6 @@ export async function claimEmails(db: Db, ids: string[], now: number) {
     connections: new Map(senderRows.map((row) => [row.id, row])),
     suspended: new Set(suspendedRows.map((row) => row.id)),
   };
-}
-
-/** One email's envelopes to hand off (see `handOffStatements`). */
-export interface HandOffItem {
-  email: EmailRow;
-  recipients: string[];
-  now: number;
 }
 
 /**
@@ -58,12 +51,7 @@ export async function handOffEmails(db: Db, items: HandOffItem[]): Promise<boole
     items.map((item) => item.email),
     Math.max(...items.map((item) => item.now)),
   );
-  const perItem = items.map(({ email, recipients, now }) => handOffWrites(db, email, recipients, now));
-  const results = await runBatch(db, [...counts, ...perItem.flat()]);
-  // Each item's hand-off is the last of its writes: it answers the id when the claim held.
-  let end = counts.length - 1;
-  return perItem.map((statements) => {
-    end += statements.length;
-    return (results[end]?.results.length ?? 0) > 0;
-  });
+  const results = await runBatch(db, [...counts, ...handOffWrites(items)]);
+  const held = heldBy(results.at(-1));
+  return items.map((item) => held.has(item.email.id));
 }

@@ -33,11 +33,15 @@ export function sendWindowMs(env: Pick<Env, "SMTP_SEND_WINDOW_SECONDS">): number
  * scheduled email is not taken: it stays scheduled until reinstated (lib/workspace-gate.ts).
  */
 export async function claimEmail(db: Db, id: string, now: number): Promise<EmailRow | null> {
-  const rows = await claimQuery(db, id, now);
+  const rows = await claimQuery(db, [id], now);
   return rows[0] ?? null;
 }
 
-export function claimQuery(db: Db, id: string, now: number) {
+/**
+ * `claimEmail` for several emails in one statement, answering the rows it took (an id given twice
+ * is taken once).
+ */
+export function claimQuery(db: Db, ids: string[], now: number) {
   return db
     .update(emails)
     .set({
@@ -48,7 +52,7 @@ export function claimQuery(db: Db, id: string, now: number) {
     })
     .where(
       and(
-        eq(emails.id, id),
+        sql`${emails.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
         inArray(emails.status, ["queued", "scheduled"]),
         or(eq(emails.status, "queued"), mayActSql(emails.accountId)),
         lte(sql`coalesce(${emails.scheduledAt}, 0)`, now),
@@ -65,16 +69,16 @@ export function claimQuery(db: Db, id: string, now: number) {
  * handed off stay open and are retried.
  */
 export async function handOff(db: Db, email: EmailRow, recipients: string[], now: number): Promise<boolean> {
-  const results = await runBatch(db, handOffStatements(db, email, recipients, now));
-  return results.at(-1)?.results.length === 1;
+  const item = { email, recipients, now };
+  const results = await runBatch(db, [...handOffCounts([email], now), ...handOffWrites([item])]);
+  return heldBy(results.at(-1)).has(email.id);
 }
 
-/**
- * The hand-off with what counts it (the report's first one), in one batch, under the claim; the
- * last statement answers the id when the claim still holds (see `handOffWrites`).
- */
-export function handOffStatements(db: Db, email: EmailRow, recipients: string[], now: number): Statement[] {
-  return [...handOffCounts([email], now), ...handOffWrites(db, email, recipients, now)];
+/** One email's envelopes to hand off. */
+export interface HandOffItem {
+  email: EmailRow;
+  recipients: string[];
+  now: number;
 }
 
 /**
@@ -100,24 +104,39 @@ export function claimedIn(claimed: Array<Pick<EmailRow, "id" | "attempts">>, ali
 }
 
 /**
- * The hand-off's own writes under the claim, the last answering the id when the claim still
- * holds. The claim alone is the condition: the lease is renewed in the same statement, so the
- * answer to the dot and its record have a whole lease, and a sweep that takes the email back
- * changes its status first.
+ * The hand-offs' own writes, each under its email's claim, in two statements for all of them:
+ * the recipients `sending`, then the emails' hand-off and lease, which answers the ids whose claim
+ * still held (`heldBy`). The claim alone is the condition: the lease is renewed in the same
+ * statement, so the answer to the dot and its record have a whole lease, and a sweep that takes
+ * the email back changes its status first.
  */
-export function handOffWrites(db: Db, email: EmailRow, recipients: string[], now: number): Statement[] {
+export function handOffWrites(items: HandOffItem[]): Statement[] {
+  const handOffs = JSON.stringify(
+    items.map(({ email, recipients, now }) => ({
+      id: email.id,
+      seq: email.seq,
+      attempts: email.attempts,
+      recipients,
+      leaseUntil: now + LEASE_MS,
+    })),
+  );
+  const claimed = sql`EXISTS (SELECT 1 FROM emails WHERE id = h.value ->> '$.id'
+    AND status = 'sending' AND attempts = h.value ->> '$.attempts')`;
   return [
     sql`UPDATE email_recipients SET state = 'sending'
-        WHERE email_seq = ${email.seq} AND state IN ('pending', 'deferred')
-          AND address IN (SELECT value FROM json_each(${JSON.stringify(recipients)}))
-          AND ${ownedBy(email)}`,
-    db
-      .update(emails)
-      .set({ handoffAttempt: email.attempts, leaseUntil: now + LEASE_MS })
-      .where(and(eq(emails.id, email.id), eq(emails.status, "sending"), eq(emails.attempts, email.attempts)))
-      .returning({ id: emails.id }),
+        WHERE (email_seq, address) IN (SELECT h.value ->> '$.seq', a.value
+            FROM json_each(${handOffs}) AS h, json_each(h.value, '$.recipients') AS a WHERE ${claimed})
+          AND state IN ('pending', 'deferred')`,
+    sql`UPDATE emails SET handoff_attempt = h.value ->> '$.attempts', lease_until = h.value ->> '$.leaseUntil'
+        FROM json_each(${handOffs}) AS h
+        WHERE emails.id = h.value ->> '$.id' AND emails.status = 'sending' AND emails.attempts = h.value ->> '$.attempts'
+        RETURNING id`,
   ];
 }
+
+/** The ids whose hand-off held, from the answer of `handOffWrites`' last statement. */
+export const heldBy = (answer: D1Result | undefined) =>
+  new Set(((answer?.results ?? []) as Array<{ id: string }>).map((row) => row.id));
 
 /** A recipient still open: never tried (`pending`) or deferred with retries left. */
 export interface OpenRecipient {
