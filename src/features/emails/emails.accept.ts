@@ -18,7 +18,7 @@ import {
 } from "./emails.checks";
 import type { StoredAttachment } from "./emails.dto";
 import { estimateSize, formatList, type NormalizedEmail } from "./emails.input";
-import { insertEmailStatements, type NewEmailRow } from "./emails.repo";
+import { insertEmailChildren, insertEmailRow, type NewEmailRow } from "./emails.repo";
 import type { SendState } from "./send-state";
 
 export interface AcceptContext {
@@ -187,9 +187,12 @@ export async function prepareEmails(
   const files = attachmentFiles(rows, emails);
   return {
     rows,
-    statements: rows.flatMap((row, i) =>
-      insertEmailStatements(db, row, emails[i]?.recipients ?? [], emails[i]?.tags ?? [], onlyIf?.(row, i)),
-    ),
+    statements: [
+      ...rows.map((row, i) => insertEmailRow(db, row, onlyIf?.(row, i))),
+      ...insertEmailChildren(
+        rows.map((row, i) => ({ row, recipients: emails[i]?.recipients ?? [], tags: emails[i]?.tags ?? [] })),
+      ),
+    ],
     store: async () => {
       await Promise.all(files.map((file) => ctx.files.put(file.key, file.bytes)));
     },

@@ -31,18 +31,46 @@ export function insertEmailStatements(
   onlyIf?: SQL,
   derived: DerivedColumns = {},
 ): Statement[] {
-  // The children take the email's numbers from its row, so they exist only if it was written.
-  const email = sql`(SELECT seq, account_seq FROM emails WHERE id = ${row.id}) AS e`;
+  return [insertEmailRow(db, row, onlyIf, derived), ...insertEmailChildren([{ row, recipients, tags }])];
+}
+
+/** One email's row (see `insertEmailStatements`), before its children. */
+export function insertEmailRow(
+  db: Db,
+  row: NewEmailRow,
+  onlyIf?: SQL,
+  derived: DerivedColumns = {},
+): Statement {
   const numbered = { ...row, accountSeq: accountSeqOf(row.accountId) };
+  return onlyIf ? insertRowIf(numbered, onlyIf, derived) : db.insert(emails).values(numbered);
+}
+
+/** An email's children to insert after its row. */
+export interface EmailChildren {
+  row: Pick<NewEmailRow, "id" | "createdAt">;
+  recipients: string[];
+  tags: Array<{ name: string; value: string }>;
+}
+
+/**
+ * The recipients and tags of these emails, one statement each for all of them, after the emails'
+ * rows. They take each email's numbers from its row, so an email whose row was not written (its
+ * condition did not hold) gets none.
+ */
+export function insertEmailChildren(children: EmailChildren[]): Statement[] {
+  const json = JSON.stringify(
+    children.map(({ row, recipients, tags }) => ({ id: row.id, at: row.createdAt, recipients, tags })),
+  );
+  const written = sql`json_each(${json}) AS j JOIN emails e ON e.id = j.value ->> '$.id'`;
   return [
-    onlyIf ? insertRowIf(numbered, onlyIf, derived) : db.insert(emails).values(numbered),
     sql`
       INSERT OR IGNORE INTO email_recipients (email_seq, account_seq, address, created_at)
-      SELECT e.seq, e.account_seq, j.value, ${row.createdAt} FROM ${email}, json_each(${JSON.stringify(recipients)}) AS j`,
+      SELECT e.seq, e.account_seq, r.value, j.value ->> '$.at'
+      FROM ${written}, json_each(j.value, '$.recipients') AS r`,
     sql`
       INSERT INTO email_tags (email_seq, account_seq, name, value, position, created_at)
-      SELECT e.seq, e.account_seq, j.value ->> 'name', j.value ->> 'value', j.key, ${row.createdAt}
-      FROM ${email}, json_each(${JSON.stringify(tags)}) AS j`,
+      SELECT e.seq, e.account_seq, t.value ->> 'name', t.value ->> 'value', t.key, j.value ->> '$.at'
+      FROM ${written}, json_each(j.value, '$.tags') AS t`,
   ];
 }
 
