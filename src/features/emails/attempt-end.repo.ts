@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Statement } from "../../db/client";
 import { deliveryOutcomes, type RecipientFact } from "../../mail/delivery-outcomes";
 import { bounceStatements } from "../suppressions/bounces";
-import { claimedIn, LEASE_MS, ownedBy } from "./delivery.repo";
+import { claimedIn, LEASE_MS, ownedBy, stillClaimedBy } from "./delivery.repo";
 import type { EmailRow } from "./emails.repo";
 import { unshareResponses } from "./shared-response";
 
@@ -199,10 +199,6 @@ const endsJson = (items: AttemptEndItem[]) =>
     })),
   );
 
-/** Whether the email a row of `endsJson` (`j`) names is still under its claim. */
-const stillClaimed = sql`EXISTS (SELECT 1 FROM emails WHERE id = j.value ->> '$.id'
-  AND status = 'sending' AND attempts = j.value ->> '$.attempts')`;
-
 /**
  * The storage the built messages take, each email's in place of what it held, under its claim:
  * one update per workspace of the round, kept at zero or more for the round's sum.
@@ -221,7 +217,7 @@ function storageStatement(items: AttemptEndItem[]): Statement {
 function endEventsStatement(items: AttemptEndItem[]): Statement {
   return sql`INSERT INTO email_events (email_seq, type, detail, created_at)
     SELECT j.value ->> '$.seq', j.value ->> '$.changes.lastEvent', j.value ->> '$.detail', j.value ->> '$.now'
-    FROM json_each(${endsJson(items)}) AS j WHERE ${stillClaimed}`;
+    FROM json_each(${endsJson(items)}) AS j WHERE ${stillClaimedBy("j")}`;
 }
 
 /**

@@ -120,8 +120,7 @@ export function handOffWrites(items: HandOffItem[]): Statement[] {
       leaseUntil: now + LEASE_MS,
     })),
   );
-  const claimed = sql`EXISTS (SELECT 1 FROM emails WHERE id = h.value ->> '$.id'
-    AND status = 'sending' AND attempts = h.value ->> '$.attempts')`;
+  const claimed = stillClaimedBy("h");
   return [
     sql`UPDATE email_recipients SET state = 'sending'
         WHERE (email_seq, address) IN (SELECT h.value ->> '$.seq', a.value
@@ -133,6 +132,14 @@ export function handOffWrites(items: HandOffItem[]): Statement[] {
         RETURNING id`,
   ];
 }
+
+/**
+ * Whether the email a JSON row (`alias`, from json_each, with `id` and `attempts`) names is still
+ * under that claim: `claimedIn` for one row of a grouped statement.
+ */
+export const stillClaimedBy = (alias: string) =>
+  sql`EXISTS (SELECT 1 FROM emails WHERE id = ${sql.identifier(alias)}.value ->> '$.id'
+    AND status = 'sending' AND attempts = ${sql.identifier(alias)}.value ->> '$.attempts')`;
 
 /** The ids whose hand-off held, from the answer of `handOffWrites`' last statement. */
 export const heldBy = (answer: D1Result | undefined) =>

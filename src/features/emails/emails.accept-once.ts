@@ -7,10 +7,11 @@ import { deliveryOutcomes } from "../../mail/delivery-outcomes";
 import { limitSql } from "../usage/limits-sql";
 import { addUsageIf, ensureUsageRow, type UsageAmounts, usageRoom } from "../usage/usage.repo";
 import { assertStorageQuota, currentUsage, emailWindows } from "../usage/usage.service";
+import { type DerivedColumns, insertEmailStatements } from "./email-insert";
 import { attachmentFiles, checkInOrder, type RowAccount, rowFor, toldOf } from "./emails.accept";
 import { checkSizes } from "./emails.checks";
 import type { NormalizedEmail } from "./emails.input";
-import { type DerivedColumns, insertEmailStatements, type NewEmailRow } from "./emails.repo";
+import type { NewEmailRow } from "./emails.repo";
 import { loadSendState, type SendState, sendStateOf, sendStateQueries } from "./send-state";
 
 export interface AcceptOnceContext {

@@ -9,6 +9,7 @@ import { formatAddress } from "../../mail/address";
 import { deliveryOutcomes } from "../../mail/delivery-outcomes";
 import type { AccountRow } from "../accounts/accounts.repo";
 import { reserveQuota } from "../usage/usage.service";
+import { insertEmailChildren, insertEmailRow } from "./email-insert";
 import {
   checkQuotas,
   checkSizes,
@@ -18,7 +19,7 @@ import {
 } from "./emails.checks";
 import type { StoredAttachment } from "./emails.dto";
 import { estimateSize, formatList, type NormalizedEmail } from "./emails.input";
-import { insertEmailChildren, insertEmailRow, type NewEmailRow } from "./emails.repo";
+import type { NewEmailRow } from "./emails.repo";
 import type { SendState } from "./send-state";
 
 export interface AcceptContext {

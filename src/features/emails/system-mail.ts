@@ -2,7 +2,8 @@ import type { SQL } from "drizzle-orm";
 import type { Db, Statement } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { formatAddress, parseAddress } from "../../mail/address";
-import { type EmailRow, insertEmailStatements, type NewEmailRow } from "./emails.repo";
+import { insertEmailStatements } from "./email-insert";
+import type { EmailRow, NewEmailRow } from "./emails.repo";
 
 /** The `source` of the service's own mail (invitations, sign-in links). */
 export const SYSTEM_SOURCE = "system";
