@@ -7,7 +7,8 @@
  * the figures: the profile and the CPU count run until the queue has sent every email.
  *
  * `MAIL` profiles inbound mail instead: new conversations through the local email endpoint, each
- * stored as a new ticket (bench/lib/mail-load.ts); its CPU figures are per message.
+ * stored as a new ticket (bench/lib/mail-load.ts); its CPU figures are per message. `MAIL refused`
+ * sends them to an unknown address instead: what the endpoint and the refusal cost alone.
  *
  * `CAMPAIGN [recipients]` profiles a campaign (default 2,000 recipients, the campaign-send
  * scenario's content) from `send` until it is `sent`; its CPU figures are per recipient.
@@ -15,6 +16,7 @@
  *   npm run profile -- GET /v1/accounts
  *   npm run profile -- POST /v1/emails '{"from":"a@{domain}","to":"b@example.com","subject":"s","text":"t"}'
  *   npm run profile -- MAIL
+ *   npm run profile -- MAIL refused
  *   npm run profile -- CAMPAIGN 2000
  */
 import { randomBytes } from "node:crypto";
@@ -74,7 +76,10 @@ async function main() {
       );
       return;
     }
-    const mail = method === "MAIL" ? await mailLoad({ ...ctx, fromDomain: server.fromDomain }) : null;
+    const mail =
+      method === "MAIL"
+        ? await mailLoad({ ...ctx, fromDomain: server.fromDomain }, path === "refused")
+        : null;
     if (mail) await mail(2);
     else await warmUp(target);
     if (sends) await waitForEmptyQueue(ctx, DRAIN_TIMEOUT_MS);

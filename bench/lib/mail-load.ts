@@ -11,10 +11,14 @@ import type { BenchContext, Measurement } from "./types";
 
 const CONCURRENCY = 10;
 
-export async function mailLoad(ctx: BenchContext): Promise<(seconds: number) => Promise<Measurement>> {
+export async function mailLoad(
+  ctx: BenchContext,
+  /** Mail to an address no inbox has: each refused after the directory's lookup (the endpoint's floor). */
+  refused = false,
+): Promise<(seconds: number) => Promise<Measurement>> {
   const run = randomBytes(4).toString("hex");
   const inbox = `profile-${run}@${ctx.fromDomain}`;
-  await createInbox(ctx, inbox);
+  if (!refused) await createInbox(ctx, inbox);
   let sent = 0;
   const nextMail = (): MailSpec => {
     const n = sent++;
@@ -28,24 +32,24 @@ export async function mailLoad(ctx: BenchContext): Promise<(seconds: number) => 
   };
   return async (seconds) => {
     const ms: number[] = [];
-    let refused = 0;
+    let unexpected = 0;
     const started = performance.now();
     const until = started + seconds * 1000;
     const worker = async () => {
       while (performance.now() < until) {
         const delivery = await deliverTimed(ctx.baseUrl, nextMail());
         ms.push(delivery.ms);
-        if (delivery.outcome !== "accepted") refused++;
+        if (delivery.outcome !== (refused ? "rejected" : "accepted")) unexpected++;
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     ms.sort((a, b) => a - b);
     return {
-      label: `MAIL (new conversations, ${CONCURRENCY} at a time)`,
+      label: `MAIL (${refused ? "refused, to an unknown address" : "new conversations"}, ${CONCURRENCY} at a time)`,
       rps: ms.length / ((performance.now() - started) / 1000),
       p50: ms[Math.floor(ms.length / 2)] ?? 0,
       p99: ms[Math.floor(ms.length * 0.99)] ?? 0,
-      non2xx: refused,
+      non2xx: unexpected,
       errors: 0,
       total: ms.length,
     };

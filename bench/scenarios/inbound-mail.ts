@@ -14,6 +14,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { quantile } from "../lib/api";
+import { cpuSince, groupCpuMs } from "../lib/cpu-profile";
 import { messageIdsOf, ticketsOfInbox } from "../lib/inbound-check";
 import { deliverTimed, inParallel, type MailSpec, type TimedDelivery } from "../lib/inbound-mail";
 import { createInbox, type Seed, seedConversations } from "../lib/inbound-seed";
@@ -92,6 +93,7 @@ async function lost(ctx: BenchContext, inboxId: string, jobs: Job[], seeds: Seed
  * the Worker, so this bounds what stored mail can reach on the same machine.
  */
 async function refusalsPerSecond(ctx: BenchContext, run: string, problems: string[]) {
+  const cpuBefore = ctx.local && groupCpuMs(ctx.local.processGroup);
   const mails = Array.from({ length: REFUSALS }, (_, n) => ({
     from: `stranger-${n}.${run}@example.com`,
     to: `nobody-${run}@${ctx.fromDomain}`,
@@ -104,7 +106,22 @@ async function refusalsPerSecond(ctx: BenchContext, run: string, problems: strin
   const rate = REFUSALS / ((performance.now() - started) / 1000);
   const other = answers.filter((a) => a.outcome !== "rejected").length;
   if (other > 0) problems.push(`${other} mails to an unknown address were not refused`);
-  return rate;
+  const cpu = ctx.local && cpuBefore ? cpuSince(cpuBefore, groupCpuMs(ctx.local.processGroup)) : undefined;
+  return { rate, cpu: cpu && processFigures(cpu, REFUSALS, "refusal") };
+}
+
+/**
+ * CPU milliseconds per message of each local process (workerd, wrangler's Node), from /proc over
+ * the whole phase: what the endpoint itself costs beside the Worker, for stored mail and refusals.
+ */
+function processFigures(cpu: Map<string, number>, messages: number, unit: string): Figure[] {
+  return [...cpu]
+    .filter(([, ms]) => ms > 0)
+    .map(([command, ms]) => ({
+      label: `${command} CPU ms per ${unit} (whole phase)`,
+      value: ms / messages,
+      unit: "ms",
+    }));
 }
 
 const sortedMs = (deliveries: TimedDelivery[]) => deliveries.map((d) => d.ms).sort((a, b) => a - b);
@@ -139,9 +156,12 @@ export const inboundMail: Scenario = {
     const jobs = traffic(run, inbox, seeds);
     const cost = new WorkCost(ctx);
     await cost.start();
+    const cpuBefore = ctx.local && groupCpuMs(ctx.local.processGroup);
     const started = performance.now();
     const deliveries = await inParallel(jobs, CONCURRENCY, (job) => deliverTimed(ctx.baseUrl, job.mail));
     const seconds = (performance.now() - started) / 1000;
+    const storedCpu =
+      ctx.local && cpuBefore ? cpuSince(cpuBefore, groupCpuMs(ctx.local.processGroup)) : undefined;
     await cost.stop();
 
     const all = sortedMs(deliveries);
@@ -176,8 +196,10 @@ export const inboundMail: Scenario = {
     const example = [...refused, ...unreachable][0];
     if (example) problems.push(`e.g. a delivery ${example.outcome}: ${example.reason ?? ""}`);
     if (missing.twice > 0) problems.push(`${missing.twice} new conversations opened more than one ticket`);
-    const refusals = await refusalsPerSecond(ctx, run, problems);
+    const { rate: refusals, cpu: refusalCpu } = await refusalsPerSecond(ctx, run, problems);
     figures.push(
+      ...(storedCpu ? processFigures(storedCpu, jobs.length, "stored message") : []),
+      ...(refusalCpu ?? []),
       {
         label: `refusals/s of an unknown address, ${CONCURRENCY} at a time (the endpoint's ceiling)`,
         value: refusals,

@@ -1,4 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../db/client";
 import { customers, droppedMail, inboxes, messages, tickets } from "../db/schema";
 import { type CustomerRow, upsertCustomerQuery } from "../features/customers/customers.repo";
@@ -38,55 +39,67 @@ export interface MailAnswers {
   customer: CustomerRow | null;
 }
 
+/** The queries given, in one batch, each answered in its place; one left out (undefined) finds no rows. */
+async function askedOnly<T extends readonly (BatchItem<"sqlite"> | undefined)[]>(
+  db: Db,
+  queries: T,
+): Promise<{ [K in keyof T]: Awaited<NonNullable<T[K]>> }> {
+  const asked = queries.filter((query) => query !== undefined);
+  const answers: unknown[] = asked.length > 0 ? await db.batch(asked as [BatchItem<"sqlite">]) : [];
+  let next = 0;
+  return queries.map((query) => (query === undefined ? [] : answers[next++])) as never;
+}
+
 /**
  * Everything `MailQuestion` asks, in one round trip. Inbox addresses count only when they are
  * this workspace's own: another workspace's inbox writing to it is a customer like any other.
+ * A question with nothing to ask (no parents, no signed ticket, no Message-ID, no sender) is left
+ * out of the batch: locally every statement costs its own answer, even one that finds nothing.
  */
 export async function mailReads(db: Db, accountId: string, q: MailQuestion): Promise<MailAnswers> {
-  const [receiving, inboxRows, messageRows, parentRows, signedRows, customerRows] = await db.batch([
+  const addresses = [...new Set(q.addresses)];
+  const [receiving, inboxRows, messageRows, parentRows, signedRows, customerRows] = await askedOnly(db, [
     findInboxQuery(db, accountId, q.inboxId),
-    db
-      .select({ address: inboxes.emailAddress })
-      .from(inboxes)
-      .where(
-        and(
-          eq(inboxes.accountId, accountId),
-          inArray(inboxes.emailAddress, q.addresses.length > 0 ? [...new Set(q.addresses)] : [""]),
-        ),
-      ),
-    db
-      .select({ id: messages.id })
-      .from(messages)
-      .where(and(eq(messages.accountId, accountId), eq(messages.emailMessageId, q.messageId ?? "")))
-      .limit(1),
+    addresses.length > 0
+      ? db
+          .select({ address: inboxes.emailAddress })
+          .from(inboxes)
+          .where(and(eq(inboxes.accountId, accountId), inArray(inboxes.emailAddress, addresses)))
+      : undefined,
+    q.messageId !== null
+      ? db
+          .select({ id: messages.id })
+          .from(messages)
+          .where(and(eq(messages.accountId, accountId), eq(messages.emailMessageId, q.messageId)))
+          .limit(1)
+      : undefined,
     // Messages go with their ticket (ON DELETE CASCADE), so the join loses no parent.
-    db
-      .select({ messageId: messages.emailMessageId, ...ticketView })
-      .from(messages)
-      .innerJoin(tickets, eq(tickets.id, messages.ticketId))
-      .innerJoin(customers, eq(customers.id, tickets.customerId))
-      .where(
-        and(
-          eq(messages.accountId, accountId),
-          inArray(messages.emailMessageId, q.parentIds.length > 0 ? q.parentIds : [""]),
-        ),
-      ),
-    findTicketQuery(db, accountId, q.signedTicketId ?? ""),
-    db
-      .select()
-      .from(customers)
-      .where(and(eq(customers.accountId, accountId), eq(customers.email, q.sender ?? "")))
-      .limit(1),
+    q.parentIds.length > 0
+      ? db
+          .select({ messageId: messages.emailMessageId, ...ticketView })
+          .from(messages)
+          .innerJoin(tickets, eq(tickets.id, messages.ticketId))
+          .innerJoin(customers, eq(customers.id, tickets.customerId))
+          .where(and(eq(messages.accountId, accountId), inArray(messages.emailMessageId, q.parentIds)))
+      : undefined,
+    q.signedTicketId !== null ? findTicketQuery(db, accountId, q.signedTicketId) : undefined,
+    q.sender !== null
+      ? db
+          .select()
+          .from(customers)
+          .where(and(eq(customers.accountId, accountId), eq(customers.email, q.sender)))
+          .limit(1)
+      : undefined,
   ]);
   const parents = new Map<string, TicketView>();
   for (const { messageId, ...view } of parentRows) if (messageId) parents.set(messageId, view);
   return {
     inbox: receiving[0] ?? null,
     inboxAddresses: inboxRows.map((r) => r.address),
-    duplicate: q.messageId !== null && messageRows.length > 0,
+    duplicate: messageRows.length > 0,
     parents,
-    signed: q.signedTicketId ? (signedRows[0] ?? null) : null,
-    customer: q.sender ? (customerRows[0] ?? null) : null,
+    signed: signedRows[0] ?? null,
+    customer: customerRows[0] ?? null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { messages, tickets } from "../db/schema";
-import { assignByRule } from "../features/assignment/assignment.repo";
+import { assignByRule, ruleMayAssign } from "../features/assignment/assignment.repo";
 import type { CustomerRow } from "../features/customers/customers.repo";
 import type { InboxRow } from "../features/inboxes/inboxes.repo";
 import { messageFile } from "../features/messages/message-files";
@@ -76,7 +76,7 @@ export async function storeReceived(ctx: TicketContext, inbox: InboxRow, place: 
     );
     Object.assign(target, slaOfNewTicket(ctx, target, inbox));
     const event = ticketCreatedEvent(ctx, inbox, r.customer, target);
-    const assign = assignByRule(ctx.accountId, target);
+    const assign = ruleMayAssign(inbox) ? assignByRule(ctx.accountId, target) : [];
     opening = { statements: [ctx.db.insert(tickets).values(target), ...assign, ...event.statements], event };
   }
   const [ticketInbox, ticketCustomer] = await Promise.all([

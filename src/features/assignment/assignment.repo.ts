@@ -71,5 +71,14 @@ export function assignByRule(
   ];
 }
 
+/**
+ * Whether the inbox's rule, as its row was read before the batch, may assign at all: a manual
+ * inbox's batch leaves `assignByRule`'s statements out, since they could change nothing (a ticket
+ * of a manual inbox is never assigned by rule). A rule set between the read and the batch then
+ * applies from the next ticket on, as if it had been set just after this one; a rule turned to
+ * manual meanwhile is still seen by the statements themselves.
+ */
+export const ruleMayAssign = (inbox: { assignmentRule: string }) => inbox.assignmentRule !== "manual";
+
 /** True in the statement right after `assignByRule`'s: the rule changed the ticket's assignee. */
 export const assignedJustNow = sql`changes() > 0`;

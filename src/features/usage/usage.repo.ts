@@ -115,10 +115,11 @@ export function adjustStorageStatement(accountId: string, bytes: number) {
 }
 
 /** Adds bytes already received to storage, past the limit if need be (inbound mail is never refused for it). */
-export function countStorageStatements(db: Db, accountId: string, bytes: number) {
+export function countStorageStatements(accountId: string, bytes: number) {
   if (bytes === 0) return [];
+  // One upsert: the row made with the bytes (none below zero), or the bytes added to it.
   return [
-    db.insert(accountUsage).values({ accountId }).onConflictDoNothing(),
-    adjustStorageStatement(accountId, bytes),
+    sql`INSERT INTO account_usage (account_id, storage_bytes) VALUES (${accountId}, max(${bytes}, 0))
+        ON CONFLICT (account_id) DO UPDATE SET storage_bytes = max(storage_bytes + ${bytes}, 0)`,
   ];
 }
