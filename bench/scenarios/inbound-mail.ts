@@ -27,7 +27,7 @@ const CONCURRENCY = 10;
 const SEED_TICKETS = 100;
 const GOAL_SHARE = 0.7;
 const RATE_GOAL = "stored messages/s / refusals/s";
-const REFUSALS = 200;
+const REFUSALS = 600;
 
 type Kind = "new" | "reply";
 interface Job {
