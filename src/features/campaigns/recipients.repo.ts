@@ -101,7 +101,7 @@ export function claimStatement(
 }
 
 /** True as the batch runs when this recipient's row was claimed for this email. */
-export const claimedBy = (campaignId: string, customerId: string, emailId: string): SQL =>
+export const claimedBy = (campaignId: string, customerId: string | SQL, emailId: string | SQL): SQL =>
   sql`EXISTS (SELECT 1 FROM campaign_recipients WHERE campaign_id = ${campaignId}
         AND customer_id = ${customerId} AND email_id = ${emailId})`;
 

@@ -252,13 +252,10 @@ async function sendEmails(
   }
   const emails = await Promise.all(recipients.map((r) => campaignEmail(env, campaign, r, now, template)));
   const account = state.account as NonNullable<SendState["account"]>;
-  const prepared = await prepareEmails(
-    { db, files: env.FILES, account, state, now },
-    emails,
-    "campaign",
-    0,
-    (row, i) => claimedBy(campaign.id, recipients[i]?.customerId ?? "", row.id),
-  );
+  const prepared = await prepareEmails({ db, files: env.FILES, account, state, now }, emails, "campaign", 0, {
+    keyOf: (_, i) => recipients[i]?.customerId ?? "",
+    holds: (email) => claimedBy(campaign.id, email.key, email.id),
+  });
   const claims = prepared.rows.map((row, i) => ({
     customerId: recipients[i]?.customerId ?? "",
     emailId: row.id,

@@ -66,6 +66,87 @@ export function insertEmailChildren(children: EmailChildren[]): Statement[] {
   ];
 }
 
+/**
+ * A condition on each email of a group, for `insertEmailRowsIf`: SQL true as the batch runs when
+ * that email may be written (a campaign recipient's claim), from the email's id and `keyOf` (what
+ * else the condition reads of it, such as the recipient's customer id), both given as SQL.
+ */
+export interface EachOnlyIf {
+  keyOf?: (row: NewEmailRow, index: number) => string;
+  holds: (email: { id: SQL; key: SQL }) => SQL;
+}
+
+/**
+ * A group's JSON stays under this many characters: at most three bytes each, well within the 2 MB
+ * D1 allows a value. An email whose row alone is longer is inserted by itself, as before.
+ */
+const GROUP_CHARACTERS = 600_000;
+
+/**
+ * The rows of these emails, each written only when its own condition holds (`onlyIf`), in one
+ * `INSERT ... SELECT ... FROM json_each(?)` for as many rows as GROUP_CHARACTERS allows rather
+ * than one statement an email: locally each statement costs its own answer, and a campaign batch
+ * writes a hundred emails. Each row travels as a JSON array of its columns' driver values (one
+ * bound parameter, never D1's 100), read back as `j.value ->> '$[n]'`, in order, so the emails
+ * take their `seq` in the order given. Rows are grouped by the columns they set, so that a
+ * column a row leaves out still takes its default.
+ */
+export function insertEmailRowsIf(rows: NewEmailRow[], onlyIf: EachOnlyIf): Statement[] {
+  const columns = getTableColumns(emails);
+  const statements: Statement[] = [];
+  let group: { fields: Array<keyof NewEmailRow>; signature: string; json: string[]; size: number } | null =
+    null;
+  const flush = () => {
+    if (group) statements.push(groupInsert(group.fields, group.json, onlyIf));
+    group = null;
+  };
+  rows.forEach((row, i) => {
+    const key = onlyIf.keyOf?.(row, i) ?? "";
+    const fields = (Object.keys(row) as Array<keyof NewEmailRow>).filter((field) => row[field] !== undefined);
+    const values = fields.map((field) => columns[field].mapToDriverValue(row[field]));
+    const json = JSON.stringify([...values, key]);
+    if (json.length > GROUP_CHARACTERS) {
+      flush();
+      statements.push(
+        insertRowIf(
+          { ...row, accountSeq: accountSeqOf(row.accountId) },
+          onlyIf.holds({ id: sql`${row.id}`, key: sql`${key}` }),
+          {},
+        ),
+      );
+      return;
+    }
+    const signature = fields.join(",");
+    const current = group as typeof group;
+    if (current && (current.signature !== signature || current.size + json.length > GROUP_CHARACTERS))
+      flush();
+    group ??= { fields, signature, json: [], size: 0 };
+    group.json.push(json);
+    group.size += json.length + 1;
+  });
+  flush();
+  return statements;
+}
+
+/** One group of `insertEmailRowsIf`: every row's columns from its JSON array, its key last. */
+function groupInsert(fields: Array<keyof NewEmailRow>, json: string[], onlyIf: EachOnlyIf): SQL {
+  const columns = getTableColumns(emails);
+  const at = (index: number) => sql.raw(`j.value ->> '$[${index}]'`);
+  const id = at(fields.indexOf("id"));
+  const names = sql.join(
+    [...fields.map((field) => sql.identifier(columns[field].name)), sql.identifier(columns.accountSeq.name)],
+    sql`, `,
+  );
+  const values = sql.join(
+    [...fields.map((_, index) => at(index)), accountSeqOf(at(fields.indexOf("accountId")))],
+    sql`, `,
+  );
+  return sql`INSERT INTO emails (${names})
+    SELECT ${values} FROM json_each(${`[${json.join(",")}]`}) AS j
+    WHERE ${onlyIf.holds({ id, key: at(fields.length) })}
+    ORDER BY j.key`;
+}
+
 type NumberedEmailRow = NewEmailRow & { accountSeq: SQL };
 
 /** `INSERT INTO emails (...) SELECT ... WHERE condition`, from the row's own fields. */

@@ -9,7 +9,7 @@ import { formatAddress } from "../../mail/address";
 import { deliveryOutcomes } from "../../mail/delivery-outcomes";
 import type { AccountRow } from "../accounts/accounts.repo";
 import { reserveQuota } from "../usage/usage.service";
-import { insertEmailChildren, insertEmailRow } from "./email-insert";
+import { type EachOnlyIf, insertEmailChildren, insertEmailRow, insertEmailRowsIf } from "./email-insert";
 import {
   checkQuotas,
   checkSizes,
@@ -177,7 +177,7 @@ export async function prepareEmails(
   emails: NormalizedEmail[],
   source: string,
   extraBytes = 0,
-  onlyIf?: (row: NewEmailRow, index: number) => SQL,
+  onlyIf?: EachOnlyIf,
 ): Promise<PreparedEmails> {
   const { db, account, now } = ctx;
   const { connections, limits } = await checkedInOrder(ctx, emails);
@@ -189,7 +189,7 @@ export async function prepareEmails(
   return {
     rows,
     statements: [
-      ...rows.map((row, i) => insertEmailRow(db, row, onlyIf?.(row, i))),
+      ...(onlyIf ? insertEmailRowsIf(rows, onlyIf) : rows.map((row) => insertEmailRow(db, row))),
       ...insertEmailChildren(
         rows.map((row, i) => ({ row, recipients: emails[i]?.recipients ?? [], tags: emails[i]?.tags ?? [] })),
       ),

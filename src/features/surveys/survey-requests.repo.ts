@@ -77,7 +77,7 @@ export function claimStatement(row: SurveyRequestRow, kind: SurveyKind) {
 }
 
 /** True as a batch runs only when this email's claim is the ticket's: its rows are written with it. */
-export const claimedBy = (ticketId: string, emailId: string): SQL =>
+export const claimedBy = (ticketId: string, emailId: string | SQL): SQL =>
   sql`EXISTS (SELECT 1 FROM survey_requests WHERE ticket_id = ${ticketId} AND email_id = ${emailId})`;
 
 /** The survey request a rating link names, with its survey (gone when the survey was deleted). */

@@ -79,7 +79,7 @@ export async function sendSurveyEmail(ctx: TicketContext, ticketId: string): Pro
       [email],
       SURVEY_SOURCE,
       0,
-      (row) => claimedBy(ticketId, row.id),
+      { holds: (email) => claimedBy(ticketId, email.id) },
     );
   } catch (error) {
     if (!(error instanceof AppError)) throw error;

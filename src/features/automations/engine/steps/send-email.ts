@@ -139,8 +139,10 @@ export async function sendEmailStep(
       [email],
       "automation",
       0,
-      (row) =>
-        sql`EXISTS (SELECT 1 FROM ${enrollmentSteps} WHERE enrollment_id = ${p.enrollment.id} AND step_id = ${step.id} AND detail ->> 'email_id' = ${row.id})`,
+      {
+        holds: (email) =>
+          sql`EXISTS (SELECT 1 FROM ${enrollmentSteps} WHERE enrollment_id = ${p.enrollment.id} AND step_id = ${step.id} AND detail ->> 'email_id' = ${email.id})`,
+      },
     );
     const row = prepared.rows[0] as EmailRow;
     const outcome = succeeded({ email_id: row.id });
