@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { type Db, runBatch, type Statement } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
