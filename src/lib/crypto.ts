@@ -1,10 +1,5 @@
-/**
- * Hashing, random tokens, constant-time comparison and AES-GCM on Web Crypto; HMACs with
- * @noble/hashes (see `MacKey` in keys.ts for why).
- */
-import { hmac } from "@noble/hashes/hmac";
-import { sha256 } from "@noble/hashes/sha2";
-import { encryptionKey, type MacKey, secretBytes } from "./keys";
+/** Hashing, random tokens, constant-time comparison and AES-GCM, on Web Crypto only. */
+import { encryptionKey, secretBytes } from "./keys";
 
 const encoder = new TextEncoder();
 export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -23,14 +18,20 @@ export async function sha256Hex(text: string): Promise<string> {
   return toHex(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
 }
 
-/** HMAC-SHA-256 of `message` under the bytes of `key`, in lowercase hex (noble's, as `signHex`). */
-export function hmacSha256Hex(key: string, message: string): string {
-  return toHex(hmac(sha256, encoder.encode(key), encoder.encode(message)));
+export async function hmacSha256Hex(key: string, message: string): Promise<string> {
+  const cryptoKey = await crypto.subtle.importKey(
+    "raw",
+    encoder.encode(key),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  return toHex(await crypto.subtle.sign("HMAC", cryptoKey, encoder.encode(message)));
 }
 
 /** HMAC-SHA-256 under a key from src/lib/keys.ts, in lowercase hex. */
-export function signHex(key: MacKey, message: string): string {
-  return toHex(key.clone().update(encoder.encode(message)).digest());
+export async function signHex(key: CryptoKey, message: string): Promise<string> {
+  return toHex(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
 }
 
 /**

@@ -6,9 +6,6 @@
  * RFC 5869 allows when the input is already uniformly random (32 random bytes).
  */
 
-import { type HMAC, hmac } from "@noble/hashes/hmac";
-import { sha256 } from "@noble/hashes/sha2";
-
 export const HMAC_PURPOSES = [
   "tracking",
   "reply-token",
@@ -27,7 +24,7 @@ const encoder = new TextEncoder();
  * Crypto calls per request otherwise. Only settled keys are kept (a pending promise must not be
  * shared between requests). More than one secret is rare (tests); a few are kept at most.
  */
-const cache = new Map<string, Map<Purpose, CryptoKey | MacKey>>();
+const cache = new Map<string, Map<Purpose, CryptoKey>>();
 const MAX_SECRETS = 4;
 
 /**
@@ -45,33 +42,24 @@ export function secretBytes(secret: string): Uint8Array {
   return raw;
 }
 
-interface HkdfParams {
-  name: "HKDF";
-  hash: "SHA-256";
-  salt: Uint8Array;
-  info: Uint8Array;
-}
-
-/** The key of `purpose`, made once per isolate from the secret's HKDF base key by `make`. */
-async function cached<K extends CryptoKey | MacKey>(
+async function derive(
   secret: string,
   purpose: Purpose,
-  make: (base: CryptoKey, info: HkdfParams) => Promise<K>,
-): Promise<K> {
-  const known = cache.get(secret)?.get(purpose);
-  if (known) return known as K;
-  const base = await crypto.subtle.importKey("raw", secretBytes(secret), "HKDF", false, [
-    "deriveKey",
-    "deriveBits",
-  ]);
-  const key = await make(base, {
-    name: "HKDF",
-    hash: "SHA-256",
-    salt: new Uint8Array(),
-    info: encoder.encode(purpose),
-  });
+  algorithm: Parameters<SubtleCrypto["deriveKey"]>[2],
+  usages: Parameters<SubtleCrypto["deriveKey"]>[4],
+): Promise<CryptoKey> {
+  const cached = cache.get(secret)?.get(purpose);
+  if (cached) return cached;
+  const base = await crypto.subtle.importKey("raw", secretBytes(secret), "HKDF", false, ["deriveKey"]);
+  const key = await crypto.subtle.deriveKey(
+    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(), info: encoder.encode(purpose) },
+    base,
+    algorithm,
+    false,
+    usages,
+  );
   if (!cache.has(secret) && cache.size >= MAX_SECRETS) cache.clear();
-  const keys = cache.get(secret) ?? new Map<Purpose, CryptoKey | MacKey>();
+  const keys = cache.get(secret) ?? new Map<Purpose, CryptoKey>();
   keys.set(purpose, key);
   cache.set(secret, keys);
   return key;
@@ -79,24 +67,8 @@ async function cached<K extends CryptoKey | MacKey>(
 
 /** AES-256-GCM for secrets at rest: webhook secrets, DKIM private keys. */
 export const encryptionKey = (secret: string) =>
-  cached(secret, "encryption", (base, info) =>
-    crypto.subtle.deriveKey(info, base, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]),
-  );
+  derive(secret, "encryption", { name: "AES-GCM", length: 256 }, ["encrypt", "decrypt"]);
 
-/**
- * An HMAC-SHA-256 key, ready to sign: its inner and outer pads already hashed (noble's `HMAC`),
- * each signature a `clone()` of it. Signed links and tokens are made by the thousand per campaign
- * (the bounce address and the unsubscribe link of every recipient), and Web Crypto's `sign` is an
- * asynchronous call through the runtime each time; hashing 50 bytes in JavaScript costs less.
- */
-export type MacKey = HMAC<ReturnType<typeof sha256.create>>;
-
-/**
- * HMAC-SHA-256 for signed links and tokens, one key per purpose: the first 256 bits of the
- * purpose's HKDF output, the very key Web Crypto's `deriveKey` to HMAC (length 256) made before,
- * so every link and token signed before still verifies.
- */
+/** HMAC-SHA-256 for signed links and tokens, one key per purpose. */
 export const hmacKey = (secret: string, purpose: HmacPurpose) =>
-  cached(secret, purpose, async (base, info) =>
-    hmac.create(sha256, new Uint8Array(await crypto.subtle.deriveBits(info, base, 256))),
-  );
+  derive(secret, purpose, { name: "HMAC", hash: "SHA-256", length: 256 }, ["sign"]);
