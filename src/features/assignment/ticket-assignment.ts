@@ -4,7 +4,7 @@ import { customerData, ticketData } from "../../webhooks/payloads";
 import type { CustomerRow } from "../customers/customers.repo";
 import type { InboxRow } from "../inboxes/inboxes.repo";
 import type { TicketRow } from "../tickets/tickets.repo";
-import { assignByRule, assignedJustNow } from "./assignment.repo";
+import { assignByRule, assignedJustNow, ruleMayAssign } from "./assignment.repo";
 
 /** The assignee `assignByRule`'s ticket update answered, or null when it assigned nobody. */
 export function assigneeChosen(result: D1Result | undefined): string | null {
@@ -25,7 +25,7 @@ export const storedAssignee = (accountId: string, key: string, ticketId: string)
  * What a customer's message adds to its batch before the update that reopens the ticket: the
  * rule's reassignment of a resolved or closed ticket whose assignee is away, disabled or gone
  * (assignByRule), and `ticket.updated`, written only when the assignee changed, as a manual
- * assignment fires it.
+ * assignment fires it. Nothing (null) for a manual inbox as read before the batch (`ruleMayAssign`).
  */
 export function reassignOnReopen(
   ctx: { accountId: string; now: number; env: { PUBLIC_BASE_URL: string } },
@@ -33,6 +33,7 @@ export function reassignOnReopen(
   customer: CustomerRow,
   ticketAfter: TicketRow,
 ) {
+  if (!ruleMayAssign(inbox)) return null;
   const event = recordEvent(
     {
       accountId: ctx.accountId,

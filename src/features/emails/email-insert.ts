@@ -94,38 +94,39 @@ const GROUP_CHARACTERS = 600_000;
 export function insertEmailRowsIf(rows: NewEmailRow[], onlyIf: EachOnlyIf): Statement[] {
   const columns = getTableColumns(emails);
   const statements: Statement[] = [];
-  let group: { fields: Array<keyof NewEmailRow>; signature: string; json: string[]; size: number } | null =
-    null;
-  const flush = () => {
-    if (group) statements.push(groupInsert(group.fields, group.json, onlyIf));
-    group = null;
+  const closed = (done: RowGroup) => {
+    statements.push(groupInsert(done.fields, done.json, onlyIf));
+    return null;
   };
-  rows.forEach((row, i) => {
+  let group: RowGroup | null = null;
+  for (const [i, row] of rows.entries()) {
     const key = onlyIf.keyOf?.(row, i) ?? "";
     const fields = (Object.keys(row) as Array<keyof NewEmailRow>).filter((field) => row[field] !== undefined);
     const values = fields.map((field) => columns[field].mapToDriverValue(row[field]));
     const json = JSON.stringify([...values, key]);
     if (json.length > GROUP_CHARACTERS) {
-      flush();
-      statements.push(
-        insertRowIf(
-          { ...row, accountSeq: accountSeqOf(row.accountId) },
-          onlyIf.holds({ id: sql`${row.id}`, key: sql`${key}` }),
-          {},
-        ),
-      );
-      return;
+      if (group) group = closed(group);
+      const condition = onlyIf.holds({ id: sql`${row.id}`, key: sql`${key}` });
+      statements.push(insertRowIf({ ...row, accountSeq: accountSeqOf(row.accountId) }, condition, {}));
+      continue;
     }
     const signature = fields.join(",");
-    const current = group as typeof group;
-    if (current && (current.signature !== signature || current.size + json.length > GROUP_CHARACTERS))
-      flush();
+    if (group && (group.signature !== signature || group.size + json.length > GROUP_CHARACTERS))
+      group = closed(group);
     group ??= { fields, signature, json: [], size: 0 };
     group.json.push(json);
     group.size += json.length + 1;
-  });
-  flush();
+  }
+  if (group) closed(group);
   return statements;
+}
+
+/** Rows of `insertEmailRowsIf` that set the same columns, gathered for one statement. */
+interface RowGroup {
+  fields: Array<keyof NewEmailRow>;
+  signature: string;
+  json: string[];
+  size: number;
 }
 
 /** One group of `insertEmailRowsIf`: every row's columns from its JSON array, its key last. */

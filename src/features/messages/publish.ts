@@ -3,7 +3,6 @@ import { messageAttachments, messages } from "../../db/schema";
 import { announceEvents } from "../../webhooks/announce";
 import { type RecordedEvent, recordEvent } from "../../webhooks/outbox";
 import { ticketData } from "../../webhooks/payloads";
-import { ruleMayAssign } from "../assignment/assignment.repo";
 import { reassignOnReopen } from "../assignment/ticket-assignment";
 import type { CustomerRow } from "../customers/customers.repo";
 import { commitEmails } from "../emails/emails.accept";
@@ -123,9 +122,7 @@ export async function publishMessage(ctx: TicketContext, p: Publication): Promis
           ctx.now,
         );
   const reassign =
-    activity === "customer" && !p.opening && ruleMayAssign(inbox)
-      ? reassignOnReopen(ctx, inbox, customer, ticketAfter)
-      : null;
+    activity === "customer" && !p.opening ? reassignOnReopen(ctx, inbox, customer, ticketAfter) : null;
   const also = await p.alsoChange?.(ticketAfter).catch(async (error: unknown) => {
     await email?.abort();
     await storage?.release();
