@@ -18,13 +18,16 @@ function countingD1(d1: D1Database) {
   /** How many values each statement bound: D1 allows at most 100. */
   const bound: number[] = [];
   const real = new WeakMap<object, D1PreparedStatement>();
-  const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
+  /** Each batch's statements, as their SQL. */
+  const batches: string[][] = [];
+  const sqlOf = new WeakMap<object, string>();
+  const wrap = (statement: D1PreparedStatement, query: string): D1PreparedStatement => {
     const proxy = new Proxy(statement, {
       get(target, prop) {
         if (prop === "bind")
           return (...values: unknown[]) => {
             bound.push(values.length);
-            return wrap(target.bind(...values));
+            return wrap(target.bind(...values), query);
           };
         const value = Reflect.get(target, prop, target);
         if (typeof value !== "function") return value;
@@ -35,14 +38,16 @@ function countingD1(d1: D1Database) {
       },
     });
     real.set(proxy, statement);
+    sqlOf.set(proxy, query);
     return proxy;
   };
   const binding = new Proxy(d1, {
     get(target, prop) {
-      if (prop === "prepare") return (query: string) => wrap(target.prepare(query));
+      if (prop === "prepare") return (query: string) => wrap(target.prepare(query), query);
       if (prop === "batch")
         return (statements: D1PreparedStatement[]) => {
           trips.push("batch");
+          batches.push(statements.map((s) => sqlOf.get(s) ?? ""));
           return target.batch(statements.map((s) => real.get(s) ?? s));
         };
       const value = Reflect.get(target, prop, target);
@@ -53,7 +58,7 @@ function countingD1(d1: D1Database) {
       };
     },
   });
-  return { binding, trips, bound };
+  return { binding, trips, bound, batches };
 }
 
 const contextFor = (accountId: string, d1: D1Database): EmailContext => ({
@@ -66,7 +71,7 @@ const contextFor = (accountId: string, d1: D1Database): EmailContext => ({
 describe("accepting an email", () => {
   it("takes one D1 round trip: checks, quota and writes in one batch", async () => {
     const ws = await sendingWorkspace("one-trip.test", { plan: "free" });
-    const { binding, trips, bound } = countingD1(env.DB_2);
+    const { binding, trips, bound, batches } = countingD1(env.DB_2);
     const input = SendEmailBodySchema.parse({
       from: "Acme <hello@one-trip.test>",
       to: ["ada@example.com", "grace@example.com"],
@@ -83,6 +88,8 @@ describe("accepting an email", () => {
     const answer = await sendEmail(contextFor(ws.accountId, binding), input, undefined);
     expect(trips).toEqual(["batch"]);
     expect(Math.max(...bound)).toBeLessThanOrEqual(100);
+    // A refusal for a suppressed recipient is counted after its batch: none of its counting rides here.
+    expect(batches[0]?.filter((q) => /\bsuppressed\b|email\.suppressed/.test(q))).toEqual([]);
 
     const id = (answer.body as { id: string }).id;
     const row = await env.DB_2.prepare(
@@ -124,6 +131,39 @@ describe("accepting an email", () => {
       .bind(ws.accountId)
       .first();
     expect(written).toEqual({ emails: 0, usage: 0 });
+  });
+
+  it("counts a refusal for a suppressed recipient in a batch of its own after the refusing one, writing no email", async () => {
+    const ws = await sendingWorkspace("one-trip-gone.test", { plan: "free" });
+    const suppressed = await call("POST", "/v1/suppressions", {
+      token: ws.token,
+      body: { email: "gone@example.com" },
+    });
+    expect(suppressed.status).toBe(201);
+    const { binding, trips, batches } = countingD1(env.DB_2);
+    const input = SendEmailBodySchema.parse({
+      from: "hello@one-trip-gone.test",
+      to: ["ada@example.com", "gone@example.com"],
+      subject: "Receipt",
+      text: "Thanks!",
+      tags: [{ name: "kind", value: "receipt" }],
+    });
+    const refused = await sendEmail(contextFor(ws.accountId, binding), input, undefined).catch((e) => e);
+    expect(refused).toMatchObject({ status: 422 });
+    expect(trips).toEqual(["batch", "batch"]);
+    expect(
+      batches[1]?.some((q) => /INSERT INTO email_daily \(account_id, dim, day, suppressed\)/.test(q)),
+    ).toBe(true);
+    const written = await env.DB_2.prepare(
+      `SELECT (SELECT count(*) FROM emails WHERE account_id = ?1) AS emails,
+        (SELECT group_concat(dim || '=' || suppressed) FROM email_daily WHERE account_id = ?1) AS counted`,
+    )
+      .bind(ws.accountId)
+      .first();
+    expect(written).toEqual({
+      emails: 0,
+      counted: expect.stringMatching(/^(=1,t:kind=receipt=1|t:kind=receipt=1,=1)$/),
+    });
   });
 });
 

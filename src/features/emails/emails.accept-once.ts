@@ -8,7 +8,7 @@ import { limitSql } from "../usage/limits-sql";
 import { addUsageIf, ensureUsageRow, type UsageAmounts, usageRoom } from "../usage/usage.repo";
 import { assertStorageQuota, currentUsage, emailWindows } from "../usage/usage.service";
 import { type DerivedColumns, insertEmailStatements } from "./email-insert";
-import { attachmentFiles, checkInOrder, type RowAccount, rowFor, toldOf } from "./emails.accept";
+import { attachmentFiles, checkInOrder, countIfSuppressed, type RowAccount, rowFor } from "./emails.accept";
 import { checkSizes } from "./emails.checks";
 import type { NormalizedEmail } from "./emails.input";
 import type { NewEmailRow } from "./emails.repo";
@@ -59,8 +59,11 @@ export class StaleSend extends Error {
  * to answer the same 403/429/422 as a send checked in advance would. Emails too large to store
  * are refused from a read of their own first: their row could not even be attempted.
  *
- * Last, the email report counts each email refused for a suppressed recipient (the 422) on the
- * same snapshot: a refusal counts in the batch that refused it, an accepted batch counts none.
+ * An email refused for a suppressed recipient (the 422) is counted (the email report, its
+ * `email.suppressed` events) after the batch, from the batch's own reads, in a batch of its own
+ * (`countIfSuppressed`). Counted inside this batch, under "refused, and for that reason", those two
+ * statements carried the checks' SQL again (6 KB each) and cost every accepted email about 2.9 ms
+ * of workerd locally (docs/benchmarks.md), for a refusal that is rare and writes nothing else.
  */
 export async function acceptEmails(
   ctx: AcceptOnceContext,
@@ -78,7 +81,14 @@ export async function acceptEmails(
   } catch (tooLarge) {
     // Sized from kept template versions: the caller builds them afresh before refusing.
     if (guard) throw new StaleSend("emails.accept: too large as built from kept templates");
-    refuse(accountId, await loadSendState(db, accountId, domains, recipients, null, now), emails, 0, now);
+    await refuse(
+      db,
+      accountId,
+      await loadSendState(db, accountId, domains, recipients, null, now),
+      emails,
+      0,
+      now,
+    );
     throw tooLarge;
   }
 
@@ -96,11 +106,6 @@ export async function acceptEmails(
   const guarded = (condition: SQL) => (guard ? sql`(${condition} AND ${guard})` : condition);
   const checks = guarded(checksSql(accountId, domains, recipients, emails, amounts, windows));
   const reads = sendStateQueries(db, accountId, domains, recipients);
-  // Refused as the 422 answers it: not written, while every check the API runs before the
-  // suppressions held (storage comes after them, so it is left out with `bytes: 0`).
-  const beforeSuppressions = guarded(
-    checksSql(accountId, domains, recipients, emails, { ...amounts, bytes: 0 }, windows, "skip"),
-  );
   const statements = [
     ...reads,
     ...(guard ? [sql`SELECT ${guard} AS fresh`] : []),
@@ -124,13 +129,6 @@ export async function acceptEmails(
           drafts.map((row) => row.id),
           now,
         )),
-    ...deliveryOutcomes.suppressed(
-      accountId,
-      emails.map((email) => ({ tags: email.tags, key: email.recipients, ...toldOf(email) })),
-      (send) => sql`NOT ${written} AND ${beforeSuppressions} AND EXISTS (SELECT 1 FROM suppressions
-        WHERE account_id = ${accountId} AND email IN (SELECT value FROM json_each(${send}, '$.key')))`,
-      now,
-    ),
   ];
   const guardRead = guard ? reads.length : -1;
   const firstInsert = reads.length + (guard ? 2 : 1);
@@ -153,7 +151,7 @@ export async function acceptEmails(
     await dropFiles();
     const fresh = (results[guardRead]?.results[0] as { fresh?: number } | undefined)?.fresh;
     if (guard && fresh !== 1) throw new StaleSend("emails.accept: built from what changed meanwhile");
-    refuse(accountId, state, emails, amounts.bytes, now);
+    await refuse(db, accountId, state, emails, amounts.bytes, now);
     throw new Error("emails.accept: the batch refused emails that every check admits");
   }
   const account = state.account as RowAccount;
@@ -164,16 +162,30 @@ export async function acceptEmails(
   });
 }
 
-/** Throws what the checks answer for this state, in the API's order; storage comes last, as it did. */
-function refuse(accountId: string, state: SendState, emails: NormalizedEmail[], bytes: number, now: number) {
+/**
+ * Throws what the checks answer for this state, in the API's order; storage comes last, as it did.
+ * A refusal for a suppressed recipient is counted first (`countIfSuppressed`).
+ */
+async function refuse(
+  db: Db,
+  accountId: string,
+  state: SendState,
+  emails: NormalizedEmail[],
+  bytes: number,
+  now: number,
+) {
   if (!state.account) throw notFound(`Account ${accountId}`);
-  const { limits } = checkInOrder(state, state.account, emails, now);
-  assertStorageQuota(currentUsage(state.usage, now), limits, bytes);
+  try {
+    const { limits } = checkInOrder(state, state.account, emails, now);
+    assertStorageQuota(currentUsage(state.usage, now), limits, bytes);
+  } catch (refusal) {
+    await countIfSuppressed(refusal, db, accountId, state, emails, now);
+    throw refusal;
+  }
 }
 
 /**
- * SQL: every check of a send holds as the batch runs (see acceptEmails); with `skip`, every
- * check but the suppressions. Columns of
+ * SQL: every check of a send holds as the batch runs (see acceptEmails). Columns of
  * account_usage are unqualified (usageRoom's), so the limits come from a subquery of their own
  * names. Lists travel as one JSON parameter each, to stay far below D1's 100 per statement.
  */
@@ -184,7 +196,6 @@ function checksSql(
   emails: NormalizedEmail[],
   amounts: UsageAmounts,
   windows: ReturnType<typeof emailWindows>,
-  suppressions: "check" | "skip" = "check",
 ): SQL {
   const mostRecipients = Math.max(0, ...emails.map((e) => e.recipients.length));
   const noneSuppressed = sql`AND NOT EXISTS (SELECT 1 FROM suppressions
@@ -204,7 +215,7 @@ function checksSql(
       AND (SELECT count(*) FROM connections
            WHERE account_id = ${accountId} AND status = 'verified'
              AND domain IN (SELECT value FROM json_each(${JSON.stringify(domains)}))) = ${domains.length}
-      ${suppressions === "check" ? noneSuppressed : sql``}
+      ${noneSuppressed}
       AND (lim.lim_recipients IS NULL OR ${mostRecipients} <= lim.lim_recipients)
       AND ${usageRoom(amounts, windows, {
         month: sql`lim.lim_month`,
