@@ -96,7 +96,8 @@ const BOUNCE_COUNTERS = { hard: "bounced_hard", soft: "bounced_soft", complaint:
  * - opened, clicked: the email's first open or click (unique per email: the pixel and links
  *   are per email, not per recipient);
  * - suppressed: a send refused for a suppressed recipient, under the refusal's own guard (the
- *   batch that refused it, a campaign recipient still pending, an automation step not yet run).
+ *   request that was refused, once, after its batch; a campaign recipient still pending; an
+ *   automation step not yet run).
  */
 export const emailRollups: DeliveryOutcomeListener = {
   accepted: (emailIds, now) =>
