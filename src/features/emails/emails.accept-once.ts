@@ -8,7 +8,7 @@ import { limitSql } from "../usage/limits-sql";
 import { addUsageIf, ensureUsageRow, type UsageAmounts, usageRoom } from "../usage/usage.repo";
 import { assertStorageQuota, currentUsage, emailWindows } from "../usage/usage.service";
 import { type DerivedColumns, insertEmailStatements } from "./email-insert";
-import { attachmentFiles, checkInOrder, countIfSuppressed, type RowAccount, rowFor } from "./emails.accept";
+import { attachmentFiles, checkedInOrder, type RowAccount, rowFor } from "./emails.accept";
 import { checkSizes } from "./emails.checks";
 import type { NormalizedEmail } from "./emails.input";
 import type { NewEmailRow } from "./emails.repo";
@@ -61,7 +61,7 @@ export class StaleSend extends Error {
  *
  * An email refused for a suppressed recipient (the 422) is counted (the email report, its
  * `email.suppressed` events) after the batch, from the batch's own reads, in a batch of its own
- * (`countIfSuppressed`). Counted inside this batch, under "refused, and for that reason", those two
+ * (`checkedInOrder`). Counted inside this batch, under "refused, and for that reason", those two
  * statements carried the checks' SQL again (6 KB each) and cost every accepted email about 2.9 ms
  * of workerd locally (docs/benchmarks.md), for a refusal that is rare and writes nothing else.
  */
@@ -163,8 +163,8 @@ export async function acceptEmails(
 }
 
 /**
- * Throws what the checks answer for this state, in the API's order; storage comes last, as it did.
- * A refusal for a suppressed recipient is counted first (`countIfSuppressed`).
+ * Throws what the checks answer for this state, in the API's order (`checkedInOrder`, which counts
+ * a refusal for a suppressed recipient); storage comes last, as it did.
  */
 async function refuse(
   db: Db,
@@ -175,13 +175,8 @@ async function refuse(
   now: number,
 ) {
   if (!state.account) throw notFound(`Account ${accountId}`);
-  try {
-    const { limits } = checkInOrder(state, state.account, emails, now);
-    assertStorageQuota(currentUsage(state.usage, now), limits, bytes);
-  } catch (refusal) {
-    await countIfSuppressed(refusal, db, accountId, state, emails, now);
-    throw refusal;
-  }
+  const { limits } = await checkedInOrder({ db, account: state.account, state, now }, emails);
+  assertStorageQuota(currentUsage(state.usage, now), limits, bytes);
 }
 
 /**

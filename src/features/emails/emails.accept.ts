@@ -126,42 +126,30 @@ export function checkInOrder(state: SendState, account: AccountRow, emails: Norm
 }
 
 /**
- * `checkInOrder`, where a refusal for a suppressed recipient (the 422) is counted in the email
- * report first: nothing else is written for it, so the count is a statement of its own.
+ * `checkInOrder`, where a refusal for a suppressed recipient (the 422) is counted first (the email
+ * report's `suppressed`, the `email.suppressed` events of the refused emails that name one) in a
+ * batch of its own: nothing else is written for a refusal. A count that fails is logged, not
+ * thrown: the sender is still answered the 422, not a 500.
  */
-async function checkedInOrder(ctx: AcceptContext, emails: NormalizedEmail[]) {
+export async function checkedInOrder(
+  ctx: Pick<AcceptContext, "db" | "account" | "state" | "now" | "inboxId">,
+  emails: NormalizedEmail[],
+) {
   try {
     return checkInOrder(ctx.state, ctx.account, emails, ctx.now);
   } catch (error) {
-    await countIfSuppressed(error, ctx.db, ctx.account.id, ctx.state, emails, ctx.now, ctx.inboxId);
+    if (error instanceof AppError && error.code === SUPPRESSED_CODE) {
+      const suppressed = new Set(ctx.state.suppressed);
+      const sends = emails
+        .filter((email) => email.recipients.some((address) => suppressed.has(address)))
+        .map((email) => ({ tags: email.tags, inboxId: ctx.inboxId, ...toldOf(email) }));
+      await runBatch(
+        ctx.db,
+        deliveryOutcomes.suppressed(ctx.account.id, sends, () => sql`1`, ctx.now),
+      ).catch((failure: unknown) => log.warn("emails.suppressed_count_failed", describeError(failure)));
+    }
     throw error;
   }
-}
-
-/**
- * When `refusal` is the 422 for a suppressed recipient, counts the refused emails that name one
- * (the email report's `suppressed`, their `email.suppressed` events) in a batch of their own:
- * nothing else is written for a refusal. `state` is what the refusing checks read. A count that
- * fails is logged, not thrown: the sender is still answered the 422, not a 500.
- */
-export async function countIfSuppressed(
-  refusal: unknown,
-  db: Db,
-  accountId: string,
-  state: Pick<SendState, "suppressed">,
-  emails: NormalizedEmail[],
-  now: number,
-  inboxId?: string,
-) {
-  if (!(refusal instanceof AppError && refusal.code === SUPPRESSED_CODE)) return;
-  const suppressed = new Set(state.suppressed);
-  const sends = emails
-    .filter((email) => email.recipients.some((address) => suppressed.has(address)))
-    .map((email) => ({ tags: email.tags, inboxId, ...toldOf(email) }));
-  await runBatch(
-    db,
-    deliveryOutcomes.suppressed(accountId, sends, () => sql`1`, now),
-  ).catch((error: unknown) => log.warn("emails.suppressed_count_failed", describeError(error)));
 }
 
 /** What a refused send tells its `email.suppressed` webhook events and the report's template dimensions (SuppressedSend). */
