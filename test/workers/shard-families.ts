@@ -155,6 +155,19 @@ export function familiesOn(shard: "DB" | "DB_2") {
     expect(await suppressionsOf(sent.ws.token)).toEqual([
       expect.objectContaining({ email: "gone@example.net", reason: "hard_bounce", source_email_id: sent.id }),
     ]);
+    // A send to the address the bounce suppressed: refused, and counted once, in this shard.
+    const refused = await callJson("POST", "/v1/emails", {
+      token: sent.ws.token,
+      body: { from: `hello@${sent.domain}`, to: "gone@example.net", subject: "Again", text: "Hello" },
+    });
+    expect(refused.status).toBe(422);
+    const day = (offset: number) => new Date(Date.now() + offset).toISOString().slice(0, 10);
+    const counted = await callJson<{ totals: { suppressed: number } }>(
+      "GET",
+      `/v1/reports/email?from=${day(0)}&to=${day(86_400_000)}`,
+      { token: sent.ws.token },
+    );
+    expect(counted.body.totals.suppressed).toBe(1);
 
     // What the SMTP relay posts for each message it takes (smtp-relay/), as the relay does.
     const raw = [
@@ -176,7 +189,7 @@ export function familiesOn(shard: "DB" | "DB_2") {
         (await callJson<{ status: string }>("GET", `/v1/emails/${relayed.body.id}`, { token: sent.ws.token }))
           .body.status === "sent",
     );
-    await expectOnlyInShard(sent.ws.accountId, ["emails", "suppressions", "mail_reports"]);
+    await expectOnlyInShard(sent.ws.accountId, ["emails", "suppressions", "mail_reports", "email_daily"]);
   });
 
   it("campaigns and their one-click unsubscribe link", async () => {
